@@ -1,0 +1,43 @@
+import type { Product } from '@catalogue/shared/product';
+
+/** Image bytes as a source holds them, with the content type to send. */
+export interface ProductImage {
+  body: Buffer;
+  contentType: string;
+}
+
+/**
+ * Where products come from: the external Fake-Store-shaped API over HTTP, or the catalogue bundled with the
+ * server. Products returned here are validated and still carry the source's own `image` location; the
+ * catalogue rewrites it for clients.
+ *
+ * Failures are thrown as the errors below, never as anything a client could see raw.
+ */
+export interface ProductSource {
+  /** A short name for logs and metrics: 'http' or 'embedded'. */
+  readonly name: string;
+  listProducts(): Promise<Product[]>;
+  /** Resolves `null` when the source has no such product (404, `null`, empty body, object without id). */
+  getProduct(id: number): Promise<Product | null>;
+  /** Fetches the image at a location this source gave in a product's `image` field. */
+  getImage(location: string): Promise<ProductImage>;
+}
+
+/** The source could not answer: refused, reset, 5xx, not JSON, wrong shape, or too slow (`timedOut`). */
+export class UpstreamError extends Error {
+  readonly timedOut: boolean;
+
+  constructor(message: string, options: { timedOut?: boolean; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = 'UpstreamError';
+    this.timedOut = options.timedOut ?? false;
+  }
+}
+
+/** The source answered definitively that there is no such product. */
+export class ProductNotFoundError extends Error {
+  constructor(readonly productId: number) {
+    super(`Product ${productId} not found`);
+    this.name = 'ProductNotFoundError';
+  }
+}

@@ -1,0 +1,13 @@
+/** Every user-facing message, written once so the server's errors and the pages' texts cannot drift apart. */
+export const MESSAGES = {
+  productNotFound: 'Product not found',
+  invalidProductId: 'Invalid Product ID',
+  noProductsFound: 'No products found.',
+  pageNotFound: 'Page Not Found',
+  pageNotFoundDetail: 'The page you are looking for doesn’t exist or has been moved.',
+  notFound: 'Not found',
+  catalogueUnavailable: 'The product catalogue is unavailable right now',
+  catalogueTimeout: 'The product catalogue took too long to answer',
+  tooManyRequests: 'Too many requests, please slow down',
+  internalError: 'Internal server error',
+} as const;
