@@ -1,0 +1,70 @@
+import { MESSAGES } from '@catalogue/shared/messages';
+import { parseProductId } from '@catalogue/shared/product-id';
+import { type Request, type RequestHandler, type Response, Router } from 'express';
+import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
+import { answerImageErrors, answerListErrors, answerProductErrors } from './errors.js';
+import { allowOnlyGetAndHead } from './method-not-allowed.js';
+import { type HttpCachingPolicy, sendCachedAnswer } from './send-cached-answer.js';
+
+export interface ProductsRouterOptions {
+  catalogue: CachedCatalogue;
+  caching: HttpCachingPolicy;
+}
+
+/** Images are named by product and only change with it, so browsers and CDNs may keep them for a day. */
+const IMAGE_CACHE_CONTROL = 'public, max-age=86400';
+/** An image opened on its own must not run anything (an SVG may hold scripts): no sources, sandboxed. */
+const IMAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+
+/** `/products`, `/products/:id` and `/products/:id/image`, mounted under `/api`. */
+export function createProductsRouter({ catalogue, caching }: ProductsRouterOptions): Router {
+  const router = Router();
+
+  const listProducts: RequestHandler = async (req, res) => {
+    sendCachedAnswer(req, res, await catalogue.listProducts(), caching);
+  };
+
+  router
+    .route('/products')
+    .get(listProducts, answerListErrors)
+    .all(allowOnlyGetAndHead);
+
+  router
+    .route('/products/:id')
+    .get(
+      withProductId(async (id, req, res) => {
+        sendCachedAnswer(req, res, await catalogue.getProduct(id), caching);
+      }),
+      answerProductErrors,
+    )
+    .all(allowOnlyGetAndHead);
+
+  router
+    .route('/products/:id/image')
+    .get(
+      withProductId(async (id, _req, res) => {
+        const image = await catalogue.getProductImage(id);
+        res
+          .status(200)
+          .set({ 'Content-Type': image.contentType, 'Cache-Control': IMAGE_CACHE_CONTROL, 'Content-Security-Policy': IMAGE_CSP })
+          .send(image.body);
+      }),
+      answerImageErrors,
+    )
+    .all(allowOnlyGetAndHead);
+
+  return router;
+}
+
+/** Rejects ids that are not plain digits before anything reaches the upstream, which hangs on them. */
+function withProductId(handle: (id: number, req: Request, res: Response) => Promise<void>): RequestHandler {
+  return async (req, res) => {
+    const raw = req.params.id;
+    const id = parseProductId(typeof raw === 'string' ? raw : undefined);
+    if (id === null) {
+      res.status(400).set('Cache-Control', 'no-store').json({ error: MESSAGES.invalidProductId });
+      return;
+    }
+    await handle(id, req, res);
+  };
+}

@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import { MESSAGES } from '@catalogue/shared/messages';
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import { pinoHttp } from 'pino-http';
+import { answerUnexpectedError } from './api/errors.js';
+import { allowOnlyGetAndHead } from './api/method-not-allowed.js';
+import { createProductsRouter } from './api/products-router.js';
+import type { CachedCatalogue } from './catalogue/cached-catalogue.js';
+import type { Config } from './config.js';
+import type { Logger } from './logger.js';
+import { createSpa } from './web/spa.js';
+
+export interface AppDependencies {
+  config: Config;
+  catalogue: CachedCatalogue;
+  logger: Logger;
+  /** The built client (`client/dist`). */
+  staticDir: string;
+}
+
+/** Builds the whole HTTP application. It never listens: index.ts does, and tests hand it to supertest. */
+export function createApp({ config, catalogue, logger, staticDir }: AppDependencies): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req, res) => {
+        const incoming = req.headers['x-request-id'];
+        // Reuse a proxy's id so log lines join up across hops, but only if it is a plain token.
+        const id = typeof incoming === 'string' && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      serializers: {
+        req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+      customSuccessObject: (_req, res, fields: object) => ({ ...fields, cache: res.getHeader('x-cache') }),
+      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+    }),
+  );
+
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          // styled-components injects <style> elements at runtime, which only 'unsafe-inline' allows.
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'"],
+          connectSrc: ["'self'"],
+          fontSrc: ["'self'"],
+          objectSrc: ["'none'"],
+          baseUri: ["'self'"],
+          formAction: ["'self'"],
+          frameAncestors: ["'none'"],
+          // No upgrade-insecure-requests: the site is also served over plain HTTP (localhost, a LAN address).
+        },
+      },
+    }),
+  );
+
+  app
+    .route('/healthz')
+    .get((_req, res) => {
+      res.set('Cache-Control', 'no-store').json({ status: 'ok' });
+    })
+    .all(allowOnlyGetAndHead);
+
+  const api = express.Router();
+  api.use(
+    createProductsRouter({
+      catalogue,
+      caching: { staleWhileRevalidateSeconds: config.cacheTtlSeconds, staleIfErrorSeconds: config.staleMaxSeconds },
+    }),
+  );
+  api.use((_req, res) => {
+    res.status(404).set('Cache-Control', 'no-store').json({ error: MESSAGES.notFound });
+  });
+  app.use('/api', api);
+
+  app.use(createSpa({ staticDir, logger }));
+  // What the SPA does not take (other methods on page paths) is not found either.
+  app.use((_req, res) => {
+    res.status(404).json({ error: MESSAGES.notFound });
+  });
+  app.use(answerUnexpectedError);
+  return app;
+}

@@ -1,0 +1,87 @@
+import type { Product } from '@catalogue/shared/product';
+import type { Logger } from '../logger.js';
+import { prepareBody } from './prepared-body.js';
+import { type ProductImage, ProductNotFoundError, type ProductSource } from './product-source.js';
+import { toPublicProduct } from './public-product.js';
+import { type CachedAnswer, ReadThroughCache } from './read-through-cache.js';
+
+export type { CachedAnswer, CacheStatus } from './read-through-cache.js';
+
+export interface CachedCatalogueOptions {
+  source: ProductSource;
+  ttlSeconds: number;
+  staleMaxSeconds: number;
+  logger: Logger;
+  /** Milliseconds since the epoch; tests inject their own clock. */
+  now?: () => number;
+}
+
+/** What the routes ask for. Errors are the source's: ProductNotFoundError or UpstreamError. */
+export interface CachedCatalogue {
+  /** 'http' or 'embedded', for logs. */
+  readonly sourceName: string;
+  listProducts(): Promise<CachedAnswer<Product[]>>;
+  getProduct(id: number): Promise<CachedAnswer<Product>>;
+  /** The image at the location the source gave for this product; never a location from anywhere else. */
+  getProductImage(id: number): Promise<ProductImage>;
+  /** Whether a cached copy is held that could still be served (for readiness). */
+  hasAnyCopy(): boolean;
+  /** Resolves when every source request started so far has settled (tests, shutdown). */
+  settled(): Promise<void>;
+  close(): void;
+}
+
+const LIST_KEY = 'list';
+
+/**
+ * The read-through cache over a ProductSource, with the list and each product under separate keys. Bodies
+ * are prepared from the public shape of the products (image rewritten to this server's image route), while
+ * the cached values keep the source's own image location for the image route.
+ */
+export function createCachedCatalogue({ source, logger, ...timing }: CachedCatalogueOptions): CachedCatalogue {
+  const list = new ReadThroughCache<Product[]>({
+    ...timing,
+    logger,
+    prepare: (products) => prepareBody(products.map(toPublicProduct)),
+  });
+  const products = new ReadThroughCache<Product>({
+    ...timing,
+    logger,
+    prepare: (product) => prepareBody(toPublicProduct(product)),
+  });
+
+  async function getProduct(id: number): Promise<CachedAnswer<Product>> {
+    const answer = await products.get(String(id), () => source.getProduct(id));
+    if (answer === null) throw new ProductNotFoundError(id);
+    return answer;
+  }
+
+  return {
+    sourceName: source.name,
+
+    async listProducts() {
+      const answer = await list.get(LIST_KEY, () => source.listProducts());
+      // Only a loader that can resolve null yields null; listing never does.
+      if (answer === null) throw new Error('the product list loader resolved null');
+      return answer;
+    },
+
+    getProduct,
+
+    async getProductImage(id) {
+      const { value } = await getProduct(id);
+      return source.getImage(value.image);
+    },
+
+    hasAnyCopy: () => list.hasAnyCopy() || products.hasAnyCopy(),
+
+    async settled() {
+      await Promise.all([list.settled(), products.settled()]);
+    },
+
+    close() {
+      list.close();
+      products.close();
+    },
+  };
+}

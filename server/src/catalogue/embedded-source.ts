@@ -1,0 +1,84 @@
+import { readFile } from 'node:fs/promises';
+import type { Product } from '@catalogue/shared/product';
+import type { Logger } from '../logger.js';
+import { describeProductIssues, productSchema } from './product-schema.js';
+import { type ProductImage, type ProductSource, UpstreamError } from './product-source.js';
+
+/** `server/embedded-catalogue/`, reached the same way from `src/catalogue/` and from `dist/catalogue/`. */
+export const EMBEDDED_CATALOGUE_DIR = new URL('../../embedded-catalogue/', import.meta.url);
+
+export interface EmbeddedSourceOptions {
+  /** The folder holding `products.json` and `images/`; a `file:` URL ending in `/`. */
+  directory?: URL;
+  logger: Logger;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  svg: 'image/svg+xml',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+};
+
+/** A bare file name with one of the extensions above: no folders, no `..`, nothing hidden. */
+const IMAGE_FILE_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*\.(svg|png|jpe?g|webp)$/i;
+
+/**
+ * The catalogue bundled with the server, so the site works offline. `products.json` is a Fake-Store-shaped array
+ * whose `image` fields are bare file names in `images/`. It is read and validated once, on first use, and held in
+ * memory; a broken file is reported as an UpstreamError like any other source failure.
+ */
+export function createEmbeddedSource({ directory = EMBEDDED_CATALOGUE_DIR, logger }: EmbeddedSourceOptions): ProductSource {
+  let loading: Promise<Map<number, Product>> | undefined;
+
+  function products(): Promise<Map<number, Product>> {
+    loading ??= load().catch((error: unknown) => {
+      loading = undefined; // a later call may succeed once the file is fixed
+      throw error;
+    });
+    return loading;
+  }
+
+  async function load(): Promise<Map<number, Product>> {
+    const file = new URL('products.json', directory);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(await readFile(file, 'utf8'));
+    } catch (error) {
+      throw new UpstreamError(`the embedded catalogue ${file.pathname} could not be read as JSON`, { cause: error });
+    }
+    if (!Array.isArray(raw)) throw new UpstreamError(`the embedded catalogue ${file.pathname} is not a JSON array`);
+    const byId = new Map<number, Product>();
+    for (const [index, item] of raw.entries()) {
+      const parsed = productSchema.safeParse(item);
+      if (parsed.success) byId.set(parsed.data.id, parsed.data);
+      else logger.warn({ index, issues: describeProductIssues(parsed.error) }, 'Dropped an embedded product of the wrong shape');
+    }
+    return byId;
+  }
+
+  return {
+    name: 'embedded',
+
+    async listProducts() {
+      return [...(await products()).values()];
+    },
+
+    async getProduct(id) {
+      return (await products()).get(id) ?? null;
+    },
+
+    async getImage(location): Promise<ProductImage> {
+      const match = location.includes('..') ? null : IMAGE_FILE_NAME.exec(location);
+      const extension = match?.[1]?.toLowerCase();
+      const contentType = extension === undefined ? undefined : CONTENT_TYPES[extension];
+      if (contentType === undefined) throw new UpstreamError(`the embedded image name ${JSON.stringify(location)} is not allowed`);
+      try {
+        return { body: await readFile(new URL(`images/${location}`, directory)), contentType };
+      } catch (error) {
+        throw new UpstreamError(`the embedded image ${location} could not be read`, { cause: error });
+      }
+    },
+  };
+}

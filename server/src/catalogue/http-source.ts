@@ -1,0 +1,127 @@
+import type { Product } from '@catalogue/shared/product';
+import axios, { type AxiosResponse, isAxiosError } from 'axios';
+import type { Logger } from '../logger.js';
+import { describeProductIssues, productSchema } from './product-schema.js';
+import { type ProductImage, type ProductSource, UpstreamError } from './product-source.js';
+
+export interface HttpSourceOptions {
+  /** Base URL without a trailing slash; `/products` and `/products/{id}` are appended. */
+  baseUrl: string;
+  timeoutMs: number;
+  logger: Logger;
+}
+
+const MAX_JSON_BYTES = 10 * 1024 * 1024;
+const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+/**
+ * The Fake-Store-shaped API over HTTP. Nothing it answers is trusted: statuses are interpreted here, bodies are
+ * read as text and parsed here (so an HTML error page or truncated JSON is a failure, not data), and every
+ * product is checked against the schema.
+ */
+export function createHttpSource({ baseUrl, timeoutMs, logger }: HttpSourceOptions): ProductSource {
+  const client = axios.create({
+    timeout: timeoutMs,
+    validateStatus: () => true,
+    maxRedirects: 3,
+  });
+
+  async function get(url: string, responseType: 'text' | 'arraybuffer', maxContentLength: number) {
+    try {
+      return await client.get<unknown>(url, {
+        responseType,
+        maxContentLength,
+        // Keep the raw body: axios would otherwise guess at JSON and hide broken bodies.
+        transformResponse: (data: unknown) => data,
+        // axios's own `timeout` only notices a silent socket; this bounds the whole exchange, so an upstream
+        // that drips bytes forever is cut too.
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (error) {
+      throw toUpstreamError(error, url);
+    }
+  }
+
+  async function getJson(path: string): Promise<{ status: number; body: unknown }> {
+    const url = `${baseUrl}${path}`;
+    const response = await get(url, 'text', MAX_JSON_BYTES);
+    const text = typeof response.data === 'string' ? response.data.trim() : '';
+    if (!isSuccess(response) || text === '') return { status: response.status, body: undefined };
+    try {
+      return { status: response.status, body: JSON.parse(text) as unknown };
+    } catch (error) {
+      throw new UpstreamError(`${url} answered ${response.status} with a body that is not JSON`, { cause: error });
+    }
+  }
+
+  return {
+    name: 'http',
+
+    async listProducts(): Promise<Product[]> {
+      const { status, body } = await getJson('/products');
+      if (status < 200 || status > 299) throw new UpstreamError(`${baseUrl}/products answered ${status}`);
+      if (!Array.isArray(body)) throw new UpstreamError(`${baseUrl}/products did not answer a JSON array`);
+      const products: Product[] = [];
+      for (const [index, item] of body.entries()) {
+        const parsed = productSchema.safeParse(item);
+        if (parsed.success) products.push(parsed.data);
+        else logger.warn({ index, issues: describeProductIssues(parsed.error) }, 'Dropped an upstream product of the wrong shape');
+      }
+      return products;
+    },
+
+    async getProduct(id: number): Promise<Product | null> {
+      const path = `/products/${id}`;
+      const { status, body } = await getJson(path);
+      if (status === 404) return null;
+      if (status < 200 || status > 299) throw new UpstreamError(`${baseUrl}${path} answered ${status}`);
+      // The Fake Store API answers unknown ids with 200 and `null` or an empty body.
+      if (body === undefined || body === null) return null;
+      if (typeof body !== 'object' || Array.isArray(body)) throw new UpstreamError(`${baseUrl}${path} did not answer an object`);
+      if (!('id' in body) || body.id === null || body.id === undefined) return null;
+      const parsed = productSchema.safeParse(body);
+      if (!parsed.success) {
+        throw new UpstreamError(`${baseUrl}${path} answered a product of the wrong shape: ${describeProductIssues(parsed.error)}`);
+      }
+      // Caching another product under this id would serve the wrong page until it expired.
+      if (parsed.data.id !== id) throw new UpstreamError(`${baseUrl}${path} answered product ${parsed.data.id}`);
+      return parsed.data;
+    },
+
+    async getImage(location: string): Promise<ProductImage> {
+      const url = resolveImageUrl(location, baseUrl);
+      const response = await get(url, 'arraybuffer', MAX_IMAGE_BYTES);
+      if (!isSuccess(response)) throw new UpstreamError(`${url} answered ${response.status}`);
+      const contentType = String(response.headers['content-type'] ?? '');
+      // Passing anything else through would let the upstream put, say, an HTML page on this site's origin.
+      if (!/^image\//i.test(contentType)) throw new UpstreamError(`${url} answered ${JSON.stringify(contentType)}, not an image`);
+      return { body: Buffer.from(response.data as ArrayBuffer), contentType };
+    },
+  };
+}
+
+function isSuccess(response: AxiosResponse): boolean {
+  return response.status >= 200 && response.status <= 299;
+}
+
+function resolveImageUrl(location: string, baseUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(location, `${baseUrl}/`);
+  } catch (error) {
+    throw new UpstreamError(`the image location ${JSON.stringify(location)} is not a URL`, { cause: error });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UpstreamError(`the image location ${JSON.stringify(location)} is not an http(s) URL`);
+  }
+  return url.href;
+}
+
+const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ERR_CANCELED']);
+
+function toUpstreamError(error: unknown, url: string): UpstreamError {
+  if (!isAxiosError(error)) return new UpstreamError(`${url} failed`, { cause: error });
+  const timedOut = TIMEOUT_CODES.has(error.code ?? '');
+  const reason = timedOut ? 'timed out' : `failed (${error.code ?? error.message})`;
+  return new UpstreamError(`${url} ${reason}`, { timedOut, cause: error });
+}

@@ -1,0 +1,146 @@
+import NodeCache from 'node-cache';
+import type { Logger } from '../logger.js';
+import type { PreparedBody } from './prepared-body.js';
+
+export type CacheStatus = 'HIT' | 'MISS' | 'STALE';
+
+/** A value as the cache hands it out, with what the HTTP layer needs to describe its freshness. */
+export interface CachedAnswer<T> {
+  /** The source's validated value (still holding the source's own image locations). */
+  value: T;
+  /** The public JSON of `value`, prepared when it was stored. */
+  body: PreparedBody;
+  cacheStatus: CacheStatus;
+  /** Whole seconds since the value was stored. */
+  ageSeconds: number;
+  /** Whole seconds of freshness left; 0 once stale. */
+  freshForSeconds: number;
+}
+
+export interface ReadThroughCacheOptions<T> {
+  ttlSeconds: number;
+  staleMaxSeconds: number;
+  /** Builds the public body of a value; called once per fill, never on a hit. */
+  prepare: (value: T) => PreparedBody;
+  logger: Logger;
+  /** Milliseconds since the epoch; injectable so tests can move time without waiting. */
+  now?: () => number;
+}
+
+/** A loader resolves `null` when the source says definitively that the key does not exist. */
+export type Loader<T> = () => Promise<T | null>;
+
+interface Entry<T> {
+  value: T;
+  body: PreparedBody;
+  storedAt: number;
+}
+
+/**
+ * The caching rules of CONTRACT.md, for any kind of value:
+ *
+ * - younger than the TTL: served as a HIT, the source is not asked;
+ * - older, but within TTL + stale max: served at once as STALE while one background refresh runs (its
+ *   failure is logged, and the copy keeps being served: stale-while-revalidate and stale-if-error in one rule);
+ * - older than that, or absent: a MISS that waits for the source; concurrent misses share one request.
+ *
+ * Failures are never stored. A definitive "does not exist" is not stored either (the key space of ids is
+ * unbounded, and the upstream answers it cheaply) and evicts what was stored under that key.
+ */
+export class ReadThroughCache<T> {
+  readonly #entries: NodeCache;
+  readonly #inFlight = new Map<string, Promise<Entry<T> | null>>();
+  readonly #ttlMs: number;
+  readonly #usableMs: number;
+  readonly #prepare: (value: T) => PreparedBody;
+  readonly #logger: Logger;
+  readonly #now: () => number;
+
+  constructor(options: ReadThroughCacheOptions<T>) {
+    this.#ttlMs = options.ttlSeconds * 1000;
+    this.#usableMs = (options.ttlSeconds + options.staleMaxSeconds) * 1000;
+    this.#prepare = options.prepare;
+    this.#logger = options.logger;
+    this.#now = options.now ?? Date.now;
+    this.#entries = new NodeCache({
+      // A clone per read would cost every hit; entries are never mutated after they are stored.
+      useClones: false,
+      // Only frees memory on the wall clock; the rules above are decided with `now`. 0 would mean "forever".
+      stdTTL: Math.max(1, options.ttlSeconds + options.staleMaxSeconds),
+      checkperiod: 600,
+    });
+  }
+
+  /** Resolves `null` when the source says the key does not exist; rejects with the source's error otherwise. */
+  async get(key: string, load: Loader<T>): Promise<CachedAnswer<T> | null> {
+    const entry = this.#entries.get<Entry<T>>(key);
+    if (entry !== undefined) {
+      const now = this.#now();
+      const age = now - entry.storedAt;
+      if (age < this.#ttlMs) return this.#answer(entry, 'HIT', now);
+      if (age < this.#usableMs) {
+        this.#refreshInBackground(key, load);
+        return this.#answer(entry, 'STALE', now);
+      }
+      this.#entries.del(key);
+    }
+    const filled = await this.#fill(key, load);
+    return filled === null ? null : this.#answer(filled, 'MISS', this.#now());
+  }
+
+  /** Whether any value is held that could still be served. */
+  hasAnyCopy(): boolean {
+    const now = this.#now();
+    return this.#entries.keys().some((key) => {
+      const entry = this.#entries.get<Entry<T>>(key);
+      return entry !== undefined && now - entry.storedAt < this.#usableMs;
+    });
+  }
+
+  /** Resolves once every source request started so far has settled, whatever its outcome. */
+  async settled(): Promise<void> {
+    await Promise.allSettled(this.#inFlight.values());
+  }
+
+  close(): void {
+    this.#entries.close();
+  }
+
+  #fill(key: string, load: Loader<T>): Promise<Entry<T> | null> {
+    let pending = this.#inFlight.get(key);
+    if (pending === undefined) {
+      pending = this.#loadAndStore(key, load).finally(() => this.#inFlight.delete(key));
+      this.#inFlight.set(key, pending);
+    }
+    return pending;
+  }
+
+  async #loadAndStore(key: string, load: Loader<T>): Promise<Entry<T> | null> {
+    const value = await load();
+    if (value === null) {
+      this.#entries.del(key);
+      return null;
+    }
+    const entry: Entry<T> = { value, body: this.#prepare(value), storedAt: this.#now() };
+    this.#entries.set(key, entry);
+    return entry;
+  }
+
+  #refreshInBackground(key: string, load: Loader<T>): void {
+    if (this.#inFlight.has(key)) return;
+    this.#fill(key, load).catch((error: unknown) => {
+      this.#logger.warn({ err: error, key }, 'Background refresh failed; the cached copy is still served');
+    });
+  }
+
+  #answer(entry: Entry<T>, cacheStatus: CacheStatus, now: number): CachedAnswer<T> {
+    const ageMs = Math.max(0, now - entry.storedAt);
+    return {
+      value: entry.value,
+      body: entry.body,
+      cacheStatus,
+      ageSeconds: Math.floor(ageMs / 1000),
+      freshForSeconds: Math.max(0, Math.floor((this.#ttlMs - ageMs) / 1000)),
+    };
+  }
+}

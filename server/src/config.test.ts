@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('uses the documented defaults for an empty environment', () => {
+    expect(loadConfig({})).toEqual({
+      port: 3000,
+      host: '0.0.0.0',
+      productsApiUrl: null,
+      cacheTtlSeconds: 300,
+      upstreamTimeoutMs: 5000,
+      staleMaxSeconds: 86400,
+      rateLimitPerMinute: 600,
+      trustProxy: false,
+      logLevel: 'info',
+    });
+  });
+
+  it('reads every variable', () => {
+    expect(
+      loadConfig({
+        PORT: '8080',
+        HOST: '127.0.0.1',
+        PRODUCTS_API_URL: 'https://fakestoreapi.com/',
+        CACHE_TTL_SECONDS: '60',
+        UPSTREAM_TIMEOUT_MS: '250',
+        STALE_MAX_SECONDS: '0',
+        RATE_LIMIT_PER_MINUTE: '0',
+        TRUST_PROXY: 'true',
+        LOG_LEVEL: 'silent',
+      }),
+    ).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      productsApiUrl: 'https://fakestoreapi.com',
+      cacheTtlSeconds: 60,
+      upstreamTimeoutMs: 250,
+      staleMaxSeconds: 0,
+      rateLimitPerMinute: 0,
+      trustProxy: true,
+      logLevel: 'silent',
+    });
+  });
+
+  it('treats an empty PRODUCTS_API_URL as the embedded catalogue', () => {
+    expect(loadConfig({ PRODUCTS_API_URL: '' }).productsApiUrl).toBeNull();
+    expect(loadConfig({ PRODUCTS_API_URL: '   ' }).productsApiUrl).toBeNull();
+  });
+
+  it('keeps a path in the base URL', () => {
+    expect(loadConfig({ PRODUCTS_API_URL: 'http://localhost:9000/fake/' }).productsApiUrl).toBe(
+      'http://localhost:9000/fake',
+    );
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT must be an integer from 0 to 65535, got "abc"'],
+    [{ PORT: '70000' }, 'PORT must be an integer from 0 to 65535, got "70000"'],
+    [{ PORT: '-1' }, 'PORT must be an integer from 0 to 65535, got "-1"'],
+    [{ PORT: '30.5' }, 'PORT must be an integer from 0 to 65535, got "30.5"'],
+    [
+      { PRODUCTS_API_URL: 'example.com' },
+      'PRODUCTS_API_URL must be an http(s) URL such as https://fakestoreapi.com, got "example.com"',
+    ],
+    [
+      { PRODUCTS_API_URL: 'ftp://example.com' },
+      'PRODUCTS_API_URL must be an http(s) URL such as https://fakestoreapi.com, got "ftp://example.com"',
+    ],
+    [{ CACHE_TTL_SECONDS: '5m' }, 'CACHE_TTL_SECONDS must be an integer from 0 to 31536000, got "5m"'],
+    [{ UPSTREAM_TIMEOUT_MS: '0' }, 'UPSTREAM_TIMEOUT_MS must be an integer from 1 to 600000, got "0"'],
+    [{ STALE_MAX_SECONDS: '1e3' }, 'STALE_MAX_SECONDS must be an integer from 0 to 31536000, got "1e3"'],
+    [{ RATE_LIMIT_PER_MINUTE: 'lots' }, 'RATE_LIMIT_PER_MINUTE must be an integer from 0 to 1000000, got "lots"'],
+    [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY must be true or false, got "yes"'],
+    [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"'],
+  ])('rejects %j with one line naming the variable', (env, message) => {
+    const error = configError(env);
+    expect(error.message).toBe(message);
+    expect(error.message).not.toContain('\n');
+  });
+});

@@ -1,0 +1,106 @@
+import { z } from 'zod';
+
+/**
+ * The server's settings, read from the environment in this one place (CONTRACT.md, "Configuration").
+ * Every other module receives a `Config` and never looks at `process.env`.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  /** Base URL of the Fake-Store-shaped API without a trailing slash; `null` serves the embedded catalogue. */
+  productsApiUrl: string | null;
+  cacheTtlSeconds: number;
+  upstreamTimeoutMs: number;
+  staleMaxSeconds: number;
+  /** `0` turns rate limiting off. */
+  rateLimitPerMinute: number;
+  trustProxy: boolean;
+  logLevel: LogLevel;
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** A setting that does not parse. Its message is one line naming the variable, meant for stderr as it is. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
+
+function integer(min: number, max: number) {
+  return {
+    schema: z
+      .string()
+      .regex(/^[0-9]+$/)
+      .transform(Number)
+      .pipe(z.number().int().min(min).max(max)),
+    expected: `an integer from ${min} to ${max}`,
+  };
+}
+
+const httpUrl = {
+  schema: z
+    .url({ protocol: /^https?$/ })
+    // `{base}/products` is appended, so a trailing slash would double up.
+    .transform((url) => url.replace(/\/+$/, '')),
+  expected: 'an http(s) URL such as https://fakestoreapi.com',
+};
+
+const VARIABLES = {
+  PORT: { default: '3000', ...integer(0, 65535) },
+  HOST: { default: '0.0.0.0', schema: z.string().regex(/^\S+$/), expected: 'a host name or IP address' },
+  PRODUCTS_API_URL: { default: undefined, ...httpUrl },
+  CACHE_TTL_SECONDS: { default: '300', ...integer(0, ONE_YEAR_SECONDS) },
+  UPSTREAM_TIMEOUT_MS: { default: '5000', ...integer(1, 600_000) },
+  STALE_MAX_SECONDS: { default: '86400', ...integer(0, ONE_YEAR_SECONDS) },
+  RATE_LIMIT_PER_MINUTE: { default: '600', ...integer(0, 1_000_000) },
+  TRUST_PROXY: {
+    default: 'false',
+    schema: z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1'),
+    expected: 'true or false',
+  },
+  LOG_LEVEL: { default: 'info', schema: z.enum(LOG_LEVELS), expected: `one of ${LOG_LEVELS.join(', ')}` },
+} as const;
+
+type VariableName = keyof typeof VARIABLES;
+type ParsedValue<Name extends VariableName> = z.output<(typeof VARIABLES)[Name]['schema']>;
+
+/**
+ * Reads and checks every variable. Unset and empty values both mean "use the default" (an empty
+ * PRODUCTS_API_URL therefore selects the embedded catalogue), so `PORT=` in a compose file is harmless.
+ * Throws a ConfigError for the first variable that does not parse.
+ */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  function read<Name extends VariableName>(name: Name): ParsedValue<Name> | undefined {
+    const variable = VARIABLES[name];
+    const raw = env[name]?.trim() || variable.default;
+    if (raw === undefined) return undefined;
+    const result = variable.schema.safeParse(raw);
+    if (!result.success) {
+      throw new ConfigError(`${name} must be ${variable.expected}, got ${JSON.stringify(env[name])}`);
+    }
+    return result.data as ParsedValue<Name>;
+  }
+  function required<Name extends VariableName>(name: Name): ParsedValue<Name> {
+    const value = read(name);
+    // Unreachable for variables with a default; kept so the types need no assertion.
+    if (value === undefined) throw new ConfigError(`${name} must be set`);
+    return value;
+  }
+
+  return {
+    port: required('PORT'),
+    host: required('HOST'),
+    productsApiUrl: read('PRODUCTS_API_URL') ?? null,
+    cacheTtlSeconds: required('CACHE_TTL_SECONDS'),
+    upstreamTimeoutMs: required('UPSTREAM_TIMEOUT_MS'),
+    staleMaxSeconds: required('STALE_MAX_SECONDS'),
+    rateLimitPerMinute: required('RATE_LIMIT_PER_MINUTE'),
+    trustProxy: required('TRUST_PROXY'),
+    logLevel: required('LOG_LEVEL'),
+  };
+}

@@ -1,0 +1,99 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { createApp } from './app.js';
+import { type CachedCatalogue, createCachedCatalogue } from './catalogue/cached-catalogue.js';
+import { createEmbeddedSource } from './catalogue/embedded-source.js';
+import { createHttpSource } from './catalogue/http-source.js';
+import type { ProductSource } from './catalogue/product-source.js';
+import type { Config } from './config.js';
+import type { Logger } from './logger.js';
+
+/** `client/dist`, reached the same way from `server/src/` and from `server/dist/`. */
+export const CLIENT_DIST_DIR = fileURLToPath(new URL('../../client/dist/', import.meta.url));
+
+export interface RunningServer {
+  /** Where the site answers, e.g. `http://localhost:3000`. */
+  url: string;
+  server: Server;
+  catalogue: CachedCatalogue;
+  /**
+   * Stops accepting connections, lets requests in flight finish, closes idle keep-alive connections, and after
+   * `graceMs` closes whatever is still open. Resolves once the server is closed.
+   */
+  close(graceMs: number): Promise<void>;
+}
+
+/** Listening failed (port in use, no permission); the message is one line meant for stderr as it is. */
+export class ListenError extends Error {
+  constructor(message: string, options: { cause: unknown }) {
+    super(message, options);
+    this.name = 'ListenError';
+  }
+}
+
+export function createSource(config: Config, logger: Logger): ProductSource {
+  return config.productsApiUrl === null
+    ? createEmbeddedSource({ logger })
+    : createHttpSource({ baseUrl: config.productsApiUrl, timeoutMs: config.upstreamTimeoutMs, logger });
+}
+
+/** Builds the catalogue and the app from a checked config and listens on HOST:PORT. */
+export async function startServer(config: Config, logger: Logger, staticDir = CLIENT_DIST_DIR): Promise<RunningServer> {
+  const source = createSource(config, logger);
+  const catalogue = createCachedCatalogue({
+    source,
+    ttlSeconds: config.cacheTtlSeconds,
+    staleMaxSeconds: config.staleMaxSeconds,
+    logger,
+  });
+  const server = createServer(createApp({ config, catalogue, logger, staticDir }));
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    catalogue.close();
+    throw new ListenError(describeListenError(error, config), { cause: error });
+  }
+
+  const url = displayUrl(config.host, (server.address() as AddressInfo).port);
+  logger.info({ url, source: source.name }, `Serving the product catalogue at ${url} (source: ${source.name})`);
+
+  return {
+    url,
+    server,
+    catalogue,
+    close: (graceMs) =>
+      new Promise<void>((resolve) => {
+        const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
+        server.close(() => {
+          clearTimeout(deadline);
+          catalogue.close();
+          resolve();
+        });
+        server.closeIdleConnections();
+      }),
+  };
+}
+
+function describeListenError(error: unknown, { host, port }: Config): string {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'unknown';
+  const reasons: Record<string, string> = {
+    EADDRINUSE: 'the port is already in use (set PORT to another one)',
+    EACCES: 'permission denied (ports below 1024 need privileges; set PORT)',
+    EADDRNOTAVAIL: 'the address is not available on this machine (check HOST)',
+    ENOTFOUND: 'the host name does not resolve (check HOST)',
+  };
+  return `Cannot listen on ${host}:${port}: ${reasons[code] ?? (error instanceof Error ? error.message : code)}`;
+}
+
+function displayUrl(host: string, port: number): string {
+  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${shown}:${port}`;
+}

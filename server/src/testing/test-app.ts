@@ -1,0 +1,124 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { createApp } from '../app.js';
+import { type CachedCatalogue, createCachedCatalogue } from '../catalogue/cached-catalogue.js';
+import { createEmbeddedSource } from '../catalogue/embedded-source.js';
+import { createHttpSource } from '../catalogue/http-source.js';
+import type { ProductSource } from '../catalogue/product-source.js';
+import { type Config, loadConfig } from '../config.js';
+import { createLogger } from '../logger.js';
+import { startUpstreamStub, type UpstreamStub, type UpstreamStubOptions } from './upstream-stub.js';
+
+/** A clock that only moves when a test says so. */
+export interface TestClock {
+  now(): number;
+  advanceSeconds(seconds: number): void;
+}
+
+export function createTestClock(start = Date.UTC(2025, 0, 1)): TestClock {
+  let now = start;
+  return {
+    now: () => now,
+    advanceSeconds(seconds) {
+      now += seconds * 1000;
+    },
+  };
+}
+
+export interface LogRecord {
+  level: number;
+  msg: string;
+  [field: string]: unknown;
+}
+
+/** A logger writing JSON records into an array, so tests can check what was logged. */
+export function createCapturingLogger(level: Config['logLevel'] = 'warn') {
+  const records: LogRecord[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      records.push(JSON.parse(chunk.toString('utf8')) as LogRecord);
+      done();
+    },
+  });
+  return { logger: createLogger(level, destination), records };
+}
+
+/** A built-looking client: index.html, one hashed asset, and a secret file next to (outside) the folder. */
+export function createStaticDir(): { staticDir: string; secret: string; remove(): void } {
+  const root = mkdtempSync(join(tmpdir(), 'catalogue-static-'));
+  const staticDir = join(root, 'dist');
+  mkdirSync(join(staticDir, 'assets'), { recursive: true });
+  writeFileSync(join(staticDir, 'index.html'), '<!doctype html><html><body><div id="root"></div></body></html>');
+  writeFileSync(join(staticDir, 'assets', 'index-abc123.js'), `console.log(${JSON.stringify('x'.repeat(2000))});`);
+  writeFileSync(join(staticDir, 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  const secret = 'SECRET-OUTSIDE-STATIC-DIR';
+  writeFileSync(join(root, 'secret.txt'), secret);
+  return { staticDir, secret, remove: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+export interface TestApp {
+  /** The app on a real ephemeral port; pass it to supertest's `request()`. */
+  server: Server;
+  stub: UpstreamStub;
+  clock: TestClock;
+  catalogue: CachedCatalogue;
+  config: Config;
+  logs: LogRecord[];
+  staticDir: string;
+  secret: string;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /** Environment variables on top of the test defaults (PRODUCTS_API_URL points at the stub). */
+  env?: Record<string, string>;
+  stub?: UpstreamStubOptions;
+  /** Build the source from the embedded catalogue in this folder instead of the stub. */
+  embeddedDirectory?: URL;
+  /** Leave out index.html, as before the client is built. */
+  withoutClient?: boolean;
+}
+
+/** createApp over a real upstream stub (or an embedded folder), a test clock and a captured log. */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const stub = await startUpstreamStub(options.stub);
+  const config = loadConfig({ PRODUCTS_API_URL: stub.url, LOG_LEVEL: 'warn', ...options.env });
+  const { logger, records } = createCapturingLogger(config.logLevel);
+  const clock = createTestClock();
+  const source: ProductSource = options.embeddedDirectory
+    ? createEmbeddedSource({ directory: options.embeddedDirectory, logger })
+    : createHttpSource({ baseUrl: stub.url, timeoutMs: config.upstreamTimeoutMs, logger });
+  const catalogue = createCachedCatalogue({
+    source,
+    ttlSeconds: config.cacheTtlSeconds,
+    staleMaxSeconds: config.staleMaxSeconds,
+    logger,
+    now: clock.now,
+  });
+  const statics = createStaticDir();
+  if (options.withoutClient) rmSync(join(statics.staticDir, 'index.html'));
+  const server = createServer(createApp({ config, catalogue, logger, staticDir: statics.staticDir }));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+
+  return {
+    server,
+    stub,
+    clock,
+    catalogue,
+    config,
+    logs: records,
+    staticDir: statics.staticDir,
+    secret: statics.secret,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await stub.close();
+      await catalogue.settled();
+      catalogue.close();
+      statics.remove();
+    },
+  };
+}

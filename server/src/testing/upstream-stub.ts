@@ -1,0 +1,230 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { FIXTURE_PRODUCTS } from './fixture-products.js';
+
+/**
+ * A real HTTP server shaped like the Fake Store API, for server tests, browser e2e runs and benchmarks.
+ *
+ * ```ts
+ * const stub = await startUpstreamStub();           // listens on 127.0.0.1, an ephemeral port
+ * process.env.PRODUCTS_API_URL = stub.url;           // or pass it in a Config
+ * await stub.setMode('status500');                  // every path now answers 500
+ * stub.override('/products/3', 'hang');             // …except this one, which never answers
+ * stub.requestCount('/products');                   // requests seen on that path
+ * await stub.close();                               // also destroys hanging sockets
+ * ```
+ *
+ * Routes in `normal` mode: `GET /products`, `GET /products/:id` (unknown numeric ids answer `200 null`, and
+ * non-numeric ids hang, as the real API does), `GET /images/<name>.png` (the bytes of TINY_PNG). Product
+ * images given as a path (`/images/1.png`) are served as absolute URLs on the stub's own address.
+ */
+export interface UpstreamStub {
+  /** Base URL without a trailing slash, e.g. `http://127.0.0.1:41234`. */
+  readonly url: string;
+  readonly mode: StubMode;
+  /** Changes how every path answers. `refuse` closes the listener; leaving it listens again on the same port. */
+  setMode(mode: StubMode): Promise<void>;
+  /**
+   * Makes one path (exact pathname, e.g. `/products/3`) answer in its own way, whatever the global mode: in one
+   * of the modes, or with a canned answer such as `{ status: 200, body: '{"title":"no id"}' }`.
+   */
+  override(path: string, answer: PathMode | CannedAnswer): void;
+  clearOverrides(): void;
+  /** Replaces the products served from now on. */
+  setProducts(products: readonly unknown[]): void;
+  /** Requests received on one pathname, or on all paths when none is given. */
+  requestCount(path?: string): number;
+  resetCounts(): void;
+  close(): Promise<void>;
+}
+
+export type StubMode =
+  | 'normal'
+  /** Answers normally after `slowDelayMs`. */
+  | 'slow'
+  /** Accepts the request and never answers. */
+  | 'hang'
+  /** Connection refused: nothing listens on the port. */
+  | 'refuse'
+  /** Accepts the request, then resets the connection. */
+  | 'reset'
+  | 'status500'
+  /** `200` with an HTML error page, as CDNs in front of an API send. */
+  | 'html'
+  /** `200` with truncated JSON. */
+  | 'badJson'
+  /** `200` with the body `null`. */
+  | 'null'
+  /** `200` with an empty body. */
+  | 'empty'
+  /** `404`. */
+  | 'notFound';
+
+/** Every mode that one path can take on its own (refusing works only for the whole listener). */
+export type PathMode = Exclude<StubMode, 'refuse'>;
+
+/** A fixed answer for one path. `contentType` defaults to `application/json`. */
+export interface CannedAnswer {
+  status: number;
+  body: string | Buffer;
+  contentType?: string;
+}
+
+export interface UpstreamStubOptions {
+  /** Fake-Store-shaped products (deliberately `unknown`, so tests can serve malformed ones). Default: FIXTURE_PRODUCTS. */
+  products?: readonly unknown[];
+  /** Delay of the `slow` mode. Default 200 ms. */
+  slowDelayMs?: number;
+  host?: string;
+  port?: number;
+}
+
+/** A valid 1×1 transparent PNG, the body of every image the stub serves. */
+export const TINY_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+const HTML_ERROR_PAGE = '<!DOCTYPE html><html><head><title>522</title></head><body>Connection timed out</body></html>';
+const PRODUCT_PATH = /^\/products\/([^/]+)$/;
+const IMAGE_PATH = /^\/images\/[A-Za-z0-9_-]+\.png$/;
+
+export async function startUpstreamStub(options: UpstreamStubOptions = {}): Promise<UpstreamStub> {
+  const host = options.host ?? '127.0.0.1';
+  const slowDelayMs = options.slowDelayMs ?? 200;
+  let products = options.products ?? FIXTURE_PRODUCTS;
+  let mode: StubMode = 'normal';
+  const overrides = new Map<string, PathMode | CannedAnswer>();
+  const counts = new Map<string, number>();
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+
+  const server: Server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://stub').pathname;
+    counts.set(path, (counts.get(path) ?? 0) + 1);
+    const override = overrides.get(path);
+    if (typeof override === 'object') return send(res, override.status, override.contentType ?? 'application/json', override.body);
+    answer(override ?? (mode === 'refuse' ? 'normal' : mode), path, req, res);
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  function answer(pathMode: PathMode, path: string, req: IncomingMessage, res: ServerResponse): void {
+    switch (pathMode) {
+      case 'normal':
+        return answerNormally(path, req, res);
+      case 'slow': {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          answerNormally(path, req, res);
+        }, slowDelayMs);
+        timers.add(timer);
+        return;
+      }
+      case 'hang':
+        return;
+      case 'reset':
+        req.socket.resetAndDestroy();
+        return;
+      case 'status500':
+        return send(res, 500, 'application/json', '{"message":"Internal Server Error"}');
+      case 'html':
+        return send(res, 200, 'text/html; charset=utf-8', HTML_ERROR_PAGE);
+      case 'badJson':
+        return send(res, 200, 'application/json', '{"id":1,"title":"Fjallraven');
+      case 'null':
+        return send(res, 200, 'application/json', 'null');
+      case 'empty':
+        return send(res, 200, 'application/json', '');
+      case 'notFound':
+        return send(res, 404, 'text/plain', 'Not Found');
+    }
+  }
+
+  function answerNormally(path: string, req: IncomingMessage, res: ServerResponse): void {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'Method Not Allowed');
+    if (path === '/products') return send(res, 200, 'application/json', JSON.stringify(products.map(withAbsoluteImage)));
+    const productMatch = PRODUCT_PATH.exec(path);
+    if (productMatch) {
+      const rawId = productMatch[1] ?? '';
+      // The real API hangs on ids that are not numbers; the server must never forward such ids.
+      if (!/^[0-9]+$/.test(rawId)) return;
+      const product = products.find((candidate) => idOf(candidate) === Number(rawId));
+      return send(res, 200, 'application/json', JSON.stringify(product === undefined ? null : withAbsoluteImage(product)));
+    }
+    if (IMAGE_PATH.test(path)) return send(res, 200, 'image/png', TINY_PNG);
+    send(res, 404, 'text/plain', 'Not Found');
+  }
+
+  function withAbsoluteImage(product: unknown): unknown {
+    if (typeof product !== 'object' || product === null || !('image' in product)) return product;
+    const image = product.image;
+    return typeof image === 'string' && image.startsWith('/') ? { ...product, image: `${stub.url}${image}` } : product;
+  }
+
+  function listen(port: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve((server.address() as AddressInfo).port);
+      });
+    });
+  }
+
+  function stopListening(): Promise<void> {
+    return new Promise((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      server.close(() => resolve());
+    });
+  }
+
+  const port = await listen(options.port ?? 0);
+  const stub: UpstreamStub = {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    get mode() {
+      return mode;
+    },
+    async setMode(next) {
+      const wasRefusing = mode === 'refuse';
+      mode = next;
+      if (next === 'refuse' && !wasRefusing) await stopListening();
+      if (next !== 'refuse' && wasRefusing) await listen(port);
+    },
+    override(path, answer) {
+      overrides.set(path, answer);
+    },
+    clearOverrides() {
+      overrides.clear();
+    },
+    setProducts(next) {
+      products = next;
+    },
+    requestCount(path) {
+      if (path !== undefined) return counts.get(path) ?? 0;
+      let total = 0;
+      for (const count of counts.values()) total += count;
+      return total;
+    },
+    resetCounts() {
+      counts.clear();
+    },
+    async close() {
+      if (mode !== 'refuse') await stopListening();
+    },
+  };
+  return stub;
+}
+
+function idOf(product: unknown): unknown {
+  return typeof product === 'object' && product !== null && 'id' in product ? product.id : undefined;
+}
+
+function send(res: ServerResponse, status: number, contentType: string, body: string | Buffer): void {
+  res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}
