@@ -1,0 +1,71 @@
+# The product catalogue: the Express server, its embedded catalogue and the built single-page app, in one image.
+#
+#   docker build -t product-catalogue .
+#   docker run --rm -p 3000:3000 product-catalogue            # embedded catalogue, works offline
+#   docker run --rm -p 3000:3000 -e PRODUCTS_API_URL=https://fakestoreapi.com product-catalogue
+#
+# Three stages on the official Node 20 image: `build` compiles every workspace with all dev dependencies;
+# `prod-deps` installs only what the server needs at run time; `runtime` gets those node_modules plus the built
+# output, and nothing else (no TypeScript sources, no dev tools, no npm cache).
+
+# ---- build: npm ci + npm run build ------------------------------------------------------------------------------
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+# Manifests first, so that editing source code does not invalidate the (slow) npm ci layer.
+COPY package.json package-lock.json ./
+COPY shared/package.json shared/
+COPY server/package.json server/
+COPY client/package.json client/
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.base.json ./
+COPY shared shared
+COPY server server
+COPY client client
+RUN npm run build
+
+# ---- prod-deps: the server's production dependencies only -------------------------------------------------------
+FROM node:20-bookworm-slim AS prod-deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY shared/package.json shared/
+COPY server/package.json server/
+COPY client/package.json client/
+# `--workspace shared` as well: the server imports @catalogue/shared/*, and npm only links that workspace into
+# node_modules/@catalogue/ when it is selected (server/package.json does not list it as a dependency).
+RUN npm ci --omit=dev --workspace server --workspace shared --include-workspace-root=false \
+      --no-audit --no-fund \
+ && npm cache clean --force
+
+# ---- runtime ------------------------------------------------------------------------------------------------------
+FROM node:20-bookworm-slim AS runtime
+# tini as PID 1: it forwards SIGTERM to node and reaps zombies, so `docker stop` ends the server at once
+# instead of waiting out the 10 s grace period (node as PID 1 ignores signals it has no handler for).
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends tini \
+ && apt-get clean \
+ && rm -rf /var/lib/apt/lists/*
+
+ENV NODE_ENV=production
+WORKDIR /app
+# Owned by root and not writable by the app user: the server never writes to its own files.
+COPY --from=prod-deps /app/node_modules ./node_modules
+COPY package.json ./
+COPY shared/package.json shared/
+COPY server/package.json server/
+COPY --from=build /app/shared/dist shared/dist
+COPY --from=build /app/server/dist server/dist
+COPY server/embedded-catalogue server/embedded-catalogue
+COPY --from=build /app/client/dist client/dist
+
+LABEL org.opencontainers.image.title="product-catalogue" \
+      org.opencontainers.image.description="Product catalogue website and JSON product API (Node 20, Express)"
+
+USER node
+EXPOSE 3000
+# Liveness via the server's own /healthz; node's fetch, so the image needs no curl. Follows PORT if it is set.
+HEALTHCHECK --interval=10s --timeout=5s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz',{signal:AbortSignal.timeout(4000)}).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# -s: also correct when something else is PID 1 (`docker run --init`, compose `init: true`): tini then registers
+# as a subreaper instead of warning.
+ENTRYPOINT ["/usr/bin/tini", "-s", "--"]
+CMD ["node", "server/dist/index.js"]
