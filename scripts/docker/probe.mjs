@@ -1,0 +1,57 @@
+// One HTTP check for the Docker smoke test, with node's own fetch (so CI needs no curl):
+//   node scripts/docker/probe.mjs <check> <base-url>
+// Prints one line saying what it saw; exits 0 when the answer is what the contract promises, 1 otherwise.
+// Every request is bounded by a timeout, so a hung server fails the check instead of hanging CI.
+const [check, base] = process.argv.slice(2);
+const TIMEOUT_MS = 10_000;
+
+async function get(path, accept) {
+  const response = await fetch(new URL(path, base), {
+    headers: accept ? { accept } : {},
+    signal: AbortSignal.timeout(TIMEOUT_MS),
+  });
+  const body = Buffer.from(await response.arrayBuffer());
+  return { status: response.status, type: response.headers.get('content-type') ?? '', body };
+}
+
+const checks = {
+  async healthz() {
+    const r = await get('/healthz');
+    const json = JSON.parse(r.body.toString('utf8'));
+    return [r.status === 200 && json.status === 'ok', `${r.status} ${r.body.toString('utf8').slice(0, 80)}`];
+  },
+  async products() {
+    const r = await get('/api/products');
+    let list;
+    try {
+      list = JSON.parse(r.body.toString('utf8'));
+    } catch {
+      return [false, `${r.status} ${r.type}, not JSON: ${r.body.toString('utf8').slice(0, 80)}`];
+    }
+    const ok = r.status === 200 && r.type.includes('json') && Array.isArray(list) && list.length > 0;
+    const first = Array.isArray(list) ? list[0] : undefined;
+    return [ok, `${r.status} ${r.type}, ${Array.isArray(list) ? `${list.length} products, first id ${first?.id}, image ${first?.image}` : 'not an array'}`];
+  },
+  async image() {
+    const r = await get('/api/products/1/image');
+    return [r.status === 200 && r.type.startsWith('image/') && r.body.length > 0, `${r.status} ${r.type}, ${r.body.length} bytes`];
+  },
+  async page() {
+    const r = await get('/', 'text/html');
+    const text = r.body.toString('utf8');
+    return [r.status === 200 && r.type.includes('text/html') && /<html/i.test(text), `${r.status} ${r.type}, ${r.body.length} bytes`];
+  },
+};
+
+if (!checks[check] || !base) {
+  console.error(`usage: node probe.mjs <${Object.keys(checks).join('|')}> <base-url>`);
+  process.exit(2);
+}
+try {
+  const [ok, seen] = await checks[check]();
+  console.log(seen);
+  process.exit(ok ? 0 : 1);
+} catch (error) {
+  console.log(`request failed: ${error?.cause?.code ?? error?.name ?? ''} ${error?.message ?? error}`);
+  process.exit(1);
+}
