@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -121,4 +121,27 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       statics.remove();
     },
   };
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body exactly as sent, still encoded. */
+  body: Buffer;
+}
+
+/** A GET that leaves the body as it came over the wire (supertest decodes gzip on its own). */
+export function rawGet(server: Server, path: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the server is not listening on a port');
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port: address.port, path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }

@@ -35,6 +35,10 @@ export interface UpstreamStub {
   /** Requests received on one pathname, or on all paths when none is given. */
   requestCount(path?: string): number;
   resetCounts(): void;
+  /** Resolves once `count` requests have arrived on `path` (at once if they already have). */
+  waitForRequests(path: string, count: number): Promise<void>;
+  /** Cuts the connections of requests held by `hang`, so whoever waits on them fails now. */
+  dropHangingRequests(): void;
   close(): Promise<void>;
 }
 
@@ -98,10 +102,22 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
   const counts = new Map<string, number>();
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
+  const hanging = new Set<IncomingMessage>();
+  const waiters = new Set<{ path: string; count: number; resolve: () => void }>();
+
+  function notifyWaiters(): void {
+    for (const waiter of waiters) {
+      if ((counts.get(waiter.path) ?? 0) >= waiter.count) {
+        waiters.delete(waiter);
+        waiter.resolve();
+      }
+    }
+  }
 
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://stub').pathname;
     counts.set(path, (counts.get(path) ?? 0) + 1);
+    notifyWaiters();
     const override = overrides.get(path);
     if (typeof override === 'object') return send(res, override.status, override.contentType ?? 'application/json', override.body);
     answer(override ?? (mode === 'refuse' ? 'normal' : mode), path, req, res);
@@ -124,7 +140,7 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
         return;
       }
       case 'hang':
-        return;
+        return hold(req);
       case 'reset':
         req.socket.resetAndDestroy();
         return;
@@ -143,6 +159,12 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
     }
   }
 
+  /** Never answers; the connection stays open until the client gives up, dropHangingRequests() or close(). */
+  function hold(req: IncomingMessage): void {
+    hanging.add(req);
+    req.socket.on('close', () => hanging.delete(req));
+  }
+
   function answerNormally(path: string, req: IncomingMessage, res: ServerResponse): void {
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'Method Not Allowed');
     if (path === '/products') return send(res, 200, 'application/json', JSON.stringify(products.map(withAbsoluteImage)));
@@ -150,7 +172,7 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
     if (productMatch) {
       const rawId = productMatch[1] ?? '';
       // The real API hangs on ids that are not numbers; the server must never forward such ids.
-      if (!/^[0-9]+$/.test(rawId)) return;
+      if (!/^[0-9]+$/.test(rawId)) return hold(req);
       const product = products.find((candidate) => idOf(candidate) === Number(rawId));
       return send(res, 200, 'application/json', JSON.stringify(product === undefined ? null : withAbsoluteImage(product)));
     }
@@ -212,6 +234,16 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
     },
     resetCounts() {
       counts.clear();
+    },
+    waitForRequests(path, count) {
+      return new Promise((resolve) => {
+        waiters.add({ path, count, resolve });
+        notifyWaiters();
+      });
+    },
+    dropHangingRequests() {
+      for (const req of hanging) req.socket.destroy();
+      hanging.clear();
     },
     async close() {
       if (mode !== 'refuse') await stopListening();
