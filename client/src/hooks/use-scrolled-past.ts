@@ -1,0 +1,11 @@
+import { useSyncExternalStore } from 'react';
+
+function subscribe(onChange: () => void) {
+  window.addEventListener('scroll', onChange, { passive: true });
+  return () => window.removeEventListener('scroll', onChange);
+}
+
+/** True once the page is scrolled more than `threshold` px; re-renders only when that answer flips. */
+export function useScrolledPast(threshold: number): boolean {
+  return useSyncExternalStore(subscribe, () => window.scrollY > threshold);
+}
