@@ -1,0 +1,30 @@
+import { useThemeMode } from '../lib/theme-mode';
+import { StyledIconButton } from './icon-button';
+
+function SunIcon() {
+  return (
+    <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+      <circle cx="12" cy="12" r="4.5" />
+      <path d="M12 2v2.5M12 19.5V22M4.9 4.9l1.8 1.8M17.3 17.3l1.8 1.8M2 12h2.5M19.5 12H22M4.9 19.1l1.8-1.8M17.3 6.7l1.8-1.8" />
+    </svg>
+  );
+}
+
+function MoonIcon() {
+  return (
+    <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false" fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round">
+      <path d="M20.5 14.2A8.5 8.5 0 0 1 9.8 3.5a8.5 8.5 0 1 0 10.7 10.7z" />
+    </svg>
+  );
+}
+
+/** Names the theme it switches to, and shows the icon of that theme. */
+export function ThemeToggle() {
+  const { mode, toggle } = useThemeMode();
+  const next = mode === 'dark' ? 'light' : 'dark';
+  return (
+    <StyledIconButton type="button" onClick={toggle} aria-label={`Switch to ${next} theme`}>
+      {next === 'dark' ? <MoonIcon /> : <SunIcon />}
+    </StyledIconButton>
+  );
+}

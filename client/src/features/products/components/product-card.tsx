@@ -1,0 +1,105 @@
+import { Link } from 'react-router-dom';
+import styled from 'styled-components';
+import type { Product } from '@catalogue/shared/product';
+import { productDetailsPath } from '@catalogue/shared/routes';
+import { StarRating } from '../../../components/star-rating';
+import { formatPrice } from '../../../lib/format-price';
+import { ProductImage } from './product-image';
+
+/** The spec: a card shows 4 stars when the product has no rating. */
+export const CARD_DEFAULT_RATE = 4;
+
+const StyledCard = styled(Link)`
+  display: flex;
+  flex-direction: column;
+  height: 100%;
+  padding: ${({ theme }) => theme.space.sm};
+  border: 1px solid ${({ theme }) => theme.colors.border};
+  border-radius: ${({ theme }) => theme.radius.lg};
+  background: ${({ theme }) => theme.colors.surface};
+  box-shadow: ${({ theme }) => theme.shadow.card};
+  color: ${({ theme }) => theme.colors.text};
+  text-decoration: none;
+  transition:
+    box-shadow ${({ theme }) => theme.transition.quick},
+    transform ${({ theme }) => theme.transition.quick},
+    border-color ${({ theme }) => theme.transition.quick};
+
+  &:hover {
+    box-shadow: ${({ theme }) => theme.shadow.cardHover};
+    transform: translateY(-2px);
+    border-color: ${({ theme }) => theme.colors.accentStrong};
+  }
+
+  &:hover img {
+    transform: scale(1.04);
+  }
+`;
+
+const StyledBody = styled.div`
+  display: flex;
+  flex: 1;
+  flex-direction: column;
+  gap: ${({ theme }) => theme.space.sm};
+  padding: ${({ theme }) => `${theme.space.md} ${theme.space.sm} ${theme.space.sm}`};
+`;
+
+export const StyledBadge = styled.span`
+  align-self: flex-start;
+  padding: 2px ${({ theme }) => theme.space.sm};
+  border-radius: ${({ theme }) => theme.radius.pill};
+  background: ${({ theme }) => theme.colors.badgeBackground};
+  color: ${({ theme }) => theme.colors.badgeText};
+  font-size: 0.75rem;
+  font-weight: 700;
+  letter-spacing: 0.04em;
+  text-transform: uppercase;
+`;
+
+const StyledTitle = styled.h2`
+  display: -webkit-box;
+  overflow: hidden;
+  font-size: 1rem;
+  font-weight: 600;
+  line-height: 1.4;
+  -webkit-box-orient: vertical;
+  -webkit-line-clamp: 2;
+`;
+
+const StyledFooter = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  justify-content: space-between;
+  gap: ${({ theme }) => theme.space.sm};
+  margin-top: auto;
+  padding-top: ${({ theme }) => theme.space.sm};
+`;
+
+const StyledPrice = styled.span`
+  font-size: 1.25rem;
+  font-weight: 800;
+  color: ${({ theme }) => theme.colors.text};
+`;
+
+interface ProductCardProps {
+  product: Product;
+  eager?: boolean;
+}
+
+/** One link to the product's page: image, category, title, stars and price. */
+export function ProductCard({ product, eager = false }: ProductCardProps) {
+  return (
+    <StyledCard to={productDetailsPath(product.id)}>
+      <ProductImage src={product.image} alt={product.title} eager={eager} />
+      <StyledBody>
+        <StyledBadge>{product.category}</StyledBadge>
+        <StyledTitle>{product.title}</StyledTitle>
+        <StyledFooter>
+          <StarRating rate={product.rating?.rate ?? CARD_DEFAULT_RATE} size={16} />
+          <StyledPrice>{formatPrice(product.price)}</StyledPrice>
+        </StyledFooter>
+      </StyledBody>
+    </StyledCard>
+  );
+}

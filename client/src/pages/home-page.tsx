@@ -1,0 +1,49 @@
+import styled from 'styled-components';
+import { PAGE_PATHS } from '@catalogue/shared/routes';
+import { StyledButtonLink } from '../components/button';
+import { LoadError } from '../components/load-error';
+import { StyledLead, StyledPage, StyledPageHeader, StyledTitle } from '../components/page';
+import { Spinner } from '../components/spinner';
+import { useGalleryProducts } from '../features/products/api/get-products';
+import { ProductGallery } from '../features/products/components/product-gallery';
+import { useDocumentTitle } from '../hooks/use-document-title';
+
+const StyledHero = styled(StyledPageHeader)`
+  justify-items: center;
+  text-align: center;
+`;
+
+const StyledEyebrow = styled.p`
+  color: ${({ theme }) => theme.colors.accentStrong};
+  font-size: ${({ theme }) => theme.font.sizeSm};
+  font-weight: 700;
+  letter-spacing: 0.12em;
+  text-transform: uppercase;
+`;
+
+const StyledMore = styled.div`
+  display: flex;
+  justify-content: center;
+  margin-top: ${({ theme }) => theme.space.lg};
+`;
+
+export function HomePage() {
+  useDocumentTitle('Products Gallery');
+  const { data, isFetching, isError, refetch } = useGalleryProducts();
+
+  return (
+    <StyledPage>
+      <StyledHero>
+        <StyledEyebrow>Featured picks</StyledEyebrow>
+        <StyledTitle>Products Gallery</StyledTitle>
+        <StyledLead>A few favourites from the catalogue. Pick one to see the details, or browse everything.</StyledLead>
+      </StyledHero>
+      {data && <ProductGallery products={data} />}
+      {isError && !isFetching && !data && <LoadError onRetry={() => void refetch()} />}
+      <StyledMore>
+        <StyledButtonLink to={PAGE_PATHS.products}>See More</StyledButtonLink>
+      </StyledMore>
+      {isFetching && <Spinner />}
+    </StyledPage>
+  );
+}

@@ -1,0 +1,45 @@
+import { QueryClient } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter, useLocation, useNavigate, type Location, type NavigateFunction } from 'react-router-dom';
+import { AppProvider } from '../app/provider';
+import { AppRoutes } from '../app/router';
+import { createApiClient } from '../lib/api-client';
+import type { FixtureServer } from './fixture-server';
+
+/** The test's view of the router: where the app is, and a way to press Back. */
+interface RouterProbe {
+  location: Location;
+  navigate: NavigateFunction;
+}
+
+function Probe({ probe }: { probe: RouterProbe }) {
+  probe.location = useLocation();
+  probe.navigate = useNavigate();
+  return null;
+}
+
+/** A QueryClient per test with retries off, so a failure shows at once and no state leaks between tests. */
+export function createTestQueryClient(): QueryClient {
+  return new QueryClient({ defaultOptions: { queries: { retry: false, gcTime: Infinity } } });
+}
+
+interface RenderAppOptions {
+  server: FixtureServer;
+  queryClient?: QueryClient;
+}
+
+/** The whole app at `path`, in a MemoryRouter, talking to a real fixture server. */
+export function renderApp(path: string, { server, queryClient = createTestQueryClient() }: RenderAppOptions) {
+  const probe = {} as RouterProbe;
+  const user = userEvent.setup();
+  const view = render(
+    <AppProvider queryClient={queryClient} apiClient={createApiClient(server.baseUrl)}>
+      <MemoryRouter initialEntries={[path]} useTransitions={false}>
+        <AppRoutes />
+        <Probe probe={probe} />
+      </MemoryRouter>
+    </AppProvider>,
+  );
+  return { ...view, user, queryClient, router: probe };
+}
