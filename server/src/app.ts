@@ -36,7 +36,7 @@ export function createApp({ config, catalogue, logger, staticDir }: AppDependenc
         return id;
       },
       serializers: {
-        req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
       customSuccessObject: (_req, res, fields: object) => ({ ...fields, cache: res.getHeader('x-cache') }),

@@ -1,0 +1,93 @@
+import { MESSAGES } from '@catalogue/shared/messages';
+import request from 'supertest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApp } from './app.js';
+import type { CachedCatalogue } from './catalogue/cached-catalogue.js';
+import { loadConfig } from './config.js';
+import { createCapturingLogger, createStaticDir, startTestApp, type TestApp } from './testing/test-app.js';
+
+let testApp: TestApp | undefined;
+
+afterEach(async () => {
+  await testApp?.close();
+  testApp = undefined;
+});
+
+describe('createApp', () => {
+  it('answers /healthz with 200 {"status":"ok"}, also while the upstream is down', async () => {
+    testApp = await startTestApp();
+    await testApp.stub.setMode('refuse');
+    const response = await request(testApp.server).get('/healthz').expect(200, { status: 'ok' });
+    expect(response.headers['cache-control']).toBe('no-store');
+    await request(testApp.server).head('/healthz').expect(200);
+    await request(testApp.server).post('/healthz').expect(405).expect('Allow', 'GET, HEAD');
+  });
+
+  it.each(['/api', '/api/', '/api/nope', '/api/products/1/extra', '/api/categories'])('answers %s with a JSON 404', async (path) => {
+    testApp = await startTestApp();
+    await request(testApp.server).get(path).expect(404, { error: MESSAGES.notFound });
+    await request(testApp.server).delete(path).expect(404, { error: MESSAGES.notFound });
+    expect(testApp.stub.requestCount()).toBe(0);
+  });
+
+  it('answers other methods on page paths with a JSON 404', async () => {
+    testApp = await startTestApp();
+    await request(testApp.server).post('/products').expect(404, { error: MESSAGES.notFound });
+  });
+
+  it('sends security headers and a small content security policy, and hides Express', async () => {
+    testApp = await startTestApp();
+    const response = await request(testApp.server).get('/').expect(200);
+    expect(response.headers['x-powered-by']).toBeUndefined();
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    const csp = response.headers['content-security-policy'] as string;
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("style-src 'self' 'unsafe-inline'");
+    expect(csp).toContain("img-src 'self'");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).not.toContain('upgrade-insecure-requests');
+  });
+
+  it('gives every request an id, reusing a well-formed incoming one', async () => {
+    testApp = await startTestApp();
+    const fresh = await request(testApp.server).get('/healthz');
+    expect(fresh.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const reused = await request(testApp.server).get('/healthz').set('X-Request-Id', 'edge-42');
+    expect(reused.headers['x-request-id']).toBe('edge-42');
+    const replaced = await request(testApp.server).get('/healthz').set('X-Request-Id', 'bad id\twith spaces');
+    expect(replaced.headers['x-request-id']).not.toBe('bad id\twith spaces');
+  });
+
+  it('logs each request with its id, status, latency and cache status', async () => {
+    testApp = await startTestApp({ env: { LOG_LEVEL: 'info' } });
+    await request(testApp.server).get('/api/products/1').set('X-Request-Id', 'trace-me').expect(200);
+    const line = testApp.logs.find((record) => record.msg === 'request completed');
+    expect(line).toMatchObject({ req: { id: 'trace-me', method: 'GET', url: '/api/products/1' }, res: { statusCode: 200 }, cache: 'MISS' });
+    expect(typeof line?.responseTime).toBe('number');
+  });
+
+  it('answers an unexpected failure with a bare 500, never a stack or a path', async () => {
+    const failing: CachedCatalogue = {
+      sourceName: 'broken',
+      listProducts: () => Promise.reject(new Error('boom in /srv/app/secret.ts')),
+      getProduct: () => Promise.reject(new TypeError('cannot read x of undefined')),
+      getProductImage: () => Promise.reject(new Error('boom')),
+      hasAnyCopy: () => false,
+      settled: () => Promise.resolve(),
+      close: () => undefined,
+    };
+    const { logger, records } = createCapturingLogger('error');
+    const statics = createStaticDir();
+    try {
+      const app = createApp({ config: loadConfig({}), catalogue: failing, logger, staticDir: statics.staticDir });
+      for (const path of ['/api/products', '/api/products/1']) {
+        const response = await request(app).get(path).expect(500);
+        expect(response.body).toEqual({ error: MESSAGES.internalError });
+        expect(response.text).not.toMatch(/secret|\.ts|at |undefined/);
+      }
+      expect(records.some((record) => record.msg === 'Unexpected error')).toBe(true);
+    } finally {
+      statics.remove();
+    }
+  });
+});
