@@ -5,6 +5,7 @@ import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURE_PRODUCTS } from '../testing/fixture-products.js';
 import { rawGet, startTestApp, type TestApp } from '../testing/test-app.js';
+import type { UpstreamStubOptions } from '../testing/upstream-stub.js';
 
 // Small numbers keep the arithmetic readable: fresh for 60 s, then servable for 600 s more.
 const TTL = 60;
@@ -16,7 +17,7 @@ afterEach(async () => {
   await testApp.close();
 });
 
-async function start(env: Record<string, string> = {}, stub: Parameters<typeof startTestApp>[0]['stub'] = {}) {
+async function start(env: Record<string, string> = {}, stub: UpstreamStubOptions = {}) {
   testApp = await startTestApp({
     env: { CACHE_TTL_SECONDS: String(TTL), STALE_MAX_SECONDS: String(STALE_MAX), ...env },
     stub,
