@@ -85,7 +85,8 @@ export class ReadThroughCache<T> {
       this.#entries.del(key);
     }
     const filled = await this.#fill(key, load);
-    return filled === null ? null : this.#answer(filled, 'MISS', this.#now());
+    // A miss answers what was just stored: as fresh as an answer gets, whatever the time spent preparing it.
+    return filled === null ? null : this.#answer(filled, 'MISS', filled.storedAt);
   }
 
   /** Whether any value is held that could still be served. */
