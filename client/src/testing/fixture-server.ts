@@ -18,6 +18,8 @@ export interface FixtureServer {
   requests: string[];
   /** Answers `path` with this status and body from now on, instead of the catalogue. */
   answer(path: string, status: number, body: unknown): void;
+  /** Back to answering from the catalogue. */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -60,6 +62,10 @@ export async function startFixtureServer(products: readonly Product[] = FIXTURE_
     baseUrl: `http://127.0.0.1:${port}`,
     requests,
     answer: (path, status, body) => canned.set(path, { status, body }),
+    reset: () => {
+      canned.clear();
+      requests.length = 0;
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

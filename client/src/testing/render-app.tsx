@@ -29,13 +29,16 @@ interface RenderAppOptions {
   queryClient?: QueryClient;
 }
 
-/** The whole app at `path`, in a MemoryRouter, talking to a real fixture server. */
-export function renderApp(path: string, { server, queryClient = createTestQueryClient() }: RenderAppOptions) {
+/**
+ * The whole app at `path` (or at the last of several history entries), in a MemoryRouter, talking to a real
+ * fixture server.
+ */
+export function renderApp(path: string | string[], { server, queryClient = createTestQueryClient() }: RenderAppOptions) {
   const probe = {} as RouterProbe;
   const user = userEvent.setup();
   const view = render(
     <AppProvider queryClient={queryClient} apiClient={createApiClient(server.baseUrl)}>
-      <MemoryRouter initialEntries={[path]} useTransitions={false}>
+      <MemoryRouter initialEntries={typeof path === 'string' ? [path] : path} useTransitions={false}>
         <AppRoutes />
         <Probe probe={probe} />
       </MemoryRouter>

@@ -46,6 +46,7 @@ const StyledBody = styled.div`
 
 export const StyledBadge = styled.span`
   align-self: flex-start;
+  justify-self: start;
   padding: 2px ${({ theme }) => theme.space.sm};
   border-radius: ${({ theme }) => theme.radius.pill};
   background: ${({ theme }) => theme.colors.badgeBackground};

@@ -37,11 +37,12 @@ const StyledGallery = styled.div`
 
   .swiper-slide {
     height: auto;
-    transition: opacity ${({ theme }) => theme.transition.menu};
+    transition: transform ${({ theme }) => theme.transition.menu};
   }
 
+  /* The centred slide stands out by size, not by fading the others (faded text would fail contrast). */
   .swiper-slide:not(.swiper-slide-active) {
-    opacity: 0.75;
+    transform: scale(0.94);
   }
 
   .swiper-pagination-bullet:focus-visible {

@@ -1,0 +1,177 @@
+import { act, screen, waitFor, waitForElementToBeRemoved, within } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureServer, type FixtureServer } from '../testing/fixture-server';
+import { renderApp } from '../testing/render-app';
+
+let server: FixtureServer;
+beforeAll(async () => {
+  server = await startFixtureServer();
+});
+afterEach(() => server.reset());
+afterAll(() => server.close());
+
+/** The card titles, in the order the grid shows them. */
+function shownTitles(): string[] {
+  return screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent ?? '');
+}
+
+async function openProducts(path: string | string[] = '/products') {
+  const app = renderApp(path, { server });
+  await screen.findAllByRole('heading', { level: 2 });
+  return {
+    ...app,
+    search: screen.getByRole('searchbox', { name: 'Search products' }),
+    sort: screen.getByRole('combobox', { name: 'Sort products' }),
+    query: () => Object.fromEntries(new URLSearchParams(app.router.location.search)),
+  };
+}
+
+const CATALOGUE_ORDER = [
+  'Fjallraven Backpack',
+  'Mens Casual Slim Fit T-Shirt',
+  'cotton Jacket',
+  'Silver Dragon Bracelet',
+  'Solid Gold Petite Micropave',
+  'White Gold Plated Princess',
+  'Portable External Hard Drive',
+  'Rain Jacket Women Windbreaker',
+];
+
+describe('products page', () => {
+  it('shows the heading, the controls and every product in catalogue order', async () => {
+    const { search, sort } = await openProducts();
+    expect(screen.getByRole('heading', { level: 1, name: 'Our Products' })).toBeInTheDocument();
+    expect(document.title).toBe('Our Products · Catalogue');
+    expect(search).toHaveAttribute('placeholder', 'Search products...');
+    expect(within(sort).getAllByRole('option').map((option) => option.textContent)).toEqual([
+      'Sort by...',
+      'Price: Low → High',
+      'Price: High → Low',
+      'Name: A → Z',
+    ]);
+    expect(sort).toHaveValue('none');
+    expect(shownTitles()).toEqual(CATALOGUE_ORDER);
+  });
+
+  it('shows each product as one link with image, category, stars and a dollar price', async () => {
+    await openProducts();
+    const card = screen.getByRole('link', { name: /Mens Casual Slim Fit T-Shirt/ });
+    expect(card).toHaveAttribute('href', '/productdetails/2');
+    expect(within(card).getByRole('img', { name: 'Mens Casual Slim Fit T-Shirt' })).toHaveAttribute(
+      'src',
+      '/api/products/2/image',
+    );
+    expect(within(card).getByText("men's clothing")).toBeInTheDocument();
+    expect(within(card).getByRole('img', { name: 'Rated 4.1 out of 5' })).toBeInTheDocument();
+    expect(within(card).getByText('$22.30')).toBeInTheDocument();
+    expect(within(card).queryAllByRole('link')).toHaveLength(0);
+  });
+
+  it('shows 4 stars on a card whose product has no rating', async () => {
+    await openProducts();
+    const card = screen.getByRole('link', { name: /Solid Gold Petite Micropave/ });
+    expect(within(card).getByRole('img', { name: 'Rated 4.0 out of 5' })).toBeInTheDocument();
+  });
+
+  it('loads the first row eagerly and the rest lazily', async () => {
+    await openProducts();
+    const cards = screen.getAllByRole('link').filter((link) => link.getAttribute('href')?.startsWith('/productdetails/'));
+    const loading = cards.map((card) => within(card).getByRole('img', { name: /^(?!Rated)/ }).getAttribute('loading'));
+    expect(loading).toEqual(['eager', 'eager', 'eager', 'eager', 'lazy', 'lazy', 'lazy', 'lazy']);
+  });
+
+  it('searches titles case-insensitively and writes the text to the URL without piling up history', async () => {
+    const { user, search, query, router } = await openProducts(['/', '/products']);
+    await user.type(search, 'JACKET');
+    expect(shownTitles()).toEqual(['cotton Jacket', 'Rain Jacket Women Windbreaker']);
+    expect(query()).toEqual({ q: 'JACKET' });
+    act(() => router.navigate(-1));
+    expect(router.location.pathname).toBe('/');
+  });
+
+  it('drops q from the URL when the search is cleared', async () => {
+    const { user, search, query } = await openProducts('/products?q=gold');
+    await user.clear(search);
+    expect(query()).toEqual({});
+    expect(shownTitles()).toEqual(CATALOGUE_ORDER);
+  });
+
+  it.each([
+    ['priceLowHigh', ['White Gold Plated Princess', 'Mens Casual Slim Fit T-Shirt', 'Rain Jacket Women Windbreaker']],
+    ['priceHighLow', ['Silver Dragon Bracelet', 'Solid Gold Petite Micropave', 'Fjallraven Backpack']],
+    ['nameAZ', ['cotton Jacket', 'Fjallraven Backpack', 'Mens Casual Slim Fit T-Shirt']],
+  ])('sorts by %s and keeps it in the URL', async (value, firstThree) => {
+    const { user, sort, query } = await openProducts();
+    await user.selectOptions(sort, value);
+    expect(shownTitles().slice(0, 3)).toEqual(firstThree);
+    expect(shownTitles()).toHaveLength(CATALOGUE_ORDER.length);
+    expect(query()).toEqual({ sort: value });
+  });
+
+  it('sorts names by locale order across upper and lower case', async () => {
+    const { user, sort } = await openProducts();
+    await user.selectOptions(sort, 'nameAZ');
+    expect(shownTitles()).toEqual([...CATALOGUE_ORDER].sort((a, b) => a.localeCompare(b)));
+  });
+
+  it('filters first, then sorts', async () => {
+    const { user, search, sort, query } = await openProducts();
+    await user.type(search, 'gold');
+    await user.selectOptions(sort, 'priceLowHigh');
+    expect(shownTitles()).toEqual(['White Gold Plated Princess', 'Solid Gold Petite Micropave']);
+    expect(query()).toEqual({ q: 'gold', sort: 'priceLowHigh' });
+  });
+
+  it('makes a sort change its own history entry, so Back restores the previous order', async () => {
+    const { user, sort, router } = await openProducts();
+    await user.selectOptions(sort, 'priceHighLow');
+    act(() => router.navigate(-1));
+    expect(router.location.search).toBe('');
+    expect(screen.getByRole('combobox', { name: 'Sort products' })).toHaveValue('none');
+    expect(shownTitles()).toEqual(CATALOGUE_ORDER);
+  });
+
+  it('drops sort from the URL when "Sort by..." is chosen again', async () => {
+    const { user, sort, query } = await openProducts('/products?sort=nameAZ');
+    await user.selectOptions(sort, 'none');
+    expect(query()).toEqual({});
+  });
+
+  it('reads search and sort from the URL (reload, shared link)', async () => {
+    const { search, sort } = await openProducts('/products?q=gold&sort=priceHighLow');
+    expect(search).toHaveValue('gold');
+    expect(sort).toHaveValue('priceHighLow');
+    expect(shownTitles()).toEqual(['Solid Gold Petite Micropave', 'White Gold Plated Princess']);
+  });
+
+  it('falls back to no sort for an unknown sort value', async () => {
+    const { sort } = await openProducts('/products?sort=cheapest');
+    expect(sort).toHaveValue('none');
+    expect(shownTitles()).toEqual(CATALOGUE_ORDER);
+  });
+
+  it('says so when nothing matches', async () => {
+    const { user, search } = await openProducts();
+    await user.type(search, 'sofa');
+    expect(screen.getByText('No products found.')).toBeInTheDocument();
+    expect(screen.queryAllByRole('heading', { level: 2 })).toHaveLength(0);
+  });
+
+  it('shows the full-screen spinner until the products arrive', async () => {
+    renderApp('/products', { server });
+    const spinner = screen.getByRole('status', { name: 'Loading' });
+    await waitForElementToBeRemoved(spinner);
+    expect(screen.getAllByRole('heading', { level: 2 })).toHaveLength(CATALOGUE_ORDER.length);
+  });
+
+  it('offers "Try again" when the list cannot load, and recovers', async () => {
+    server.answer('/api/products', 502, { error: 'The product catalogue is unavailable right now' });
+    const { user } = renderApp('/products', { server });
+    const retry = await screen.findByRole('button', { name: 'Try again' });
+    expect(screen.queryByRole('status', { name: 'Loading' })).not.toBeInTheDocument();
+    server.reset();
+    await user.click(retry);
+    await waitFor(() => expect(screen.getAllByRole('heading', { level: 2 })).toHaveLength(CATALOGUE_ORDER.length));
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+  });
+});
