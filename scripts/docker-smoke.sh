@@ -92,7 +92,27 @@ echo "== build $IMAGE"
 t=$(now_ms)
 build_log="$CATALOGUE_DOCKER_CACHE/build.log"
 mkdir -p "$CATALOGUE_DOCKER_CACHE"
-if timeout "$BUILD_TIMEOUT" docker build --network "$DOCKER_NET" -t "$IMAGE" . >"$build_log" 2>&1; then
+: >"$build_log"
+# The classic builder leaves each stage's result as an untagged image, and a rebuild after a source change
+# leaves the previous ones behind (~0.5 GB a time). So the stages are built and tagged one by one (from the
+# layer cache, that costs seconds), and afterwards exactly the images this tag set pointed at before, if they
+# were replaced, are removed; nothing else on the machine is touched.
+stage_cache=${IMAGE%%:*}-stage
+build_tags=("$stage_cache:build" "$stage_cache:prod-deps" "$IMAGE")
+build_targets=(build prod-deps "")
+old_ids=()
+for tag in "${build_tags[@]}"; do old_ids+=("$(timeout 30 docker image inspect -f '{{.Id}}' "$tag" 2>/dev/null || true)"); done
+build_ok=1
+for i in "${!build_tags[@]}"; do
+  target=${build_targets[$i]}
+  echo "--- docker build ${target:+--target $target }-t ${build_tags[$i]}" >>"$build_log"
+  if ! timeout "$BUILD_TIMEOUT" docker build --network "$DOCKER_NET" ${target:+--target "$target"} \
+      -t "${build_tags[$i]}" . >>"$build_log" 2>&1; then
+    build_ok=0
+    break
+  fi
+done
+if [ "$build_ok" = 1 ]; then
   pass "docker build $IMAGE ($(seconds_since "$t") s)"
 else
   echo "-- last build log lines ($build_log):"
@@ -100,8 +120,13 @@ else
   fail "docker build $IMAGE (exit status or ${BUILD_TIMEOUT}s timeout; full log: $build_log)"
   exit 1
 fi
-# Rebuilds leave the previous app image untagged; drop those (only ours, by label) so reruns do not pile up.
-timeout 120 docker image prune -f --filter label=org.opencontainers.image.title=product-catalogue >/dev/null 2>&1 || true
+for i in "${!build_tags[@]}"; do
+  new_id=$(timeout 30 docker image inspect -f '{{.Id}}' "${build_tags[$i]}" 2>/dev/null || true)
+  if [ -n "${old_ids[$i]}" ] && [ "${old_ids[$i]}" != "$new_id" ]; then
+    # Fails harmlessly when something still uses it (a container, another tag).
+    timeout 120 docker rmi "${old_ids[$i]}" >/dev/null 2>&1 || true
+  fi
+done
 size_bytes=$(docker image inspect -f '{{.Size}}' "$IMAGE")
 log "image $IMAGE: $((size_bytes / 1000000)) MB"
 
