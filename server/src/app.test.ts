@@ -90,4 +90,48 @@ describe('createApp', () => {
       statics.remove();
     }
   });
+
+  it('answers /readyz with 200 when the source answers, and warms the cache doing so', async () => {
+    testApp = await startTestApp();
+    await request(testApp.server).get('/readyz').expect(200, { status: 'ready' });
+    await request(testApp.server).get('/api/products').expect('X-Cache', 'HIT');
+  });
+
+  it('answers /readyz with 503 when the source fails and nothing is cached, 200 once a copy is held', async () => {
+    testApp = await startTestApp();
+    testApp.stub.override('/products', 'status500');
+    await request(testApp.server).get('/readyz').expect(503, { status: 'unavailable' });
+    await request(testApp.server).get('/api/products/1').expect(200);
+    await request(testApp.server).get('/readyz').expect(200);
+  });
+});
+
+describe('rate limiting', () => {
+  it('answers 429 JSON past RATE_LIMIT_PER_MINUTE API requests from one address, with RateLimit headers', async () => {
+    testApp = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '3' } });
+    for (let count = 0; count < 3; count += 1) await request(testApp.server).get('/api/products').expect(200);
+    const limited = await request(testApp.server).get('/api/products/1').expect(429);
+    expect(limited.body).toEqual({ error: MESSAGES.tooManyRequests });
+    expect(limited.headers.ratelimit).toMatch(/; r=0;/);
+    // Pages and probes are not API requests.
+    await request(testApp.server).get('/products').expect(200);
+    await request(testApp.server).get('/healthz').expect(200);
+  });
+
+  it('is off with RATE_LIMIT_PER_MINUTE=0', async () => {
+    testApp = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
+    for (let count = 0; count < 20; count += 1) await request(testApp.server).get('/api/products').expect(200);
+  });
+
+  it('tells clients apart by X-Forwarded-For only with TRUST_PROXY', async () => {
+    testApp = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1', TRUST_PROXY: 'true' } });
+    await request(testApp.server).get('/api/products').set('X-Forwarded-For', '203.0.113.1').expect(200);
+    await request(testApp.server).get('/api/products').set('X-Forwarded-For', '203.0.113.2').expect(200);
+    await request(testApp.server).get('/api/products').set('X-Forwarded-For', '203.0.113.2').expect(429);
+    await testApp.close();
+
+    testApp = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1' } });
+    await request(testApp.server).get('/api/products').set('X-Forwarded-For', '203.0.113.1').expect(200);
+    await request(testApp.server).get('/api/products').set('X-Forwarded-For', '203.0.113.2').expect(429);
+  });
 });

@@ -4,8 +4,9 @@ import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import { answerUnexpectedError } from './api/errors.js';
-import { allowOnlyGetAndHead } from './api/method-not-allowed.js';
+import { createHealthRouter } from './api/health-router.js';
 import { createProductsRouter } from './api/products-router.js';
+import { createApiRateLimit } from './api/rate-limit.js';
 import type { CachedCatalogue } from './catalogue/cached-catalogue.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
@@ -23,7 +24,9 @@ export interface AppDependencies {
 export function createApp({ config, catalogue, logger, staticDir }: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', config.trustProxy);
+  // TRUST_PROXY means one load balancer in front: the address it saw is the client's. Trusting every hop
+  // (`true`) would take the left-most X-Forwarded-For entry, which any client can write.
+  app.set('trust proxy', config.trustProxy ? 1 : false);
 
   app.use(
     pinoHttp({
@@ -66,14 +69,10 @@ export function createApp({ config, catalogue, logger, staticDir }: AppDependenc
     }),
   );
 
-  app
-    .route('/healthz')
-    .get((_req, res) => {
-      res.set('Cache-Control', 'no-store').json({ status: 'ok' });
-    })
-    .all(allowOnlyGetAndHead);
+  app.use(createHealthRouter(catalogue));
 
   const api = express.Router();
+  if (config.rateLimitPerMinute > 0) api.use(createApiRateLimit(config.rateLimitPerMinute));
   api.use(
     createProductsRouter({
       catalogue,

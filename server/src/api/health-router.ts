@@ -1,0 +1,37 @@
+import { Router } from 'express';
+import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
+import { allowOnlyGetAndHead } from './method-not-allowed.js';
+
+/**
+ * `/healthz` (liveness: the process serves) and `/readyz` (readiness: catalogue requests can be answered, from a
+ * cached copy or from the source). Probes must see the truth each time, so neither answer may be cached.
+ */
+export function createHealthRouter(catalogue: CachedCatalogue): Router {
+  const router = Router();
+
+  router
+    .route('/healthz')
+    .get((_req, res) => {
+      res.set('Cache-Control', 'no-store').json({ status: 'ok' });
+    })
+    .all(allowOnlyGetAndHead);
+
+  router
+    .route('/readyz')
+    .get(async (_req, res) => {
+      // Asking for the list also warms the cache, so the first visitor after a deploy gets a hit.
+      const ready =
+        catalogue.hasAnyCopy() ||
+        (await catalogue.listProducts().then(
+          () => true,
+          () => false,
+        ));
+      res
+        .status(ready ? 200 : 503)
+        .set('Cache-Control', 'no-store')
+        .json({ status: ready ? 'ready' : 'unavailable' });
+    })
+    .all(allowOnlyGetAndHead);
+
+  return router;
+}
