@@ -1,0 +1,72 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Locator, type Page } from '@playwright/test';
+
+/** The full-screen loading spinner of the contract: role status, named Loading. */
+export function spinner(page: Page): Locator {
+  return page.getByRole('status', { name: 'Loading' });
+}
+
+/** The product cards of the Products page (each card is one link to a detail page). */
+export function productCards(page: Page): Locator {
+  return page.getByRole('main').getByRole('listitem');
+}
+
+/** Titles of the cards, in the order shown. */
+export async function cardTitles(page: Page): Promise<string[]> {
+  return productCards(page).getByRole('heading').allTextContents();
+}
+
+/** Waits until the Products page shows its list (or its empty message) and no spinner. */
+export async function waitForProductsPage(page: Page): Promise<void> {
+  await expect(page.getByRole('heading', { name: 'Our Products', level: 1 })).toBeVisible();
+  await expect(productCards(page).first().or(page.getByText('No products found.'))).toBeVisible();
+  await expect(spinner(page)).toHaveCount(0);
+}
+
+/** Waits until Home shows its carousel and no spinner. */
+export async function waitForHomePage(page: Page): Promise<void> {
+  await expect(page.getByRole('heading', { name: 'Products Gallery', level: 1 })).toBeVisible();
+  await expect(page.locator('.swiper-slide').first()).toBeVisible();
+  await expect(spinner(page)).toHaveCount(0);
+}
+
+/** Sets the stored theme before any page script runs (as a returning visitor's browser would have it). */
+export async function storeTheme(page: Page, value: string): Promise<void> {
+  await page.addInitScript((theme) => {
+    // Only on the first document of the test: later reloads must see what the page itself stored.
+    if (!sessionStorage.getItem('e2e-theme-seeded')) {
+      sessionStorage.setItem('e2e-theme-seeded', '1');
+      localStorage.setItem('theme', theme);
+    }
+  }, value);
+}
+
+/** True when the focused element draws a focus indicator (an outline or a box shadow). */
+export async function focusIndicatorOf(page: Page): Promise<{ element: string; visible: boolean }> {
+  return page.evaluate(() => {
+    const element = document.activeElement as HTMLElement | null;
+    if (!element || element === document.body) return { element: 'body', visible: false };
+    const style = getComputedStyle(element);
+    const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
+    const shadow = style.boxShadow !== 'none' && style.boxShadow !== '';
+    const box = element.getBoundingClientRect();
+    const onScreen = box.width > 0 && box.height > 0 && box.bottom > 0 && box.right > 0;
+    const name = element.getAttribute('aria-label') ?? element.textContent?.trim().slice(0, 40) ?? '';
+    return {
+      element: `<${element.tagName.toLowerCase()}> ${name}`,
+      visible: onScreen && (outline || shadow),
+    };
+  });
+}
+
+/** Runs axe (WCAG 2.x A/AA and best practices) and fails on serious or critical violations, listing them. */
+export async function expectNoSeriousAxeViolations(page: Page, label: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
+  const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  const report = serious.map(
+    (violation) =>
+      `${violation.id} (${violation.impact}): ${violation.help}\n` +
+      violation.nodes.map((node) => `    ${node.target.join(' ')}  ${node.failureSummary?.split('\n').slice(1).join(' ') ?? ''}`).join('\n'),
+  );
+  expect(report, `axe: serious/critical violations on ${label}`).toEqual([]);
+}
