@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from './app.js';
 import type { CachedCatalogue } from './catalogue/cached-catalogue.js';
 import { loadConfig } from './config.js';
+import { createMetrics } from './metrics.js';
 import { createCapturingLogger, createStaticDir, startTestApp, type TestApp } from './testing/test-app.js';
 
 let testApp: TestApp | undefined;
@@ -79,7 +80,7 @@ describe('createApp', () => {
     const { logger, records } = createCapturingLogger('error');
     const statics = createStaticDir();
     try {
-      const app = createApp({ config: loadConfig({}), catalogue: failing, logger, staticDir: statics.staticDir });
+      const app = createApp({ config: loadConfig({}), catalogue: failing, logger, metrics: createMetrics(), staticDir: statics.staticDir });
       for (const path of ['/api/products', '/api/products/1']) {
         const response = await request(app).get(path).expect(500);
         expect(response.body).toEqual({ error: MESSAGES.internalError });
@@ -133,5 +134,28 @@ describe('rate limiting', () => {
     testApp = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1' } });
     await request(testApp.server).get('/api/products').set('X-Forwarded-For', '203.0.113.1').expect(200);
     await request(testApp.server).get('/api/products').set('X-Forwarded-For', '203.0.113.2').expect(429);
+  });
+});
+
+describe('GET /metrics', () => {
+  it('counts requests by route and status, cache answers, and upstream calls by outcome', async () => {
+    testApp = await startTestApp();
+    await request(testApp.server).get('/api/products/1').expect(200);
+    await request(testApp.server).get('/api/products/1').expect(200);
+    await request(testApp.server).get('/api/products/999').expect(404);
+    testApp.stub.override('/products', 'status500');
+    await request(testApp.server).get('/api/products').expect(502);
+
+    const response = await request(testApp.server).get('/metrics').expect(200);
+    expect(response.headers['content-type']).toMatch(/^text\/plain/);
+    const text = response.text;
+    expect(text).toContain('http_request_duration_seconds_count{route="/api/products/:id",method="GET",status="200"} 2');
+    expect(text).toContain('http_request_duration_seconds_count{route="/api/products/:id",method="GET",status="404"} 1');
+    expect(text).toContain('http_request_duration_seconds_count{route="/api/products",method="GET",status="502"} 1');
+    expect(text).toContain('catalogue_cache_answers_total{status="MISS"} 1');
+    expect(text).toContain('catalogue_cache_answers_total{status="HIT"} 1');
+    expect(text).toContain('catalogue_upstream_call_duration_seconds_count{operation="product",outcome="ok"} 1');
+    expect(text).toContain('catalogue_upstream_call_duration_seconds_count{operation="product",outcome="not_found"} 1');
+    expect(text).toContain('catalogue_upstream_call_duration_seconds_count{operation="list",outcome="error"} 1');
   });
 });

@@ -10,18 +10,20 @@ import { createApiRateLimit } from './api/rate-limit.js';
 import type { CachedCatalogue } from './catalogue/cached-catalogue.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
+import type { Metrics } from './metrics.js';
 import { createSpa } from './web/spa.js';
 
 export interface AppDependencies {
   config: Config;
   catalogue: CachedCatalogue;
   logger: Logger;
+  metrics: Metrics;
   /** The built client (`client/dist`). */
   staticDir: string;
 }
 
 /** Builds the whole HTTP application. It never listens: index.ts does, and tests hand it to supertest. */
-export function createApp({ config, catalogue, logger, staticDir }: AppDependencies): Express {
+export function createApp({ config, catalogue, logger, metrics, staticDir }: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   // TRUST_PROXY means one load balancer in front: the address it saw is the client's. Trusting every hop
@@ -47,6 +49,8 @@ export function createApp({ config, catalogue, logger, staticDir }: AppDependenc
     }),
   );
 
+  app.use(metrics.recordRequests);
+
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -70,6 +74,9 @@ export function createApp({ config, catalogue, logger, staticDir }: AppDependenc
   );
 
   app.use(createHealthRouter(catalogue));
+  app.get('/metrics', async (_req, res) => {
+    res.set('Cache-Control', 'no-store').type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
 
   const api = express.Router();
   if (config.rateLimitPerMinute > 0) api.use(createApiRateLimit(config.rateLimitPerMinute));

@@ -43,3 +43,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     });
   });
 }
+
+// Logged only once the signal handlers are in place: from this line on, a stop signal is a graceful stop.
+const { url, catalogue } = running;
+logger.info({ url, source: catalogue.sourceName }, `Serving the product catalogue at ${url} (source: ${catalogue.sourceName})`);

@@ -1,13 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { collectDefaultMetrics } from 'prom-client';
 import { createApp } from './app.js';
 import { type CachedCatalogue, createCachedCatalogue } from './catalogue/cached-catalogue.js';
 import { createEmbeddedSource } from './catalogue/embedded-source.js';
 import { createHttpSource } from './catalogue/http-source.js';
+import { measuredSource } from './catalogue/measured-source.js';
 import type { ProductSource } from './catalogue/product-source.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
+import { createMetrics, type Metrics } from './metrics.js';
 
 /** `client/dist`, reached the same way from `server/src/` and from `server/dist/`. */
 export const CLIENT_DIST_DIR = fileURLToPath(new URL('../../client/dist/', import.meta.url));
@@ -32,22 +35,26 @@ export class ListenError extends Error {
   }
 }
 
-export function createSource(config: Config, logger: Logger): ProductSource {
-  return config.productsApiUrl === null
-    ? createEmbeddedSource({ logger })
-    : createHttpSource({ baseUrl: config.productsApiUrl, timeoutMs: config.upstreamTimeoutMs, logger });
+export function createSource(config: Config, logger: Logger, metrics: Metrics): ProductSource {
+  const source =
+    config.productsApiUrl === null
+      ? createEmbeddedSource({ logger })
+      : createHttpSource({ baseUrl: config.productsApiUrl, timeoutMs: config.upstreamTimeoutMs, logger });
+  return measuredSource(source, metrics);
 }
 
-/** Builds the catalogue and the app from a checked config and listens on HOST:PORT. */
+/** Builds the catalogue and the app from a checked config and listens on HOST:PORT. Logs nothing itself. */
 export async function startServer(config: Config, logger: Logger, staticDir = CLIENT_DIST_DIR): Promise<RunningServer> {
-  const source = createSource(config, logger);
+  const metrics = createMetrics();
+  collectDefaultMetrics({ register: metrics.registry });
+  const source = createSource(config, logger, metrics);
   const catalogue = createCachedCatalogue({
     source,
     ttlSeconds: config.cacheTtlSeconds,
     staleMaxSeconds: config.staleMaxSeconds,
     logger,
   });
-  const server = createServer(createApp({ config, catalogue, logger, staticDir }));
+  const server = createServer(createApp({ config, catalogue, logger, metrics, staticDir }));
 
   try {
     await new Promise<void>((resolve, reject) => {
@@ -62,11 +69,8 @@ export async function startServer(config: Config, logger: Logger, staticDir = CL
     throw new ListenError(describeListenError(error, config), { cause: error });
   }
 
-  const url = displayUrl(config.host, (server.address() as AddressInfo).port);
-  logger.info({ url, source: source.name }, `Serving the product catalogue at ${url} (source: ${source.name})`);
-
   return {
-    url,
+    url: displayUrl(config.host, (server.address() as AddressInfo).port),
     server,
     catalogue,
     close: (graceMs) =>

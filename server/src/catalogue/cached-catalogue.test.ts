@@ -133,8 +133,9 @@ describe.each([
   });
 
   it('shares one upstream request among concurrent misses', async () => {
-    // The slow upstream keeps the first request open while the others arrive.
-    const { server, stub } = await start({}, { slowDelayMs: 300 });
+    // The slow upstream keeps the first request open while the others arrive (a second is ample on loopback,
+    // even on a busy machine; if it were not, the count would rise and the test fail, never pass wrongly).
+    const { server, stub } = await start({}, { slowDelayMs: 1000 });
     await stub.setMode('slow');
     const responses = await Promise.all(Array.from({ length: 50 }, () => request(server).get(apiPath)));
 

@@ -30,11 +30,15 @@ describe('the http source', () => {
     expect((await http.getProduct(1))?.image).toBe(`${stub.url}/images/1.png`);
   });
 
-  it('marks a timeout as timedOut, and other failures not', async () => {
+  it('marks a timeout as timedOut', async () => {
     const http = await source(50);
     await stub.setMode('hang');
     expect((await upstreamError(http.listProducts())).timedOut).toBe(true);
-    await stub.setMode('status500');
+  });
+
+  it.each(['status500', 'reset', 'refuse'] as const)('does not mark %s as timedOut', async (mode) => {
+    const http = await source();
+    await stub.setMode(mode);
     expect((await upstreamError(http.listProducts())).timedOut).toBe(false);
   });
 

@@ -7,9 +7,10 @@ import { createApp } from '../app.js';
 import { type CachedCatalogue, createCachedCatalogue } from '../catalogue/cached-catalogue.js';
 import { createEmbeddedSource } from '../catalogue/embedded-source.js';
 import { createHttpSource } from '../catalogue/http-source.js';
-import type { ProductSource } from '../catalogue/product-source.js';
+import { measuredSource } from '../catalogue/measured-source.js';
 import { type Config, loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
+import { createMetrics } from '../metrics.js';
 import { startUpstreamStub, type UpstreamStub, type UpstreamStubOptions } from './upstream-stub.js';
 
 /** A clock that only moves when a test says so. */
@@ -88,9 +89,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const config = loadConfig({ PRODUCTS_API_URL: stub.url, LOG_LEVEL: 'warn', ...options.env });
   const { logger, records } = createCapturingLogger(config.logLevel);
   const clock = createTestClock();
-  const source: ProductSource = options.embeddedDirectory
-    ? createEmbeddedSource({ directory: options.embeddedDirectory, logger })
-    : createHttpSource({ baseUrl: stub.url, timeoutMs: config.upstreamTimeoutMs, logger });
+  const metrics = createMetrics();
+  const source = measuredSource(
+    options.embeddedDirectory
+      ? createEmbeddedSource({ directory: options.embeddedDirectory, logger })
+      : createHttpSource({ baseUrl: stub.url, timeoutMs: config.upstreamTimeoutMs, logger }),
+    metrics,
+  );
   const catalogue = createCachedCatalogue({
     source,
     ttlSeconds: config.cacheTtlSeconds,
@@ -100,7 +105,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   const statics = createStaticDir();
   if (options.withoutClient) rmSync(join(statics.staticDir, 'index.html'));
-  const server = createServer(createApp({ config, catalogue, logger, staticDir: statics.staticDir }));
+  const server = createServer(createApp({ config, catalogue, logger, metrics, staticDir: statics.staticDir }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 
   return {

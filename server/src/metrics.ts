@@ -1,0 +1,59 @@
+import type { RequestHandler } from 'express';
+import { Counter, Histogram, Registry } from 'prom-client';
+
+/**
+ * The figures behind `GET /metrics`, in a registry of their own (not prom-client's global one) so that every
+ * app built in one process, as tests do, counts separately.
+ */
+export interface Metrics {
+  registry: Registry;
+  /** Counts and times every HTTP request by route pattern, method and status, and API answers by X-Cache. */
+  recordRequests: RequestHandler;
+  /** One upstream call: which operation, how it ended, how long it took. */
+  recordUpstreamCall(operation: UpstreamOperation, outcome: UpstreamOutcome, seconds: number): void;
+}
+
+export type UpstreamOperation = 'list' | 'product' | 'image';
+export type UpstreamOutcome = 'ok' | 'not_found' | 'error' | 'timeout';
+
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  const requestDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP requests by route pattern, method and status, with their latency',
+    labelNames: ['route', 'method', 'status'] as const,
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const cacheAnswers = new Counter({
+    name: 'catalogue_cache_answers_total',
+    help: 'Catalogue API answers by cache status (HIT, MISS, STALE)',
+    labelNames: ['status'] as const,
+    registers: [registry],
+  });
+  const upstreamCalls = new Histogram({
+    name: 'catalogue_upstream_call_duration_seconds',
+    help: 'Calls to the product source by operation and outcome (ok, not_found, error, timeout), with their latency',
+    labelNames: ['operation', 'outcome'] as const,
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+
+  return {
+    registry,
+    recordRequests: (req, res, next) => {
+      const stopTimer = requestDuration.startTimer();
+      res.on('finish', () => {
+        // Route patterns, never raw paths: one label value per route keeps the series count bounded.
+        const route = req.route ? `${req.baseUrl}${String(req.route.path)}` : 'other';
+        stopTimer({ route, method: req.method, status: String(res.statusCode) });
+        const cacheStatus = res.getHeader('X-Cache');
+        if (typeof cacheStatus === 'string') cacheAnswers.inc({ status: cacheStatus });
+      });
+      next();
+    },
+    recordUpstreamCall(operation, outcome, seconds) {
+      upstreamCalls.observe({ operation, outcome }, seconds);
+    },
+  };
+}
