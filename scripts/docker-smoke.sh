@@ -178,6 +178,7 @@ probe() {
   fi
 }
 probe healthz  "GET /healthz -> 200 {\"status\":\"ok\"}"
+probe readyz   "GET /readyz -> 200 (catalogue can be served)"
 probe products "GET /api/products -> non-empty JSON array"
 probe image    "GET /api/products/1/image -> 200 image/*"
 probe page     "GET / -> HTML page"

@@ -20,6 +20,10 @@ const checks = {
     const json = JSON.parse(r.body.toString('utf8'));
     return [r.status === 200 && json.status === 'ok', `${r.status} ${r.body.toString('utf8').slice(0, 80)}`];
   },
+  async readyz() {
+    const r = await get('/readyz');
+    return [r.status === 200, `${r.status} ${r.body.toString('utf8').slice(0, 80)}`];
+  },
   async products() {
     const r = await get('/api/products');
     let list;
