@@ -221,6 +221,25 @@ describe('caching single products', () => {
     expect(stub.requestCount('/images/6.png')).toBe(1);
   });
 
+  it('keeps image bytes: later and concurrent requests for one image make one upstream call', async () => {
+    const { server, stub } = await start({}, { slowDelayMs: 1000 });
+    await request(server).get('/api/products/6').expect(200);
+    await stub.setMode('slow');
+    const responses = await Promise.all(Array.from({ length: 10 }, () => request(server).get('/api/products/6/image')));
+    await request(server).get('/api/products/6/image').expect(200);
+    expect(responses.map((response) => response.status)).toEqual(Array(10).fill(200));
+    expect(stub.requestCount('/images/6.png')).toBe(1);
+  });
+
+  it('does not keep a failed image fetch', async () => {
+    const { server, stub } = await start();
+    stub.override('/images/6.png', 'status500');
+    await request(server).get('/api/products/6/image').expect(502);
+    stub.clearOverrides();
+    await request(server).get('/api/products/6/image').expect(200);
+    expect(stub.requestCount('/images/6.png')).toBe(2);
+  });
+
   it('rewrites every image to this server in the list and in the detail', async () => {
     const { server } = await start();
     const list = (await request(server).get('/api/products').expect(200)).body as Product[];

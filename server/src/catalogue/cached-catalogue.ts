@@ -1,7 +1,8 @@
 import type { Product } from '@catalogue/shared/product';
+import { LRUCache } from 'lru-cache';
 import type { Logger } from '../logger.js';
 import { prepareBody } from './prepared-body.js';
-import { type ProductImage, ProductNotFoundError, type ProductSource } from './product-source.js';
+import { type ProductImage, ProductNotFoundError, type ProductSource, UpstreamError } from './product-source.js';
 import { toPublicProduct } from './public-product.js';
 import { type CachedAnswer, ReadThroughCache } from './read-through-cache.js';
 
@@ -32,6 +33,8 @@ export interface CachedCatalogue {
 }
 
 const LIST_KEY = 'list';
+/** Image bytes kept in memory at most; the least recently used go first. */
+const IMAGE_CACHE_BYTES = 32 * 1024 * 1024;
 
 /**
  * The read-through cache over a ProductSource, with the list and each product under separate keys. Bodies
@@ -48,6 +51,14 @@ export function createCachedCatalogue({ source, logger, ...timing }: CachedCatal
     ...timing,
     logger,
     prepare: (product) => prepareBody(toPublicProduct(product)),
+  });
+  // Images by source location, so a product whose image changes upstream gets the new one. `fetch` shares one
+  // source request among concurrent callers and stores nothing when it fails.
+  const images = new LRUCache<string, ProductImage>({
+    maxSize: IMAGE_CACHE_BYTES,
+    sizeCalculation: (image) => Math.max(1, image.body.length),
+    ttl: Math.max(1, timing.ttlSeconds) * 1000,
+    fetchMethod: (location) => source.getImage(location),
   });
 
   async function getProduct(id: number): Promise<CachedAnswer<Product>> {
@@ -70,7 +81,10 @@ export function createCachedCatalogue({ source, logger, ...timing }: CachedCatal
 
     async getProductImage(id) {
       const { value } = await getProduct(id);
-      return source.getImage(value.image);
+      const image = await images.fetch(value.image);
+      // Only a fetchMethod that resolves undefined yields undefined; the sources never do.
+      if (image === undefined) throw new UpstreamError(`no image at ${value.image}`);
+      return image;
     },
 
     hasAnyCopy: () => list.hasAnyCopy() || products.hasAnyCopy(),
@@ -82,6 +96,7 @@ export function createCachedCatalogue({ source, logger, ...timing }: CachedCatal
     close() {
       list.close();
       products.close();
+      images.clear();
     },
   };
 }
