@@ -20,8 +20,8 @@ export default defineConfig({
   // Flaky tests are fixed, not retried; CI gets one retry only so a machine hiccup reads as "flaky" in the list.
   retries: CI ? 1 : 0,
   reporter: [['list']],
-  timeout: 30_000,
-  expect: { timeout: 7_000 },
+  timeout: 45_000,
+  expect: { timeout: 10_000 },
   use: {
     // Each test's baseURL is its own server's (see e2e/fixtures/test.ts).
     trace: 'retain-on-failure',
