@@ -9,6 +9,8 @@ import { FIXTURE_PRODUCTS } from './fixtures';
 interface CannedAnswer {
   status: number;
   body: unknown;
+  /** How many more requests get this answer before the catalogue answers again. */
+  remaining: number;
 }
 
 export interface FixtureServer {
@@ -16,8 +18,8 @@ export interface FixtureServer {
   baseUrl: string;
   /** Every request path, in order: lets a test prove a request was (not) made, or not retried. */
   requests: string[];
-  /** Answers `path` with this status and body from now on, instead of the catalogue. */
-  answer(path: string, status: number, body: unknown): void;
+  /** Answers `path` with this status and body instead of the catalogue: `times` times, or until reset. */
+  answer(path: string, status: number, body: unknown, times?: number): void;
   /** Back to answering from the catalogue. */
   reset(): void;
   close(): Promise<void>;
@@ -34,13 +36,16 @@ export async function startFixtureServer(products: readonly Product[] = FIXTURE_
   const server: Server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://fixture').pathname;
     requests.push(path);
-    const send = ({ status, body }: CannedAnswer) => {
+    const send = ({ status, body }: Omit<CannedAnswer, 'remaining'>) => {
       response.writeHead(status, { 'Content-Type': 'application/json' });
       response.end(JSON.stringify(body));
     };
 
     const override = canned.get(path);
-    if (override) return send(override);
+    if (override) {
+      if (--override.remaining === 0) canned.delete(path);
+      return send(override);
+    }
     if (path === API_PATHS.products) return send({ status: 200, body: products });
 
     const match = /^\/api\/products\/([^/]+)$/.exec(path);
@@ -61,7 +66,7 @@ export async function startFixtureServer(products: readonly Product[] = FIXTURE_
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     requests,
-    answer: (path, status, body) => canned.set(path, { status, body }),
+    answer: (path, status, body, times = Infinity) => canned.set(path, { status, body, remaining: times }),
     reset: () => {
       canned.clear();
       requests.length = 0;

@@ -1,0 +1,100 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { Swiper as SwiperInstance } from 'swiper';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_PRODUCTS } from '../testing/fixtures';
+import { startFixtureServer, type FixtureServer } from '../testing/fixture-server';
+import { renderApp } from '../testing/render-app';
+
+let server: FixtureServer;
+beforeAll(async () => {
+  server = await startFixtureServer();
+});
+afterEach(() => server.reset());
+afterAll(() => server.close());
+
+function slideLinks() {
+  return screen.getAllByRole('link').filter((link) => link.getAttribute('href')?.startsWith('/productdetails/'));
+}
+
+/** The live Swiper instance, to check how the carousel was configured and whether autoplay runs. */
+function carousel(): SwiperInstance {
+  const element = document.querySelector<HTMLElement & { swiper: SwiperInstance }>('.swiper');
+  if (!element) throw new Error('no carousel rendered');
+  return element.swiper;
+}
+
+async function openHome() {
+  const app = renderApp('/', { server });
+  await waitFor(() => expect(slideLinks()).toHaveLength(6));
+  return app;
+}
+
+describe('home page', () => {
+  it('shows the heading, a See More link and a title', async () => {
+    await openHome();
+    expect(screen.getByRole('heading', { level: 1, name: 'Products Gallery' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'See More' })).toHaveAttribute('href', '/products');
+    expect(document.title).toBe('Products Gallery · Catalogue');
+  });
+
+  it('shows the first 6 products as slides, each one link with image, title and dollar price', async () => {
+    await openHome();
+    const firstSix = FIXTURE_PRODUCTS.slice(0, 6);
+    // Loop mode moves slides around the active one, so compare as a set; the first product starts centred.
+    expect(slideLinks().map((link) => link.getAttribute('href')).sort()).toEqual(
+      firstSix.map((product) => `/productdetails/${product.id}`).sort(),
+    );
+    const active = document.querySelector('.swiper-slide-active');
+    expect(active && within(active as HTMLElement).getByRole('link')).toHaveAttribute('href', '/productdetails/1');
+    const slide = screen.getByRole('link', { name: /Mens Casual Slim Fit T-Shirt/ });
+    expect(within(slide).getByRole('img', { name: 'Mens Casual Slim Fit T-Shirt' })).toBeInTheDocument();
+    expect(within(slide).getByText('$22.30')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /Portable External Hard Drive/ })).not.toBeInTheDocument();
+  });
+
+  it('configures the carousel as the spec says', async () => {
+    await openHome();
+    const { params } = carousel();
+    expect(params.loop).toBe(true);
+    expect(params.centeredSlides).toBe(true);
+    expect(params.spaceBetween).toBe(20);
+    expect(carousel().originalParams.slidesPerView).toBe(1.2);
+    expect(params.breakpoints).toEqual({ 640: { slidesPerView: 2 }, 1024: { slidesPerView: 3 } });
+    expect(params.autoplay).toMatchObject({ delay: 2500, disableOnInteraction: false, pauseOnMouseEnter: true });
+    expect(carousel().autoplay.running).toBe(true);
+  });
+
+  it('stops autoplay while focus is inside the carousel', async () => {
+    await openHome();
+    const [first, second] = slideLinks();
+    act(() => first?.focus());
+    expect(carousel().autoplay.running).toBe(false);
+    act(() => second?.focus());
+    expect(carousel().autoplay.running).toBe(false);
+    act(() => screen.getByRole('link', { name: 'See More' }).focus());
+    expect(carousel().autoplay.running).toBe(true);
+    // Swiper's A11y module slides to a focused slide on the next frame; let it run before unmounting.
+    await act(() => new Promise(requestAnimationFrame));
+  });
+
+  it('keeps the gallery and the list under separate cache keys, from one request', async () => {
+    const { queryClient } = await openHome();
+    expect(queryClient.getQueryData<unknown[]>(['products', 'gallery'])).toHaveLength(6);
+    expect(queryClient.getQueryData<unknown[]>(['products', 'list'])).toHaveLength(FIXTURE_PRODUCTS.length);
+    expect(server.requests).toEqual(['/api/products']);
+  });
+
+  it('offers "Try again" when the products cannot load', async () => {
+    server.answer('/api/products', 502, { error: 'The product catalogue is unavailable right now' }, 1);
+    const { user } = renderApp('/', { server });
+    await user.click(await screen.findByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(slideLinks()).toHaveLength(6));
+  });
+
+  it('pauses on pointer hover (Swiper)', async () => {
+    await openHome();
+    const swiper = carousel();
+    fireEvent.pointerEnter(swiper.el, { pointerType: 'mouse' });
+    expect(swiper.autoplay.paused).toBe(true);
+  });
+});
