@@ -59,12 +59,14 @@ describe('createApp', () => {
     expect(replaced.headers['x-request-id']).not.toBe('bad id\twith spaces');
   });
 
-  it('logs each request with its id, status, latency and cache status', async () => {
+  it('logs each request with its id, status, latency and cache status, but not probes', async () => {
     testApp = await startTestApp({ env: { LOG_LEVEL: 'info' } });
     await request(testApp.server).get('/api/products/1').set('X-Request-Id', 'trace-me').expect(200);
-    const line = testApp.logs.find((record) => record.msg === 'request completed');
-    expect(line).toMatchObject({ req: { id: 'trace-me', method: 'GET', url: '/api/products/1' }, res: { statusCode: 200 }, cache: 'MISS' });
-    expect(typeof line?.responseTime).toBe('number');
+    await request(testApp.server).get('/healthz').expect(200);
+    const lines = testApp.logs.filter((record) => record.msg === 'request completed');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ req: { id: 'trace-me', method: 'GET', url: '/api/products/1' }, res: { statusCode: 200 }, cache: 'MISS' });
+    expect(typeof lines[0]?.responseTime).toBe('number');
   });
 
   it('answers an unexpected failure with a bare 500, never a stack or a path', async () => {

@@ -13,6 +13,8 @@ import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import { createSpa } from './web/spa.js';
 
+const UNLOGGED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
 export interface AppDependencies {
   config: Config;
   catalogue: CachedCatalogue;
@@ -33,6 +35,8 @@ export function createApp({ config, catalogue, logger, metrics, staticDir }: App
   app.use(
     pinoHttp({
       logger,
+      // Probes and scrapes arrive every few seconds and would drown the visitors' requests; /metrics counts them.
+      autoLogging: { ignore: (req) => UNLOGGED_PATHS.has(req.url ?? '') },
       genReqId: (req, res) => {
         const incoming = req.headers['x-request-id'];
         // Reuse a proxy's id so log lines join up across hops, but only if it is a plain token.

@@ -35,7 +35,7 @@ export class ListenError extends Error {
   }
 }
 
-export function createSource(config: Config, logger: Logger, metrics: Metrics): ProductSource {
+function createSource(config: Config, logger: Logger, metrics: Metrics): ProductSource {
   const source =
     config.productsApiUrl === null
       ? createEmbeddedSource({ logger })
@@ -55,6 +55,10 @@ export async function startServer(config: Config, logger: Logger, staticDir = CL
     logger,
   });
   const server = createServer(createApp({ config, catalogue, logger, metrics, staticDir }));
+  // Load balancers keep idle connections open for about 60 s; if Node closed them first (its default is 5 s),
+  // a request sent on one at that moment would fail with a 502 at the balancer.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
 
   try {
     await new Promise<void>((resolve, reject) => {
