@@ -31,10 +31,15 @@ pass() { results+=("PASS  $1"); printf 'PASS  %s\n' "$1"; }
 fail() { results+=("FAIL  $1"); printf 'FAIL  %s\n' "$1"; failures=$((failures + 1)); }
 
 summary() {
+  local status=$1
   echo
   echo "== docker smoke test summary"
   if [ ${#results[@]} -gt 0 ]; then printf '  %s\n' "${results[@]}"; fi
-  if [ "$failures" -eq 0 ] && [ ${#results[@]} -gt 0 ]; then echo "  RESULT: PASS"; else echo "  RESULT: FAIL ($failures failed)"; fi
+  if [ "$status" -eq 0 ] && [ "$failures" -eq 0 ]; then
+    echo "  RESULT: PASS"
+  else
+    echo "  RESULT: FAIL ($failures checks failed; stopped with exit status $status)"
+  fi
 }
 
 cleanup() {
@@ -51,8 +56,8 @@ cleanup() {
     log "stopping the dockerd this run started (pid $DOCKERD_PID); images stay in its store for the next run"
     stop_dockerd_pid "$DOCKERD_PID"
   fi
-  summary
   [ "$status" -eq 0 ] && [ "$failures" -ne 0 ] && status=1
+  summary "$status"
   exit "$status"
 }
 trap cleanup EXIT
@@ -145,8 +150,9 @@ fi
 t=$(now_ms)
 timeout 60 docker run "${run_args[@]}" "$IMAGE" >/dev/null || { fail "docker run $IMAGE"; exit 1; }
 if [ "$DOCKER_NET" != host ]; then
-  port=$(timeout 15 docker port "$CONTAINER" 3000/tcp | head -n 1 | sed 's/.*://')
+  port=$(timeout 15 docker port "$CONTAINER" 3000/tcp 2>/dev/null | head -n 1 | sed 's/.*://' || true)
 fi
+[[ "$port" =~ ^[0-9]+$ ]] || { fail "find the container's published port (got '$port')"; exit 1; }
 base="http://127.0.0.1:$port"
 log "container $CONTAINER serves on $base"
 
@@ -164,7 +170,8 @@ done
 if [ "$health" = healthy ]; then
   pass "container healthy (HEALTHCHECK) after $(seconds_since "$t") s"
 else
-  fail "container healthy within ${HEALTHY_TIMEOUT}s (state: $state)"
+  code=$(timeout 15 docker inspect -f '{{.State.ExitCode}}' "$CONTAINER" 2>/dev/null || echo '?')
+  fail "container healthy within ${HEALTHY_TIMEOUT}s (after $(seconds_since "$t") s: container ${state%% *}, exit code $code, health $health)"
   exit 1
 fi
 
