@@ -111,7 +111,8 @@ build_ok=1
 for i in "${!build_tags[@]}"; do
   target=${build_targets[$i]}
   echo "--- docker build ${target:+--target $target }-t ${build_tags[$i]}" >>"$build_log"
-  if ! timeout "$BUILD_TIMEOUT" docker build --network "$DOCKER_NET" ${target:+--target "$target"} \
+  # --force-rm: a failing RUN step must not leave its stopped container (and its image) behind.
+  if ! timeout "$BUILD_TIMEOUT" docker build --force-rm --network "$DOCKER_NET" ${target:+--target "$target"} \
       -t "${build_tags[$i]}" . >>"$build_log" 2>&1; then
     build_ok=0
     break
