@@ -49,6 +49,9 @@ export function createApp({ config, catalogue, logger, metrics, staticDir }: App
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
       customSuccessObject: (_req, res, fields: object) => ({ ...fields, cache: res.getHeader('x-cache') }),
+      // For a 5xx pino-http invents an Error just to carry the status; the real cause is logged where it is
+      // handled (api/errors.ts), so the access line keeps only the facts.
+      customErrorObject: (_req, res, _error, fields: object) => ({ ...fields, err: undefined, cache: res.getHeader('x-cache') }),
       customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
     }),
   );
