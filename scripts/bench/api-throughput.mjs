@@ -1,0 +1,124 @@
+// Cached `GET /api/products` on the built server, against the ceiling (raw node:http sending the same bytes) and
+// a typical proxy (Express + compression), measured in the same run, interleaved round by round.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startBuiltServer } from './built-server.mjs';
+import { startContender } from './contenders.mjs';
+import { decodedText, get } from './http.mjs';
+import { measureLoad } from './load.mjs';
+import { peakRssMb, resetPeakRss, stopProcess } from './processes.mjs';
+import { median } from './report.mjs';
+import { startUpstream } from './upstream.mjs';
+
+export const SCENARIOS = [
+  { name: '20 products, identity', count: 20, headers: {}, ratioTarget: 0.5 },
+  { name: '1,000 products, gzip', count: 1000, headers: { 'accept-encoding': 'gzip' }, ratioTarget: 0.8 },
+  { name: '5,000 products, gzip', count: 5000, headers: { 'accept-encoding': 'gzip' }, ratioTarget: null },
+];
+
+/** Headers Node's http layer writes by itself on every response; the raw contender must not send them twice. */
+const PER_CONNECTION_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+const pairs = (rawHeaders) => rawHeaders.flatMap((value, index) => (index % 2 === 0 ? [[value, rawHeaders[index + 1]]] : []));
+const headerBytes = (rawHeaders) => rawHeaders.reduce((sum, value) => sum + Buffer.byteLength(value) + 2, 0);
+
+/**
+ * Runs one scenario: its own upstream and built server, the cache warmed and checked (X-Cache: HIT), the
+ * contenders prepared from the server's own answer, then `rounds` rounds in which every contender is measured
+ * for `seconds`, in an order that rotates so none always goes first. Returns the figures per contender.
+ */
+export async function runScenario(scenario, { seconds, warmupSeconds, rounds, workDir, log }) {
+  const upstream = await startUpstream(scenario.count);
+  const started = [];
+  try {
+    const server = await startBuiltServer({ productsApiUrl: upstream.url });
+    started.push(server.child);
+    const serverUrl = `${server.origin}/api/products`;
+
+    // A fill validates every product and prepares gzip and brotli bodies at their highest levels: it may take
+    // seconds for a large list, and is worth knowing.
+    const fillStarted = performance.now();
+    const fill = await get(serverUrl, scenario.headers, 120_000);
+    const fillMs = performance.now() - fillStarted;
+    const hit = await get(serverUrl, scenario.headers);
+    if (fill.status !== 200 || hit.status !== 200) throw new Error(`the server answered ${fill.status}, then ${hit.status}`);
+    const warmed = hit.headers['x-cache'] === 'HIT';
+    log(`    cache: first answer X-Cache ${fill.headers['x-cache']} after ${fillMs.toFixed(0)} ms, then ${hit.headers['x-cache']}`);
+
+    const expectedText = decodedText(hit);
+    const rawFile = join(workDir, `raw-${scenario.count}.json`);
+    writeFileSync(rawFile, JSON.stringify({
+      headers: pairs(hit.rawHeaders).filter(([name]) => !PER_CONNECTION_HEADERS.has(name.toLowerCase())),
+      bodyBase64: hit.body.toString('base64'),
+    }));
+    const expressFile = join(workDir, `express-${scenario.count}.json`);
+    writeFileSync(expressFile, JSON.stringify({ json: expectedText }));
+
+    const raw = await startContender('raw', rawFile, 0);
+    started.push(raw.child);
+    const express = await startContender('express', expressFile, 0);
+    started.push(express.child);
+    const contenders = [
+      { name: 'server', url: serverUrl, child: server.child },
+      { name: 'raw node:http', url: raw.url, child: raw.child },
+      { name: 'Express+compression', url: express.url, child: express.child },
+    ];
+
+    // Same content for all three, and what each puts on the wire for it.
+    for (const contender of contenders) {
+      const answer = await get(contender.url, scenario.headers);
+      contender.sameContent = answer.status === 200 && decodedText(answer) === expectedText;
+      contender.encoding = answer.headers['content-encoding'] ?? 'identity';
+      contender.bodyBytes = answer.body.length;
+      contender.headerBytes = headerBytes(answer.rawHeaders);
+      log(
+        `    ${contender.name.padEnd(20)} ${contender.sameContent ? 'same JSON' : 'DIFFERENT JSON'}, ` +
+          `${contender.encoding}, body ${contender.bodyBytes} B, headers ${contender.headerBytes} B`,
+      );
+    }
+
+    for (const contender of contenders) await measureLoad({ url: contender.url, headers: scenario.headers, seconds: warmupSeconds });
+
+    for (const contender of contenders) contender.runs = [];
+    for (let round = 0; round < rounds; round++) {
+      const order = contenders.map((_, index) => contenders[(index + round) % contenders.length]);
+      for (const contender of order) {
+        resetPeakRss(contender.child.pid);
+        const result = await measureLoad({ url: contender.url, headers: scenario.headers, seconds });
+        result.peakRssMb = peakRssMb(contender.child.pid);
+        contender.runs.push(result);
+        log(
+          `    round ${round + 1}/${rounds}  ${contender.name.padEnd(20)} ${Math.round(result.requestsPerSecond)
+            .toString()
+            .padStart(6)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  peak RSS ${result.peakRssMb?.toFixed(0)} MB` +
+            (result.non2xx || result.errors ? `  (${result.non2xx} non-2xx, ${result.errors} errors)` : ''),
+        );
+      }
+    }
+
+    const after = await get(serverUrl, scenario.headers);
+    const stillHit = after.headers['x-cache'] === 'HIT';
+    if (!stillHit) log(`    warning: after the run the server answered X-Cache ${after.headers['x-cache']}`);
+
+    return {
+      scenario,
+      fillMs,
+      warmed: warmed && stillHit,
+      contenders: contenders.map(({ name, runs, sameContent, encoding, bodyBytes, headerBytes }) => ({
+        name,
+        sameContent,
+        encoding,
+        bodyBytes,
+        headerBytes,
+        requestsPerSecond: median(runs.map((run) => run.requestsPerSecond)),
+        p50: median(runs.map((run) => run.p50)),
+        p99: median(runs.map((run) => run.p99)),
+        peakRssMb: Math.max(...runs.map((run) => run.peakRssMb ?? 0)),
+        failures: runs.reduce((sum, run) => sum + run.non2xx + run.errors, 0),
+      })),
+    };
+  } finally {
+    await Promise.all(started.map((child) => stopProcess(child)));
+    await upstream.close();
+  }
+}

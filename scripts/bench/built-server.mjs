@@ -1,0 +1,44 @@
+// The production server exactly as `npm start` runs it once built: `node server/dist/index.js`, configured
+// through the environment (CONTRACT.md, "Configuration").
+import { fileURLToPath } from 'node:url';
+import { waitFor200 } from './http.mjs';
+import { freePort, startNode } from './processes.mjs';
+
+const ENTRY = fileURLToPath(new URL('../../server/dist/index.js', import.meta.url));
+export const SERVER_CORE = 0;
+
+/**
+ * Starts the built server on a free port and waits for `GET /healthz` to answer 200. `productsApiUrl` empty
+ * selects the embedded catalogue. Resolves with its origin, the child process, and `startupMs`: from spawning
+ * the process to that first 200 (polled every 5 ms).
+ */
+export async function startBuiltServer({ productsApiUrl = '', execArgv = [] } = {}) {
+  const port = await freePort();
+  const started = performance.now();
+  const child = startNode([ENTRY], {
+    core: SERVER_CORE,
+    execArgv,
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PRODUCTS_API_URL: productsApiUrl,
+      LOG_LEVEL: 'warn',
+      // The limiter would answer 429 to a load generator; the bench measures serving, not limiting.
+      RATE_LIMIT_PER_MINUTE: '0',
+      // Long enough that every measured request is a HIT (a STALE answer would start a refresh mid-run).
+      CACHE_TTL_SECONDS: '3600',
+    },
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  let onExit;
+  const exited = new Promise((_, reject) => {
+    onExit = (code) => reject(new Error(`the built server exited (${code}) before answering /healthz`));
+    child.once('exit', onExit);
+  });
+  try {
+    await Promise.race([waitFor200(`${origin}/healthz`, { timeoutMs: 15_000, intervalMs: 5 }), exited]);
+  } finally {
+    child.off('exit', onExit);
+  }
+  return { origin, child, startupMs: performance.now() - started };
+}

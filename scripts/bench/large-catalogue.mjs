@@ -1,0 +1,112 @@
+// The products page with a 5,000-product catalogue, in Chromium: how soon the first card shows, how fast the
+// grid follows one keystroke in the search box, and whether every product can be reached by scrolling.
+import { filterAndSortProducts } from '@catalogue/shared/sort';
+
+const CARD = 'a[href^="/productdetails/"]';
+const SEARCH = 'input[placeholder="Search products..."]';
+const LOADS = 3;
+const KEYSTROKE_CANDIDATES = 'abcdefghijklmnopqrstuvwxyz';
+const KEYSTROKES = 5;
+
+/**
+ * Records, in the page's own clock (ms since navigation start), when the first product card is in the DOM with
+ * a size and a frame has been painted after it.
+ */
+function recordFirstCard(cardSelector) {
+  const observer = new MutationObserver(() => {
+    const card = document.querySelector(cardSelector);
+    if (card === null || card.getBoundingClientRect().height === 0) return;
+    observer.disconnect();
+    requestAnimationFrame(() => setTimeout(() => (window.__benchFirstCard = performance.now())));
+  });
+  observer.observe(document, { childList: true, subtree: true });
+}
+
+/**
+ * Sets the search box to `value` the way typing does (React listens to `input` events), and resolves with the
+ * milliseconds until the grid shows `expected` products and a frame has been painted: either that many cards
+ * are in the DOM, or (for a virtualised grid, which renders only what is on screen) the live count says so.
+ * Resolves null after 10 s.
+ */
+function typeAndTime({ value, expected, total, cardSelector, searchSelector }) {
+  const input = document.querySelector(searchSelector);
+  const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
+  const liveCount = () => document.querySelector('[aria-live]')?.textContent ?? '';
+  const shown = () =>
+    document.querySelectorAll(cardSelector).length === expected ||
+    (expected === total ? /^\d+ products?$/.test(liveCount().trim()) : liveCount().startsWith(`${expected} of `));
+  return new Promise((resolve) => {
+    let finished = false;
+    const started = performance.now();
+    const finish = (result) => {
+      if (finished) return;
+      finished = true;
+      observer.disconnect();
+      clearTimeout(timer);
+      if (result === null) resolve(null);
+      else requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - started)));
+    };
+    const observer = new MutationObserver(() => shown() && finish(true));
+    observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+    const timer = setTimeout(() => finish(null), 10_000);
+    setValue.call(input, value);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    if (shown()) finish(true);
+  });
+}
+
+/** Scrolls to the bottom a viewport at a time (at most 30 s) and returns how many distinct cards were seen. */
+async function scrollAndCount(cardSelector) {
+  const seen = new Set();
+  const started = performance.now();
+  window.scrollTo(0, 0);
+  for (;;) {
+    for (const card of document.querySelectorAll(cardSelector)) seen.add(card.getAttribute('href'));
+    const atBottom = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2;
+    if (atBottom || performance.now() - started > 30_000) break;
+    window.scrollBy(0, window.innerHeight * 0.9);
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+  }
+  return seen.size;
+}
+
+/**
+ * Measures against a server already serving `products` (its cache warmed). Desktop viewport (4 columns), a
+ * fresh context per load so nothing is cached in the browser.
+ */
+export async function measureLargeCatalogue(browser, origin, products, log) {
+  const firstCardMs = [];
+  let context;
+  let page;
+  for (let load = 0; load < LOADS; load++) {
+    await context?.close();
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+    await page.addInitScript(recordFirstCard, CARD);
+    await page.goto(`${origin}/products`, { timeout: 60_000 });
+    await page.waitForFunction(() => window.__benchFirstCard !== undefined, null, { timeout: 60_000 });
+    firstCardMs.push(await page.evaluate(() => window.__benchFirstCard));
+    log(`    load ${load + 1}/${LOADS}: first card after ${firstCardMs.at(-1).toFixed(0)} ms`);
+  }
+
+  try {
+    // Letters whose one-letter search keeps some products and drops others, so the grid must change.
+    const keys = [...KEYSTROKE_CANDIDATES]
+      .map((key) => ({ key, expected: filterAndSortProducts(products, key, 'none').length }))
+      .filter(({ expected }) => expected > 0 && expected < products.length)
+      .slice(0, KEYSTROKES);
+    const keystrokeMs = [];
+    const common = { total: products.length, cardSelector: CARD, searchSelector: SEARCH };
+    for (const { key, expected } of keys) {
+      const ms = await page.evaluate(typeAndTime, { value: key, expected, ...common });
+      keystrokeMs.push(ms);
+      log(`    typed "${key}": ${expected} of ${products.length} shown after ${ms === null ? 'more than 10 s' : `${ms.toFixed(0)} ms`}`);
+      // Back to the whole list before the next keystroke (not measured).
+      await page.evaluate(typeAndTime, { value: '', expected: products.length, ...common });
+    }
+    const reachable = await page.evaluate(scrollAndCount, CARD);
+    return { firstCardMs, keystrokeMs, reachable, total: products.length };
+  } finally {
+    await context.close();
+  }
+}

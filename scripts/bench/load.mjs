@@ -1,0 +1,37 @@
+// The load generator: autocannon in its own process (pinned to the core the server does not use), so that
+// generating load never competes with the server inside one event loop.
+// Run as `node load.mjs '<json options>'`; it prints one line of JSON with the figures.
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { startNode, waitForLine } from './processes.mjs';
+
+const SELF = fileURLToPath(import.meta.url);
+export const LOAD_CORE = 1;
+
+/**
+ * Runs `connections` keep-alive connections (no pipelining) against `url` for `seconds`. Resolves with
+ * requests per second (mean of the per-second samples), latency p50/p99 in ms, bytes per response, and
+ * counts of non-2xx answers and errors (a contender that fails requests must not look fast).
+ */
+export async function measureLoad({ url, headers, seconds, connections = 10 }) {
+  const child = startNode([SELF, JSON.stringify({ url, headers, seconds, connections })], { core: LOAD_CORE });
+  const [, json] = await waitForLine(child, /^(\{.*\})$/m, (seconds + 30) * 1000);
+  return JSON.parse(json);
+}
+
+if (process.argv[1] === SELF) {
+  const { url, headers, seconds, connections } = JSON.parse(process.argv[2]);
+  const result = await autocannon({ url, headers, connections, pipelining: 1, duration: seconds });
+  const responses = result.requests.total;
+  process.stdout.write(
+    `${JSON.stringify({
+      requestsPerSecond: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      bytesPerResponse: responses > 0 ? result.throughput.total / responses : 0,
+      responses,
+      non2xx: result.non2xx,
+      errors: result.errors + result.timeouts,
+    })}\n`,
+  );
+}

@@ -1,0 +1,62 @@
+// The summary: every figure with its target and PASS/MISS, as a markdown table printed at the end and written
+// to .bench/latest.md (gitignored) for the README to quote.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname } from 'node:path';
+
+export function median(values) {
+  const sorted = values.filter((value) => value !== null && Number.isFinite(value)).sort((a, b) => a - b);
+  if (sorted.length === 0) return null;
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+export function describeMachine() {
+  const cpu = /^model name\s*:\s*(.+)$/m.exec(safeRead('/proc/cpuinfo'))?.[1] ?? 'unknown CPU';
+  let chromium = 'not found';
+  try {
+    chromium = execFileSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    // reported as not found
+  }
+  return `${availableParallelism()} × ${cpu}, Node ${process.version}, ${chromium}`;
+}
+
+function safeRead(path) {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+export class Report {
+  rows = [];
+
+  /** `passed`: true, false, or null for a figure without a target (or one that could not be measured). */
+  add(area, figure, value, target = '', passed = null) {
+    this.rows.push({ area, figure, value, target, status: passed === null ? '' : passed ? 'PASS' : 'MISS' });
+  }
+
+  markdown({ machine, command, settings, startedAt, durationSeconds }) {
+    const cell = (text) => String(text).replaceAll('|', '\\|');
+    const lines = [
+      `Benchmark run of ${startedAt.toISOString()} (\`${command}\`, ${durationSeconds.toFixed(0)} s)`,
+      '',
+      `Machine: ${machine}`,
+      '',
+      `Settings: ${settings}`,
+      '',
+      '| area | figure | measured | target | |',
+      '| --- | --- | --- | --- | --- |',
+      ...this.rows.map((row) => `| ${cell(row.area)} | ${cell(row.figure)} | ${cell(row.value)} | ${cell(row.target)} | ${row.status} |`),
+    ];
+    return `${lines.join('\n')}\n`;
+  }
+}
+
+export function writeReport(path, text) {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}

@@ -1,0 +1,188 @@
+// `npm run bench`: builds, then measures the built site and prints every figure next to its target. It never
+// fails because a machine is slow: a missed target is reported as MISS, and a part that cannot run (no
+// Chromium, no Lighthouse) says why and the rest goes on. It exits non-zero only when it cannot run at all
+// (the build fails, or the built server does not start).
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { runScenario, SCENARIOS } from './api-throughput.mjs';
+import { launchChromium } from './browser.mjs';
+import { startBuiltServer } from './built-server.mjs';
+import { get } from './http.mjs';
+import { measureLargeCatalogue } from './large-catalogue.mjs';
+import { runLighthouse } from './lighthouse.mjs';
+import { measureRouteScripts, ROUTE_BUDGETS } from './page-budgets.mjs';
+import { killChildrenOnExit, PINNING, stopAllProcesses, stopProcess } from './processes.mjs';
+import { describeMachine, median, Report, writeReport } from './report.mjs';
+import { startUpstream } from './upstream.mjs';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SECONDS = positiveInteger('BENCH_SECONDS', 8);
+const ROUNDS = positiveInteger('BENCH_ROUNDS', 3);
+const WARMUP_SECONDS = 2;
+const STARTS = 5;
+const RSS_BUDGET_MB = 150;
+
+const log = (line = '') => console.log(line);
+const report = new Report();
+const startedAt = new Date();
+const started = performance.now();
+const fmt = (value, digits = 0) =>
+  value === null || value === undefined ? 'n/a' : value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+function positiveInteger(name, fallback) {
+  const value = Number(process.env[name] ?? fallback);
+  return Number.isInteger(value) && value > 0 ? value : fallback;
+}
+
+function cannotRun(reason) {
+  console.error(`The bench cannot run: ${reason}`);
+  process.exit(1);
+}
+
+/** A part that fails is reported as such, and the bench goes on with the next one. */
+async function part(title, area, measure) {
+  log(`\n## ${title}`);
+  try {
+    await measure();
+  } catch (error) {
+    log(`  could not run: ${error.message}`);
+    report.add(area, 'could not run', error.message.split('\n')[0]);
+  }
+}
+
+killChildrenOnExit();
+const machine = describeMachine();
+const settings =
+  `API: ${ROUNDS} rounds × ${SECONDS} s per contender (after ${WARMUP_SECONDS} s warm-up), 10 connections, no pipelining, ` +
+  (PINNING ? 'server on core 0, autocannon on core 1' : 'not pinned (needs 2 cores and taskset)');
+log(`# npm run bench\n\nMachine: ${machine}\nSettings: ${settings}`);
+
+log('\n## Build');
+const buildStarted = performance.now();
+const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8' });
+if (build.status !== 0) {
+  process.stdout.write(build.stdout ?? '');
+  process.stderr.write(build.stderr ?? '');
+  cannotRun('`npm run build` failed');
+}
+log(`  built in ${((performance.now() - buildStarted) / 1000).toFixed(1)} s`);
+
+const workDir = `${ROOT}.bench/tmp`;
+mkdirSync(workDir, { recursive: true });
+
+try {
+  await part('Start-up: spawn to first 200 on /healthz (embedded catalogue)', 'start-up', async () => {
+    const times = [];
+    for (let start = 0; start < STARTS; start++) {
+      let server;
+      try {
+        server = await startBuiltServer();
+      } catch (error) {
+        cannotRun(`the built server does not start: ${error.message}`);
+      }
+      times.push(server.startupMs);
+      await stopProcess(server.child);
+    }
+    const ms = median(times);
+    log(`  ${times.map((time) => `${time.toFixed(0)} ms`).join(', ')}; median ${ms.toFixed(0)} ms`);
+    report.add('start-up', `spawn → /healthz 200, median of ${STARTS}`, `${fmt(ms)} ms`, '≤ 1,000 ms', ms <= 1000);
+  });
+
+  for (const scenario of SCENARIOS) {
+    await part(`API: cached GET /api/products, ${scenario.name}`, 'API', async () => {
+      const result = await runScenario(scenario, { seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, rounds: ROUNDS, workDir, log });
+      const [server, raw] = result.contenders;
+      log(`  medians of ${ROUNDS} rounds:`);
+      for (const contender of result.contenders) {
+        const ratio = contender.requestsPerSecond / raw.requestsPerSecond;
+        const line =
+          `${fmt(contender.requestsPerSecond)} req/s (${fmt(ratio, 2)}× raw), p50 ${fmt(contender.p50)} ms, ` +
+          `p99 ${fmt(contender.p99)} ms, peak RSS ${fmt(contender.peakRssMb)} MB, ${contender.encoding} body ${fmt(contender.bodyBytes)} B` +
+          (contender.sameContent ? '' : ', DIFFERENT JSON') +
+          (contender.failures ? `, ${contender.failures} failed requests` : '');
+        log(`    ${contender.name.padEnd(20)} ${line}`);
+        const isServer = contender === server;
+        const target = isServer && scenario.ratioTarget !== null ? `≥ ${scenario.ratioTarget}× raw` : '';
+        const passed = target ? ratio >= scenario.ratioTarget && contender.failures === 0 && result.warmed : null;
+        report.add('API', `${scenario.name}: ${contender.name}`, line, target, passed);
+        if (isServer) {
+          report.add('API', `${scenario.name}: server peak RSS under load`, `${fmt(contender.peakRssMb)} MB`, `≤ ${RSS_BUDGET_MB} MB`, contender.peakRssMb <= RSS_BUDGET_MB);
+        }
+      }
+      if (!result.warmed) log('  warning: the server did not answer X-Cache: HIT throughout: the figures are not those of cache hits');
+    });
+  }
+
+  let browser;
+  await part('Page budgets: gzip JavaScript a route loads (Chromium, empty cache)', 'page budget', async () => {
+    browser = await launchChromium();
+    const server = await startBuiltServer();
+    try {
+      for (const { path, budgetKb } of ROUTE_BUDGETS) {
+        const scripts = await measureRouteScripts(browser, server.origin, path);
+        const kb = scripts.reduce((sum, script) => sum + script.gzipBytes, 0) / 1024;
+        log(`  ${path.padEnd(10)} ${fmt(kb, 1)} KB gzip in ${scripts.length} files (budget ${budgetKb} KB)`);
+        for (const script of scripts) log(`      ${script.path.padEnd(48)} ${fmt(script.gzipBytes / 1024, 1).padStart(6)} KB`);
+        report.add('page budget', `JS for ${path} (gzip)`, `${fmt(kb, 1)} KB in ${scripts.length} files`, `≤ ${budgetKb} KB`, kb <= budgetKb);
+      }
+    } finally {
+      await stopProcess(server.child);
+    }
+  });
+
+  await part('Lighthouse (mobile preset, embedded catalogue)', 'Lighthouse', async () => {
+    const server = await startBuiltServer();
+    try {
+      for (const result of await runLighthouse(server.origin)) {
+        if (result.error) {
+          log(`  ${result.path}: could not audit: ${result.error}`);
+          report.add('Lighthouse', result.path, `could not audit: ${result.error}`);
+          continue;
+        }
+        log(
+          `  ${result.path.padEnd(18)} performance ${result.performance}, accessibility ${result.accessibility}, ` +
+            `best practices ${result.bestPractices}, CLS ${fmt(result.cls, 3)}` +
+            (result.failedAudits.length ? `; failed: ${result.failedAudits.join(', ')}` : ''),
+        );
+        report.add('Lighthouse', `${result.path} performance`, result.performance, '≥ 95', result.performance >= 95);
+        report.add('Lighthouse', `${result.path} accessibility`, result.accessibility, '100', result.accessibility === 100);
+        report.add('Lighthouse', `${result.path} best practices`, result.bestPractices, '≥ 95', result.bestPractices >= 95);
+        report.add('Lighthouse', `${result.path} CLS`, fmt(result.cls, 3), '≤ 0.02', result.cls <= 0.02);
+      }
+    } finally {
+      await stopProcess(server.child);
+    }
+  });
+
+  await part('Large catalogue in the browser: /products with 5,000 products', 'large catalogue', async () => {
+    browser ??= await launchChromium();
+    const upstream = await startUpstream(5000);
+    const server = await startBuiltServer({ productsApiUrl: upstream.url });
+    try {
+      // Fill the cache first: the figures are the page's, not the upstream's.
+      await get(`${server.origin}/api/products`, { 'accept-encoding': 'br, gzip' }, 30_000);
+      const result = await measureLargeCatalogue(browser, server.origin, upstream.products, log);
+      const firstCard = median(result.firstCardMs);
+      const keystrokes = result.keystrokeMs.filter((ms) => ms !== null);
+      const keystroke = keystrokes.length === result.keystrokeMs.length ? median(keystrokes) : null;
+      log(`  first card: median ${fmt(firstCard)} ms; keystroke → grid: median ${fmt(keystroke)} ms (of ${result.keystrokeMs.length}); reachable by scrolling: ${result.reachable} of ${result.total}`);
+      report.add('large catalogue', 'navigation → first card painted, median', `${fmt(firstCard)} ms`);
+      report.add('large catalogue', `one keystroke → grid updated, median of ${result.keystrokeMs.length}`, keystroke === null ? 'timed out' : `${fmt(keystroke)} ms`, '≤ 100 ms', keystroke !== null && keystroke <= 100);
+      report.add('large catalogue', 'products reachable by scrolling', `${result.reachable} of ${result.total}`, `${result.total}`, result.reachable === result.total);
+    } finally {
+      await stopProcess(server.child);
+      await upstream.close();
+    }
+  });
+  await browser?.close();
+} finally {
+  await stopAllProcesses();
+  rmSync(workDir, { recursive: true, force: true });
+}
+
+const durationSeconds = (performance.now() - started) / 1000;
+const summary = report.markdown({ machine, command: 'npm run bench', settings, startedAt, durationSeconds });
+const summaryPath = `${ROOT}.bench/latest.md`;
+writeReport(summaryPath, summary);
+log(`\n## Summary (also in .bench/latest.md)\n\n${summary}`);
