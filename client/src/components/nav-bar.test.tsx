@@ -101,6 +101,13 @@ describe('hamburger menu', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Our Products' })).toBeInTheDocument();
   });
 
+  it('makes the page beneath inert while the menu is open', async () => {
+    const { user, button } = await openMenu();
+    expect(screen.getByRole('main', { hidden: true })).toHaveAttribute('inert');
+    await user.click(button);
+    expect(screen.getByRole('main')).not.toHaveAttribute('inert');
+  });
+
   it('keeps the closed menu out of reach (inert, hidden)', () => {
     renderApp('/', { server });
     const button = screen.getByRole('button', { name: 'Open menu' });

@@ -63,13 +63,10 @@ const StyledLogoLink = styled(Link)`
   border-radius: 50%;
 `;
 
-const StyledLogo = styled.img<{ $compact: boolean }>`
-  width: ${({ $compact }) => ($compact ? 48 : 60)}px;
-  height: ${({ $compact }) => ($compact ? 48 : 60)}px;
+const StyledLogo = styled.img`
+  width: 60px;
+  height: 60px;
   border-radius: 50%;
-  transition:
-    width ${({ theme }) => theme.transition.menu},
-    height ${({ theme }) => theme.transition.menu};
 `;
 
 const StyledDesktopNav = styled.nav`
@@ -265,7 +262,7 @@ export function NavBar() {
       <StyledBar $compact={compact} data-compact={compact}>
         <StyledBarInner $compact={compact}>
           <StyledLogoLink to={PAGE_PATHS.home}>
-            <StyledLogo src="/logo.svg" alt="Company Logo" width={60} height={60} $compact={compact} />
+            <StyledLogo src="/logo.svg" alt="Company Logo" width={60} height={60} />
           </StyledLogoLink>
           <StyledDesktopNav aria-label="Main">
             <ul>

@@ -91,6 +91,21 @@ describe('home page', () => {
     await waitFor(() => expect(slideLinks()).toHaveLength(6));
   });
 
+  it('does not autoplay for visitors who prefer reduced motion', async () => {
+    const matchMedia = window.matchMedia;
+    window.matchMedia = (query) => ({ ...matchMedia(query), matches: query === '(prefers-reduced-motion: reduce)' });
+    try {
+      await openHome();
+      expect(carousel().autoplay.running).toBe(false);
+      act(() => slideLinks()[0]?.focus());
+      act(() => screen.getByRole('link', { name: 'See More' }).focus());
+      expect(carousel().autoplay.running).toBe(false);
+      await act(() => new Promise(requestAnimationFrame));
+    } finally {
+      window.matchMedia = matchMedia;
+    }
+  });
+
   it('pauses on pointer hover (Swiper)', async () => {
     await openHome();
     const swiper = carousel();

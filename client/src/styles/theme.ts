@@ -63,7 +63,7 @@ const shared = {
     sizeXl: 'clamp(1.75rem, 1.3rem + 2vw, 2.5rem)',
     sizeHero: 'clamp(5rem, 3rem + 10vw, 9rem)',
   },
-  layout: { maxWidth: '1200px', barHeight: '84px', barHeightCompact: '64px' },
+  layout: { maxWidth: '1200px', barHeight: '88px', barHeightCompact: '72px' },
   transition: { menu: `${MENU_TRANSITION_MS}ms ease`, quick: '160ms ease' },
 } as const;
 
