@@ -1,0 +1,112 @@
+import type { Page } from '@playwright/test';
+import { FIXTURE_PRODUCTS } from './support/catalogue.ts';
+import { expect, test } from './fixtures/test.ts';
+import { productCards, spinner } from './support/page-helpers.ts';
+
+/** Every test here steers its own upstream and needs a cold server cache, so each gets a new stub and server. */
+test.use({ siteKind: 'fresh' });
+
+/** Orange-red: a clearly red-dominant, orange-leaning colour (hue 0–40°, saturated). */
+function isOrangeRed(rgb: string): boolean {
+  const [r, g, b] = (rgb.match(/\d+(\.\d+)?/g) ?? []).map(Number);
+  if (r === undefined || g === undefined || b === undefined) return false;
+  return r >= 200 && g <= 140 && b <= 90 && r - g >= 80;
+}
+
+/**
+ * Asserts the spinner is up while the page's API request is unanswered: the upstream is slow, so the answer
+ * arrives only after the stub's delay. `whileSpinning` checks more while it is up; then the content replaces it.
+ */
+async function expectSpinnerUntilAnswered(
+  page: Page,
+  path: string,
+  apiPath: string,
+  content: () => Promise<void>,
+  whileSpinning: () => Promise<void> = async () => {},
+) {
+  let answered = false;
+  const isApiCall = (url: string) => new URL(url).pathname === apiPath;
+  const response = page.waitForResponse((candidate) => isApiCall(candidate.url())).then((answer) => {
+    answered = true;
+    return answer;
+  });
+  const requested = page.waitForRequest((request) => isApiCall(request.url()));
+  await page.goto(path, { waitUntil: 'commit' });
+  await requested;
+  await expect(spinner(page)).toBeVisible();
+  await whileSpinning();
+  expect(answered, 'the spinner was up before the answer came').toBe(false);
+  expect((await response).status()).toBe(200);
+  await content();
+  await expect(spinner(page)).toHaveCount(0);
+}
+
+test.describe('Loading', () => {
+  test.use({ stubOptions: { slowDelayMs: 3_000 } });
+
+  test('the Products page shows a full-screen orange-red spinner while a slow upstream answers @both', async ({ page, stub, viewport }) => {
+    await stub.setMode('slow');
+    await expectSpinnerUntilAnswered(
+      page,
+      '/products',
+      '/api/products',
+      async () => {
+        await expect(productCards(page)).toHaveCount(FIXTURE_PRODUCTS.length);
+      },
+      async () => {
+        const box = await spinner(page).boundingBox();
+        expect(box).toMatchObject({ x: 0, y: 0, width: viewport!.width, height: viewport!.height });
+        const colours = await spinner(page).evaluate((status) =>
+          [status, ...status.querySelectorAll('*')].flatMap((element) => {
+            const style = getComputedStyle(element);
+            return [style.borderTopColor, style.borderRightColor, style.color, style.backgroundColor];
+          }),
+        );
+        expect(colours.some(isOrangeRed), `an orange-red colour among ${colours.join(', ')}`).toBe(true);
+      },
+    );
+  });
+
+  test('Home shows the spinner while a slow upstream answers, then the carousel', async ({ page, stub }) => {
+    await stub.setMode('slow');
+    await expectSpinnerUntilAnswered(page, '/', '/api/products', async () => {
+      await expect(page.locator('.swiper-slide')).toHaveCount(6);
+    });
+  });
+
+  test('the detail page shows the spinner while a slow upstream answers, then the product', async ({ page, stub }) => {
+    await stub.setMode('slow');
+    await expectSpinnerUntilAnswered(page, '/productdetails/4', '/api/products/4', async () => {
+      await expect(page.getByRole('heading', { level: 1, name: FIXTURE_PRODUCTS[3]!.title })).toBeVisible();
+    });
+  });
+});
+
+test.describe('Upstream down on a cold cache', () => {
+  // The data layer retries 3 times with a growing delay before it gives up.
+  test.setTimeout(90_000);
+
+  for (const [page_, path, mode] of [
+    ['Products', '/products', 'refuse'],
+    ['Home', '/', 'status500'],
+  ] as const) {
+    test(`${page_} says it could not load, with Try again, instead of spinning forever (upstream ${mode})`, async ({ page, stub, apiRequests }) => {
+      await stub.setMode(mode);
+      await page.goto(path);
+      const tryAgain = page.getByRole('button', { name: 'Try again' });
+      await expect(tryAgain).toBeVisible({ timeout: 60_000 });
+      await expect(spinner(page)).toHaveCount(0);
+      await expect(page.getByRole('alert')).toContainText(/couldn.t load/i);
+      // The first attempt and three retries: no retry storm.
+      expect(apiRequests, 'requests to /api/products: one attempt and three retries').toEqual(Array(4).fill('/api/products'));
+
+      // The upstream comes back: Try again loads the page.
+      await stub.setMode('normal');
+      await tryAgain.click();
+      if (path === '/') await expect(page.locator('.swiper-slide')).toHaveCount(6);
+      else await expect(productCards(page)).toHaveCount(FIXTURE_PRODUCTS.length);
+      await expect(tryAgain).toHaveCount(0);
+      await expect(spinner(page)).toHaveCount(0);
+    });
+  }
+});
