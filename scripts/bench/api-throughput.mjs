@@ -6,8 +6,8 @@ import { startBuiltServer } from './built-server.mjs';
 import { startContender } from './contenders.mjs';
 import { decodedText, get } from './http.mjs';
 import { measureLoad } from './load.mjs';
-import { peakRssMb, resetPeakRss, stopProcess } from './processes.mjs';
-import { median } from './report.mjs';
+import { cpuSeconds, peakRssMb, resetPeakRss, stopProcess } from './processes.mjs';
+import { median, percent } from './report.mjs';
 import { startUpstream } from './upstream.mjs';
 
 export const SCENARIOS = [
@@ -84,13 +84,17 @@ export async function runScenario(scenario, { seconds, warmupSeconds, rounds, wo
       const order = contenders.map((_, index) => contenders[(index + round) % contenders.length]);
       for (const contender of order) {
         resetPeakRss(contender.child.pid);
+        const cpuBefore = cpuSeconds(contender.child.pid);
         const result = await measureLoad({ url: contender.url, headers: scenario.headers, seconds });
         result.peakRssMb = peakRssMb(contender.child.pid);
+        // Over the load generator's run plus its start-up, so a slight underestimate.
+        result.serverCpu = cpuBefore === null ? null : (cpuSeconds(contender.child.pid) - cpuBefore) / seconds;
         contender.runs.push(result);
         log(
           `    round ${round + 1}/${rounds}  ${contender.name.padEnd(20)} ${Math.round(result.requestsPerSecond)
             .toString()
-            .padStart(6)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  peak RSS ${result.peakRssMb?.toFixed(0)} MB` +
+            .padStart(6)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  peak RSS ${result.peakRssMb?.toFixed(0)} MB  ` +
+            `CPU: server ${percent(result.serverCpu)}, autocannon ${percent(result.loadGeneratorCpu)}` +
             (result.non2xx || result.errors ? `  (${result.non2xx} non-2xx, ${result.errors} errors)` : ''),
         );
       }
@@ -114,6 +118,8 @@ export async function runScenario(scenario, { seconds, warmupSeconds, rounds, wo
         p50: median(runs.map((run) => run.p50)),
         p99: median(runs.map((run) => run.p99)),
         peakRssMb: Math.max(...runs.map((run) => run.peakRssMb ?? 0)),
+        serverCpu: median(runs.map((run) => run.serverCpu)),
+        loadGeneratorCpu: median(runs.map((run) => run.loadGeneratorCpu)),
         failures: runs.reduce((sum, run) => sum + run.non2xx + run.errors, 0),
       })),
     };

@@ -10,8 +10,9 @@ export const LOAD_CORE = 1;
 
 /**
  * Runs `connections` keep-alive connections (no pipelining) against `url` for `seconds`. Resolves with
- * requests per second (mean of the per-second samples), latency p50/p99 in ms, bytes per response, and
- * counts of non-2xx answers and errors (a contender that fails requests must not look fast).
+ * requests per second (mean of the per-second samples), latency p50/p99 in ms, bytes per response, counts of
+ * non-2xx answers and errors (a contender that fails requests must not look fast), and the share of a core
+ * the load generator itself used.
  */
 export async function measureLoad({ url, headers, seconds, connections = 10 }) {
   const child = startNode([SELF, JSON.stringify({ url, headers, seconds, connections })], { core: LOAD_CORE });
@@ -21,7 +22,9 @@ export async function measureLoad({ url, headers, seconds, connections = 10 }) {
 
 if (process.argv[1] === SELF) {
   const { url, headers, seconds, connections } = JSON.parse(process.argv[2]);
+  const cpuBefore = process.cpuUsage();
   const result = await autocannon({ url, headers, connections, pipelining: 1, duration: seconds });
+  const cpu = process.cpuUsage(cpuBefore);
   const responses = result.requests.total;
   process.stdout.write(
     `${JSON.stringify({
@@ -32,6 +35,8 @@ if (process.argv[1] === SELF) {
       responses,
       non2xx: result.non2xx,
       errors: result.errors + result.timeouts,
+      // Near 1 means the load generator, not the server, set the pace: the figure is then a floor.
+      loadGeneratorCpu: (cpu.user + cpu.system) / 1e6 / result.duration,
     })}\n`,
   );
 }

@@ -119,6 +119,19 @@ export function resetPeakRss(pid) {
   }
 }
 
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+
+/** CPU seconds (user + system) the process has used so far, or null off Linux. */
+export function cpuSeconds(pid) {
+  try {
+    // Fields after the command name, which is in parentheses and may hold spaces: utime and stime are 14 and 15.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
 /** Peak resident set size (VmHWM) in MB, or null off Linux. */
 export function peakRssMb(pid) {
   try {

@@ -12,6 +12,9 @@ export function median(values) {
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
+/** A share of one core (0.5) as a percentage ("50%"). */
+export const percent = (share) => (share === null || share === undefined ? 'n/a' : `${Math.round(share * 100)}%`);
+
 export function describeMachine() {
   const cpu = /^model name\s*:\s*(.+)$/m.exec(safeRead('/proc/cpuinfo'))?.[1] ?? 'unknown CPU';
   let chromium = 'not found';
@@ -21,6 +24,14 @@ export function describeMachine() {
     // reported as not found
   }
   return `${availableParallelism()} × ${cpu}, Node ${process.version}, ${chromium}`;
+}
+
+/**
+ * The 1-minute load average. The bench cannot make a busy machine quiet, but it can say that it was busy: with
+ * other work running, every figure here is lower than the machine can do, and the ratios are noisier.
+ */
+export function loadAverage() {
+  return Number(safeRead('/proc/loadavg').split(' ')[0]) || null;
 }
 
 function safeRead(path) {

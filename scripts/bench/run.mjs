@@ -13,7 +13,7 @@ import { measureLargeCatalogue } from './large-catalogue.mjs';
 import { runLighthouse } from './lighthouse.mjs';
 import { measureRouteScripts, ROUTE_BUDGETS } from './page-budgets.mjs';
 import { killChildrenOnExit, PINNING, stopAllProcesses, stopProcess } from './processes.mjs';
-import { describeMachine, median, Report, writeReport } from './report.mjs';
+import { describeMachine, loadAverage, median, percent, Report, writeReport } from './report.mjs';
 import { startUpstream } from './upstream.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -29,6 +29,7 @@ const startedAt = new Date();
 const started = performance.now();
 const fmt = (value, digits = 0) =>
   value === null || value === undefined ? 'n/a' : value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
 
 function positiveInteger(name, fallback) {
   const value = Number(process.env[name] ?? fallback);
@@ -53,10 +54,14 @@ async function part(title, area, measure) {
 
 killChildrenOnExit();
 const machine = describeMachine();
+const loadAtStart = loadAverage();
 const settings =
   `API: ${ROUNDS} rounds × ${SECONDS} s per contender (after ${WARMUP_SECONDS} s warm-up), 10 connections, no pipelining, ` +
   (PINNING ? 'server on core 0, autocannon on core 1' : 'not pinned (needs 2 cores and taskset)');
-log(`# npm run bench\n\nMachine: ${machine}\nSettings: ${settings}`);
+log(`# npm run bench\n\nMachine: ${machine}\nSettings: ${settings}\nLoad average at start: ${loadAtStart ?? 'n/a'}`);
+if (loadAtStart !== null && loadAtStart > 0.5) {
+  log('  warning: other work is running on this machine; every figure below is lower, and noisier, than it can do');
+}
 
 log('\n## Build');
 const buildStarted = performance.now();
@@ -98,7 +103,8 @@ try {
         const ratio = contender.requestsPerSecond / raw.requestsPerSecond;
         const line =
           `${fmt(contender.requestsPerSecond)} req/s (${fmt(ratio, 2)}× raw), p50 ${fmt(contender.p50)} ms, ` +
-          `p99 ${fmt(contender.p99)} ms, peak RSS ${fmt(contender.peakRssMb)} MB, ${contender.encoding} body ${fmt(contender.bodyBytes)} B` +
+          `p99 ${fmt(contender.p99)} ms, peak RSS ${fmt(contender.peakRssMb)} MB, ${contender.encoding} body ${fmt(contender.bodyBytes)} B, ` +
+          `CPU ${percent(contender.serverCpu)} (autocannon ${percent(contender.loadGeneratorCpu)})` +
           (contender.sameContent ? '' : ', DIFFERENT JSON') +
           (contender.failures ? `, ${contender.failures} failed requests` : '');
         log(`    ${contender.name.padEnd(20)} ${line}`);
@@ -110,6 +116,7 @@ try {
           report.add('API', `${scenario.name}: server peak RSS under load`, `${fmt(contender.peakRssMb)} MB`, `≤ ${RSS_BUDGET_MB} MB`, contender.peakRssMb <= RSS_BUDGET_MB);
         }
       }
+      report.add('API', `${scenario.name}: server cache fill (the MISS)`, `${fmt(result.fillMs)} ms`);
       if (!result.warmed) log('  warning: the server did not answer X-Cache: HIT throughout: the figures are not those of cache hits');
     });
   }
@@ -182,7 +189,8 @@ try {
 }
 
 const durationSeconds = (performance.now() - started) / 1000;
-const summary = report.markdown({ machine, command: 'npm run bench', settings, startedAt, durationSeconds });
+const load = `load average ${loadAtStart ?? 'n/a'} at start, ${loadAverage() ?? 'n/a'} at the end`;
+const summary = report.markdown({ machine: `${machine}; ${load}`, command: 'npm run bench', settings, startedAt, durationSeconds });
 const summaryPath = `${ROOT}.bench/latest.md`;
 writeReport(summaryPath, summary);
 log(`\n## Summary (also in .bench/latest.md)\n\n${summary}`);
