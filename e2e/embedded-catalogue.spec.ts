@@ -1,0 +1,49 @@
+import { dollars, EMBEDDED_PRODUCTS, expectedTitles } from './support/catalogue.ts';
+import { expect, test } from './fixtures/test.ts';
+import { cardTitles, productCards, waitForHomePage, waitForProductsPage } from './support/page-helpers.ts';
+
+/** The site as `npm start` serves it offline: no PRODUCTS_API_URL, the catalogue bundled in the repository. */
+test.use({ siteKind: 'embedded' });
+
+test.describe('Embedded catalogue (no upstream configured)', () => {
+  test('Home shows the first six embedded products @both', async ({ page }) => {
+    await page.goto('/');
+    await waitForHomePage(page);
+    const hrefs = await page.locator('.swiper-slide a').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+    expect(hrefs.sort()).toEqual(EMBEDDED_PRODUCTS.slice(0, 6).map((product) => `/productdetails/${product.id}`).sort());
+    for (const product of EMBEDDED_PRODUCTS.slice(0, 6)) {
+      await expect(page.locator('.swiper-slide').getByText(product.title, { exact: true })).toHaveCount(1);
+    }
+  });
+
+  test('Products lists every embedded product with loaded images, and sorts them by name', async ({ page }) => {
+    await page.goto('/products');
+    await waitForProductsPage(page);
+    expect(await cardTitles(page)).toEqual(EMBEDDED_PRODUCTS.map((product) => product.title));
+    // Every image comes from our own API and really decodes (the lazy ones once scrolled to).
+    const images = productCards(page).locator('img');
+    await expect(images).toHaveCount(EMBEDDED_PRODUCTS.length);
+    for (const image of await images.all()) {
+      await image.scrollIntoViewIfNeeded();
+      await expect(image).toHaveAttribute('src', /^\/api\/products\/\d+\/image$/);
+      await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    }
+    // Mixed case and accented titles sort by locale, not by code point.
+    await page.getByRole('combobox', { name: 'Sort products' }).selectOption('nameAZ');
+    await expect.poll(() => cardTitles(page)).toEqual(expectedTitles(EMBEDDED_PRODUCTS, '', 'nameAZ'));
+  });
+
+  test('a product without a rating shows 4 stars on its card and 0 on its page', async ({ page }) => {
+    const product = EMBEDDED_PRODUCTS.find((candidate) => !candidate.rating)!;
+    await page.goto('/products');
+    await waitForProductsPage(page);
+    const card = page.locator(`a[href="/productdetails/${product.id}"]`);
+    await expect(card.getByRole('img', { name: 'Rated 4.0 out of 5' })).toBeVisible();
+    await card.click();
+    const main = page.getByRole('main');
+    await expect(main.getByRole('heading', { level: 1, name: product.title })).toBeVisible();
+    await expect(main.getByRole('img', { name: 'Rated 0.0 out of 5' })).toBeVisible();
+    await expect(main.getByText(dollars(product.price), { exact: true })).toBeVisible();
+    await expect(main.getByText(product.description, { exact: true })).toBeVisible();
+  });
+});
