@@ -9,7 +9,7 @@ import { StyledIconButton } from './icon-button';
 import { ThemeToggle } from './theme-toggle';
 
 /** The spec: the bar turns compact once the page is scrolled more than 10 px. */
-export const COMPACT_AFTER_PX = 10;
+const COMPACT_AFTER_PX = 10;
 
 const FOCUSABLE = 'a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])';
 
@@ -294,7 +294,7 @@ export function NavBar() {
           </StyledActions>
         </StyledBarInner>
       </StyledBar>
-      <StyledOverlay $open={menuOpen} data-open={menuOpen}>
+      <StyledOverlay $open={menuOpen}>
         <StyledPanel id={menuId} ref={panelRef} aria-label="Menu" $open={menuOpen} inert={!menuOpen}>
           <ul>
             {NAV_ENTRIES.map((entry) => (

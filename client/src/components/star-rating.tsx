@@ -1,8 +1,8 @@
 import styled from 'styled-components';
 
-export const STAR_COUNT = 5;
+const STAR_COUNT = 5;
 
-export type StarFill = 'full' | 'half' | 'empty';
+type StarFill = 'full' | 'half' | 'empty';
 
 /**
  * The rounding rule: the rate is rounded to the nearest half star, then clamped to 0–5.

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 
 /** One suffix for every page, so tabs and history entries read consistently. */
-export const TITLE_SUFFIX = ' · Catalogue';
+const TITLE_SUFFIX = ' · Catalogue';
 
 export function useDocumentTitle(title: string): void {
   useEffect(() => {

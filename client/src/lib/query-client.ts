@@ -4,8 +4,8 @@ import { ApiError } from './api-client';
 /** The spec's data-layer constants: fresh for 5 minutes, unused data dropped after 5 minutes. */
 export const STALE_TIME_MS = 5 * 60 * 1000;
 export const GC_TIME_MS = 5 * 60 * 1000;
-export const MAX_RETRIES = 3;
-export const MAX_RETRY_DELAY_MS = 30_000;
+const MAX_RETRIES = 3;
+const MAX_RETRY_DELAY_MS = 30_000;
 
 /**
  * Retry only what a retry can fix: a network failure (fetch rejects, no ApiError) or a 5xx. A 4xx is the

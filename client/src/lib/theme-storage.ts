@@ -5,8 +5,8 @@ import type { ThemeMode } from '../styles/theme';
  * import this module: the CSP allows no inline script, and it must run before the bundle); a test keeps the two
  * in step.
  */
-export const THEME_STORAGE_KEY = 'theme';
-export const DARK_CLASS = 'dark';
+const THEME_STORAGE_KEY = 'theme';
+const DARK_CLASS = 'dark';
 
 /** Anything other than 'dark' (missing, junk, storage blocked) means light. */
 export function readStoredTheme(): ThemeMode {

@@ -16,7 +16,7 @@ import { formatPrice } from '../lib/format-price';
 import { media } from '../styles/theme';
 
 /** The spec: the detail page shows a rate of 0 when the product has no rating. */
-export const DETAIL_DEFAULT_RATE = 0;
+const DETAIL_DEFAULT_RATE = 0;
 
 const StyledBack = styled.div`
   margin-bottom: ${({ theme }) => theme.space.lg};

@@ -13,8 +13,8 @@ import { visuallyHidden } from '../styles/global-style';
 import { media } from '../styles/theme';
 
 /** The list's state lives in the URL (`?q=…&sort=…`), so reload, Back and shared links keep it. */
-export const SEARCH_PARAM = 'q';
-export const SORT_PARAM = 'sort';
+const SEARCH_PARAM = 'q';
+const SORT_PARAM = 'sort';
 
 const StyledToolbar = styled.div`
   display: grid;

@@ -46,7 +46,6 @@ export const media = {
   sm: `@media (min-width: ${BREAKPOINTS.sm}px)`,
   md: `@media (min-width: ${BREAKPOINTS.md}px)`,
   lg: `@media (min-width: ${BREAKPOINTS.lg}px)`,
-  belowLg: `@media (max-width: ${BREAKPOINTS.lg - 0.02}px)`,
 } as const;
 
 /** The spec's mobile-menu transition: 300 ms. */
@@ -67,7 +66,7 @@ const shared = {
   transition: { menu: `${MENU_TRANSITION_MS}ms ease`, quick: '160ms ease' },
 } as const;
 
-export const lightTheme: AppTheme = {
+const lightTheme: AppTheme = {
   ...shared,
   mode: 'light',
   colors: {
@@ -99,7 +98,7 @@ export const lightTheme: AppTheme = {
   },
 };
 
-export const darkTheme: AppTheme = {
+const darkTheme: AppTheme = {
   ...shared,
   mode: 'dark',
   colors: {

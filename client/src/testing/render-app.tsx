@@ -20,7 +20,7 @@ function Probe({ probe }: { probe: RouterProbe }) {
 }
 
 /** A QueryClient per test with retries off, so a failure shows at once and no state leaks between tests. */
-export function createTestQueryClient(): QueryClient {
+function createTestQueryClient(): QueryClient {
   return new QueryClient({ defaultOptions: { queries: { retry: false, gcTime: Infinity } } });
 }
 

@@ -5,7 +5,7 @@ import { useApiClient, type ApiClient } from '../../../lib/api-client';
 import { productKeys } from './product-keys';
 
 /** The spec's gallery size: the home carousel shows the first 6 products of the catalogue. */
-export const GALLERY_SIZE = 6;
+const GALLERY_SIZE = 6;
 
 export function getProducts(api: ApiClient, signal?: AbortSignal): Promise<Product[]> {
   return api.getJson<Product[]>(API_PATHS.products, signal);

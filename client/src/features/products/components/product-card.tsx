@@ -7,7 +7,7 @@ import { formatPrice } from '../../../lib/format-price';
 import { ProductImage } from './product-image';
 
 /** The spec: a card shows 4 stars when the product has no rating. */
-export const CARD_DEFAULT_RATE = 4;
+const CARD_DEFAULT_RATE = 4;
 
 const StyledCard = styled(Link)`
   display: flex;

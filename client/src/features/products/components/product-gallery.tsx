@@ -16,7 +16,7 @@ import { BREAKPOINTS } from '../../../styles/theme';
 import { ProductImage } from './product-image';
 
 /** The spec's carousel: 1.2 / 2 / 3 slides at 0 / 640 / 1024 px, 20 px apart, a new slide every 2.5 s. */
-export const GALLERY_AUTOPLAY_DELAY_MS = 2500;
+const GALLERY_AUTOPLAY_DELAY_MS = 2500;
 const SPACE_BETWEEN = 20;
 const SLIDES_PER_VIEW = 1.2;
 const BREAKPOINT_SLIDES = {
