@@ -30,8 +30,8 @@ const StyledBar = styled.div<{ $compact: boolean }>`
   background: ${({ theme }) => theme.colors.barBackground};
   border-bottom: 1px solid transparent;
   transition:
-    background-color ${({ theme }) => theme.transition.menu},
-    box-shadow ${({ theme }) => theme.transition.menu};
+    background-color ${({ theme }) => theme.transition.smooth},
+    box-shadow ${({ theme }) => theme.transition.smooth};
 
   ${({ $compact, theme }) =>
     $compact &&
@@ -51,7 +51,7 @@ const StyledBarInner = styled.div<{ $compact: boolean }>`
   height: ${({ $compact, theme }) => ($compact ? theme.layout.barHeightCompact : theme.layout.barHeight)};
   margin: 0 auto;
   padding: 0 ${({ theme }) => theme.space.md};
-  transition: height ${({ theme }) => theme.transition.menu};
+  transition: height ${({ theme }) => theme.transition.smooth};
 
   ${media.sm} {
     padding: 0 ${({ theme }) => theme.space.lg};

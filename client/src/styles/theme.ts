@@ -36,7 +36,7 @@ export interface AppTheme {
   shadow: { card: string; cardHover: string; bar: string };
   font: { body: string; sizeSm: string; sizeMd: string; sizeLg: string; sizeXl: string; sizeHero: string };
   layout: { maxWidth: string; barHeight: string; barHeightCompact: string };
-  transition: { menu: string; quick: string };
+  transition: { menu: string; smooth: string; quick: string };
 }
 
 /** Breakpoints of the contract (min-width, px): grid 640/768/1024, bar collapses below 1024. */
@@ -63,7 +63,7 @@ const shared = {
     sizeHero: 'clamp(5rem, 3rem + 10vw, 9rem)',
   },
   layout: { maxWidth: '1200px', barHeight: '88px', barHeightCompact: '72px' },
-  transition: { menu: `${MENU_TRANSITION_MS}ms ease`, quick: '160ms ease' },
+  transition: { menu: `${MENU_TRANSITION_MS}ms ease`, smooth: '300ms ease', quick: '160ms ease' },
 } as const;
 
 const lightTheme: AppTheme = {

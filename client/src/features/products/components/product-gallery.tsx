@@ -37,7 +37,7 @@ const StyledGallery = styled.div`
 
   .swiper-slide {
     height: auto;
-    transition: transform ${({ theme }) => theme.transition.menu};
+    transition: transform ${({ theme }) => theme.transition.smooth};
   }
 
   /* The centred slide stands out by size, not by fading the others (faded text would fail contrast). */

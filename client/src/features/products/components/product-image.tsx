@@ -15,7 +15,7 @@ const StyledWell = styled.div`
     object-fit: contain;
     /* Product photos have white backgrounds; multiply blends them into the well instead of a hard box. */
     mix-blend-mode: multiply;
-    transition: transform ${({ theme }) => theme.transition.menu};
+    transition: transform ${({ theme }) => theme.transition.smooth};
   }
 `;
 

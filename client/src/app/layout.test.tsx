@@ -1,0 +1,34 @@
+import { act, screen } from '@testing-library/react';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startFixtureServer, type FixtureServer } from '../testing/fixture-server';
+import { renderApp } from '../testing/render-app';
+
+let server: FixtureServer;
+beforeAll(async () => {
+  server = await startFixtureServer();
+});
+afterAll(() => server.close());
+
+describe('layout', () => {
+  it('puts every page in one <main> after a skip link', async () => {
+    renderApp('/products', { server });
+    expect(screen.getByRole('link', { name: 'Skip to content' })).toHaveAttribute('href', '#main');
+    expect(screen.getByRole('main')).toHaveAttribute('id', 'main');
+    expect(await screen.findAllByRole('heading', { level: 1 })).toHaveLength(1);
+  });
+
+  it('opens each page scrolled to the top, but not on a change of search or sort', async () => {
+    const scrollTo = vi.spyOn(window, 'scrollTo');
+    const { router } = renderApp('/', { server });
+    expect(scrollTo).toHaveBeenLastCalledWith(0, 0);
+    scrollTo.mockClear();
+    act(() => router.navigate('/products'));
+    expect(scrollTo).toHaveBeenCalledWith(0, 0);
+    scrollTo.mockClear();
+    act(() => router.navigate('/products?sort=nameAZ'));
+    expect(scrollTo).not.toHaveBeenCalled();
+    act(() => router.navigate('/productdetails/1'));
+    expect(scrollTo).toHaveBeenCalledWith(0, 0);
+    scrollTo.mockRestore();
+  });
+});
