@@ -27,6 +27,10 @@ export interface CachedCatalogue {
   getProductImage(id: number): Promise<ProductImage>;
   /** Whether a cached copy is held that could still be served (for readiness). */
   hasAnyCopy(): boolean;
+  /** What listProducts() would answer now if that is a cache HIT, else `undefined`; never asks the source. */
+  peekListHit(): CachedAnswer<Product[]> | undefined;
+  /** What getProduct(id) would answer now if that is a cache HIT, else `undefined`; never asks the source. */
+  peekProductHit(id: number): CachedAnswer<Product> | undefined;
   /** Resolves when every source request started so far has settled (tests, shutdown). */
   settled(): Promise<void>;
   close(): void;
@@ -88,6 +92,8 @@ export function createCachedCatalogue({ source, logger, ...timing }: CachedCatal
     },
 
     hasAnyCopy: () => list.hasAnyCopy() || products.hasAnyCopy(),
+    peekListHit: () => list.peekHit(LIST_KEY),
+    peekProductHit: (id) => products.peekHit(String(id)),
 
     async settled() {
       await Promise.all([list.settled(), products.settled()]);

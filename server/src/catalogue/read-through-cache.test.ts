@@ -78,6 +78,21 @@ describe('ReadThroughCache', () => {
     await expect(cache.get('k', () => Promise.reject(new Error('down')))).rejects.toThrow('down');
   });
 
+  it('peeks only at fresh copies, with the figures get() would give, and never loads or refreshes', async () => {
+    const { cache, clock } = setUp();
+    expect(cache.peekHit('k')).toBeUndefined();
+    await cache.get('k', async () => ({ n: 1 }));
+    clock.advanceSeconds(4);
+    const peeked = cache.peekHit('k');
+    expect(peeked).toEqual(await cache.get('k', () => Promise.reject(new Error('must not load'))));
+    expect(peeked).toMatchObject({ cacheStatus: 'HIT', ageSeconds: 4, freshForSeconds: 6 });
+
+    clock.advanceSeconds(6);
+    expect(cache.peekHit('k')).toBeUndefined();
+    // get() still finds the stale copy: peeking did not refresh or drop it.
+    expect((await cache.get('k', async () => ({ n: 2 })))?.cacheStatus).toBe('STALE');
+  });
+
   it('evicts the copy when the source says the key no longer exists', async () => {
     const { cache, clock } = setUp();
     await cache.get('k', async () => ({ n: 1 }));

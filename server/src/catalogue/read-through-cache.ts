@@ -89,6 +89,18 @@ export class ReadThroughCache<T> {
     return filled === null ? null : this.#answer(filled, 'MISS', filled.storedAt);
   }
 
+  /**
+   * The answer `get` would give right now if it is a HIT, without ever asking the source; `undefined` when it
+   * would be anything else (absent, stale, expired), which only `get` handles. For the hit path in front of
+   * Express (server/src/hit-path/), which answers fresh copies synchronously and leaves everything else to `get`.
+   */
+  peekHit(key: string): CachedAnswer<T> | undefined {
+    const entry = this.#entries.get<Entry<T>>(key);
+    if (entry === undefined) return undefined;
+    const now = this.#now();
+    return now - entry.storedAt < this.#ttlMs ? this.#answer(entry, 'HIT', now) : undefined;
+  }
+
   /** Whether any value is held that could still be served. */
   hasAnyCopy(): boolean {
     const now = this.#now();
