@@ -1,0 +1,80 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures/test.ts';
+import {
+  expectNoSeriousAxeViolations,
+  spinner,
+  storeTheme,
+  waitForHomePage,
+  waitForProductsPage,
+} from './support/page-helpers.ts';
+
+/** Every screen and state a visitor can reach, each with what shows it is ready. */
+const SCREENS: { name: string; path: string; ready: (page: Page) => Promise<void> }[] = [
+  { name: 'Home', path: '/', ready: waitForHomePage },
+  { name: 'Products', path: '/products', ready: waitForProductsPage },
+  {
+    name: 'Products, empty result',
+    path: '/products?q=zzz',
+    ready: async (page) => {
+      await expect(page.getByText('No products found.')).toBeVisible();
+    },
+  },
+  {
+    name: 'Product detail',
+    path: '/productdetails/1',
+    ready: async (page) => {
+      await expect(page.getByRole('main').getByRole('img', { name: /^Rated/ })).toBeVisible();
+    },
+  },
+  {
+    name: 'Invalid product id',
+    path: '/productdetails/abc',
+    ready: async (page) => {
+      await expect(page.getByRole('heading', { name: 'Invalid Product ID' })).toBeVisible();
+    },
+  },
+  {
+    name: 'Not-found page',
+    path: '/no-such-page',
+    ready: async (page) => {
+      await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
+    },
+  },
+];
+
+async function checkBothThemes(page: Page, label: string, open: () => Promise<void>) {
+  for (const theme of ['light', 'dark'] as const) {
+    await page.evaluate((value) => localStorage.setItem('theme', value), theme);
+    await open();
+    await expect(page.locator('html')).toHaveClass(theme === 'dark' ? /(^|\s)dark(\s|$)/ : /^(?!.*\bdark\b)/);
+    await expectNoSeriousAxeViolations(page, `${label}, ${theme} theme`);
+  }
+}
+
+test.describe('Accessibility (axe: no serious or critical violations, both themes)', () => {
+  for (const screen of SCREENS) {
+    test(`${screen.name} (${screen.path}) @both`, async ({ page }) => {
+      await storeTheme(page, 'light');
+      await page.goto(screen.path);
+      await checkBothThemes(page, screen.name, async () => {
+        await page.reload();
+        await screen.ready(page);
+        await expect(spinner(page)).toHaveCount(0);
+      });
+    });
+  }
+
+  test('the open mobile menu @mobile', async ({ page }) => {
+    await storeTheme(page, 'light');
+    await page.goto('/products');
+    await checkBothThemes(page, 'open mobile menu', async () => {
+      await page.reload();
+      await waitForProductsPage(page);
+      await page.getByRole('button', { name: 'Open menu' }).click();
+      const menu = page.getByRole('navigation', { name: 'Menu' });
+      await expect(menu).toBeVisible();
+      // Wait out the 300 ms slide so axe sees the menu where it rests.
+      await expect.poll(() => menu.evaluate((nav) => getComputedStyle(nav).transform)).toMatch(/^(none|matrix\(1, 0, 0, 1, 0, 0\))$/);
+    });
+  });
+});
