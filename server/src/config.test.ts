@@ -23,6 +23,8 @@ describe('loadConfig', () => {
       rateLimitPerMinute: 600,
       trustProxy: false,
       logLevel: 'info',
+      imageMaxBytes: 5 * 1024 * 1024,
+      imageCacheMaxBytes: 32 * 1024 * 1024,
     });
   });
 
@@ -38,6 +40,8 @@ describe('loadConfig', () => {
         RATE_LIMIT_PER_MINUTE: '0',
         TRUST_PROXY: 'true',
         LOG_LEVEL: 'silent',
+        IMAGE_MAX_BYTES: '1000',
+        IMAGE_CACHE_MAX_BYTES: '4000',
       }),
     ).toEqual({
       port: 8080,
@@ -49,6 +53,8 @@ describe('loadConfig', () => {
       rateLimitPerMinute: 0,
       trustProxy: true,
       logLevel: 'silent',
+      imageMaxBytes: 1000,
+      imageCacheMaxBytes: 4000,
     });
   });
 
@@ -81,6 +87,9 @@ describe('loadConfig', () => {
     [{ STALE_MAX_SECONDS: '1e3' }, 'STALE_MAX_SECONDS must be an integer from 0 to 31536000, got "1e3"'],
     [{ RATE_LIMIT_PER_MINUTE: 'lots' }, 'RATE_LIMIT_PER_MINUTE must be an integer from 0 to 1000000, got "lots"'],
     [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY must be true or false, got "yes"'],
+    [{ IMAGE_MAX_BYTES: '5MB' }, 'IMAGE_MAX_BYTES must be an integer from 1 to 104857600, got "5MB"'],
+    [{ IMAGE_MAX_BYTES: '0' }, 'IMAGE_MAX_BYTES must be an integer from 1 to 104857600, got "0"'],
+    [{ IMAGE_CACHE_MAX_BYTES: '-1' }, 'IMAGE_CACHE_MAX_BYTES must be an integer from 1 to 4294967296, got "-1"'],
     [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"'],
   ])('rejects %j with one line naming the variable', (env, message) => {
     const error = configError(env);

@@ -16,6 +16,10 @@ export interface Config {
   rateLimitPerMinute: number;
   trustProxy: boolean;
   logLevel: LogLevel;
+  /** The largest upstream image accepted; a bigger one is refused (502), its download cut at this size. */
+  imageMaxBytes: number;
+  /** Memory budget of the image LRU, in bytes of image data. */
+  imageCacheMaxBytes: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -30,6 +34,7 @@ export class ConfigError extends Error {
 }
 
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
+const MIB = 1024 * 1024;
 
 function integer(min: number, max: number) {
   return {
@@ -64,6 +69,11 @@ const VARIABLES = {
     expected: 'true or false',
   },
   LOG_LEVEL: { default: 'info', schema: z.enum(LOG_LEVELS), expected: `one of ${LOG_LEVELS.join(', ')}` },
+  // Product photos are tens of kilobytes; 5 MiB leaves room for large ones while an upstream that sends a
+  // video or an endless body cannot make the server buffer it.
+  IMAGE_MAX_BYTES: { default: String(5 * MIB), ...integer(1, 100 * MIB) },
+  // 32 MiB holds a few hundred product photos: the whole catalogue of a shop this size.
+  IMAGE_CACHE_MAX_BYTES: { default: String(32 * MIB), ...integer(1, 4096 * MIB) },
 } as const;
 
 type VariableName = keyof typeof VARIABLES;
@@ -102,5 +112,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     rateLimitPerMinute: required('RATE_LIMIT_PER_MINUTE'),
     trustProxy: required('TRUST_PROXY'),
     logLevel: required('LOG_LEVEL'),
+    imageMaxBytes: required('IMAGE_MAX_BYTES'),
+    imageCacheMaxBytes: required('IMAGE_CACHE_MAX_BYTES'),
   };
 }

@@ -12,6 +12,8 @@ export interface CachedCatalogueOptions {
   source: ProductSource;
   ttlSeconds: number;
   staleMaxSeconds: number;
+  /** IMAGE_CACHE_MAX_BYTES: image bytes kept in memory at most; the least recently used go first. */
+  imageCacheMaxBytes?: number;
   logger: Logger;
   /** Milliseconds since the epoch; tests inject their own clock. */
   now?: () => number;
@@ -25,27 +27,32 @@ export interface CachedCatalogue {
   getProduct(id: number): Promise<CachedAnswer<Product>>;
   /** The image at the location the source gave for this product; never a location from anywhere else. */
   getProductImage(id: number): Promise<ProductImage>;
-  /** Whether a cached copy is held that could still be served (for readiness). */
-  hasAnyCopy(): boolean;
   /** What listProducts() would answer now if that is a cache HIT, else `undefined`; never asks the source. */
   peekListHit(): CachedAnswer<Product[]> | undefined;
   /** What getProduct(id) would answer now if that is a cache HIT, else `undefined`; never asks the source. */
   peekProductHit(id: number): CachedAnswer<Product> | undefined;
+  /** Whether a cached copy is held that could still be served (for readiness). */
+  hasAnyCopy(): boolean;
   /** Resolves when every source request started so far has settled (tests, shutdown). */
   settled(): Promise<void>;
   close(): void;
 }
 
 const LIST_KEY = 'list';
-/** Image bytes kept in memory at most; the least recently used go first. */
-const IMAGE_CACHE_BYTES = 32 * 1024 * 1024;
+/** The default of IMAGE_CACHE_MAX_BYTES, for callers that do not pass their configuration. */
+const DEFAULT_IMAGE_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
 /**
  * The read-through cache over a ProductSource, with the list and each product under separate keys. Bodies
  * are prepared from the public shape of the products (image rewritten to this server's image route), while
  * the cached values keep the source's own image location for the image route.
  */
-export function createCachedCatalogue({ source, logger, ...timing }: CachedCatalogueOptions): CachedCatalogue {
+export function createCachedCatalogue({
+  source,
+  logger,
+  imageCacheMaxBytes = DEFAULT_IMAGE_CACHE_MAX_BYTES,
+  ...timing
+}: CachedCatalogueOptions): CachedCatalogue {
   const list = new ReadThroughCache<Product[]>({
     ...timing,
     logger,
@@ -57,9 +64,11 @@ export function createCachedCatalogue({ source, logger, ...timing }: CachedCatal
     prepare: (product) => prepareBody(toPublicProduct(product)),
   });
   // Images by source location, so a product whose image changes upstream gets the new one. `fetch` shares one
-  // source request among concurrent callers and stores nothing when it fails.
+  // source request among concurrent callers and stores nothing when it fails. Sized by bytes, not by count:
+  // one large photo must not be able to push the budget past what the operator allowed. An image bigger than
+  // the whole budget is served but not kept.
   const images = new LRUCache<string, ProductImage>({
-    maxSize: IMAGE_CACHE_BYTES,
+    maxSize: imageCacheMaxBytes,
     sizeCalculation: (image) => Math.max(1, image.body.length),
     ttl: Math.max(1, timing.ttlSeconds) * 1000,
     fetchMethod: (location) => source.getImage(location),

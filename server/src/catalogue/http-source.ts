@@ -8,18 +8,26 @@ export interface HttpSourceOptions {
   /** Base URL without a trailing slash; `/products` and `/products/{id}` are appended. */
   baseUrl: string;
   timeoutMs: number;
+  /** IMAGE_MAX_BYTES: a bigger image is refused, and its download cut as soon as it passes this size. */
+  maxImageBytes?: number;
   logger: Logger;
 }
 
 const MAX_JSON_BYTES = 10 * 1024 * 1024;
-const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/** The default of IMAGE_MAX_BYTES, for callers that do not pass their configuration. */
+const DEFAULT_MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
 /**
  * The Fake-Store-shaped API over HTTP. Nothing it answers is trusted: statuses are interpreted here, bodies are
  * read as text and parsed here (so an HTML error page or truncated JSON is a failure, not data), and every
  * product is checked against the schema.
  */
-export function createHttpSource({ baseUrl, timeoutMs, logger }: HttpSourceOptions): ProductSource {
+export function createHttpSource({
+  baseUrl,
+  timeoutMs,
+  maxImageBytes = DEFAULT_MAX_IMAGE_BYTES,
+  logger,
+}: HttpSourceOptions): ProductSource {
   const client = axios.create({
     timeout: timeoutMs,
     validateStatus: () => true,
@@ -90,7 +98,7 @@ export function createHttpSource({ baseUrl, timeoutMs, logger }: HttpSourceOptio
 
     async getImage(location: string): Promise<ProductImage> {
       const url = resolveImageUrl(location, baseUrl);
-      const response = await get(url, 'arraybuffer', MAX_IMAGE_BYTES);
+      const response = await get(url, 'arraybuffer', maxImageBytes);
       if (!isSuccess(response)) throw new UpstreamError(`${url} answered ${response.status}`);
       const contentType = String(response.headers['content-type'] ?? '');
       // Passing anything else through would let the upstream put, say, an HTML page on this site's origin.

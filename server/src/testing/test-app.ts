@@ -93,13 +93,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const source = measuredSource(
     options.embeddedDirectory
       ? createEmbeddedSource({ directory: options.embeddedDirectory, logger })
-      : createHttpSource({ baseUrl: stub.url, timeoutMs: config.upstreamTimeoutMs, logger }),
+      : createHttpSource({ baseUrl: stub.url, timeoutMs: config.upstreamTimeoutMs, maxImageBytes: config.imageMaxBytes, logger }),
     metrics,
   );
   const catalogue = createCachedCatalogue({
     source,
     ttlSeconds: config.cacheTtlSeconds,
     staleMaxSeconds: config.staleMaxSeconds,
+    imageCacheMaxBytes: config.imageCacheMaxBytes,
     logger,
     now: clock.now,
   });
