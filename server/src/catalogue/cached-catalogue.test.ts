@@ -1,11 +1,13 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { MESSAGES } from '@catalogue/shared/messages';
 import type { Product } from '@catalogue/shared/product';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURE_PRODUCTS } from '../testing/fixture-products.js';
+import { arrivals } from '../testing/arrivals.js';
 import { rawGet, startTestApp, type TestApp } from '../testing/test-app.js';
-import type { UpstreamStubOptions } from '../testing/upstream-stub.js';
+import type { StubMode, UpstreamStubOptions } from '../testing/upstream-stub.js';
 
 // Small numbers keep the arithmetic readable: fresh for 60 s, then servable for 600 s more.
 const TTL = 60;
@@ -23,6 +25,19 @@ async function start(env: Record<string, string> = {}, stub: UpstreamStubOptions
     stub,
   });
   return testApp;
+}
+
+/** The first chunk each response wrote, in order: the Buffer objects the server handed to the socket. */
+function recordSentBodies(server: Server): unknown[] {
+  const sent: unknown[] = [];
+  server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
+    const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+    res.end = ((...args: unknown[]) => {
+      sent.push(args[0]);
+      return end(...args);
+    }) as ServerResponse['end'];
+  });
+  return sent;
 }
 
 const renamed = FIXTURE_PRODUCTS.map((product) => ({ ...product, title: `${product.title} (new)` }));
@@ -111,6 +126,49 @@ describe.each([
     expect(logs.filter((record) => record.msg === 'Background refresh failed; the cached copy is still served')).toHaveLength(2);
   });
 
+  it.each<StubMode>(['refuse', 'reset', 'status500', 'hang', 'html'])(
+    'answers at once from the copy, with STALE, Age and Cache-Control, once the upstream turns to %s',
+    async (mode) => {
+      const { server, stub, clock, catalogue } = await start();
+      const original = await request(server).get(apiPath).expect(200);
+      await stub.setMode(mode);
+      clock.advanceSeconds(TTL + 100);
+
+      // Twice: the first answer starts a refresh that fails (or hangs); the second is served all the same.
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        const response = await request(server).get(apiPath).expect(200);
+        expect(response.headers['x-cache']).toBe('STALE');
+        expect(response.headers.age).toBe(String(TTL + 100));
+        expect(response.headers['cache-control']).toBe(`public, max-age=0, stale-while-revalidate=${TTL}, stale-if-error=${STALE_MAX}`);
+        expect(response.headers.etag).toBe(original.headers.etag);
+        expect(response.body).toEqual(original.body);
+      }
+      if (mode === 'hang') {
+        // One refresh at a time: the second answer did not start another while the first still hangs.
+        await stub.waitForRequests(upstreamPath, 2);
+        expect(stub.requestCount(upstreamPath)).toBe(2);
+        stub.dropHangingRequests();
+      }
+      await catalogue.settled();
+    },
+  );
+
+  it('hands every answer of one fill the very same prepared bytes: no serialising or compressing per request', async () => {
+    const { server, stub } = await start();
+    const sent = recordSentBodies(server);
+    for (const encoding of ['identity', 'gzip', 'br']) {
+      for (let count = 0; count < 3; count += 1) await rawGet(server, apiPath, { 'Accept-Encoding': encoding });
+    }
+    expect(sent).toHaveLength(9);
+    for (const encoding of [0, 1, 2]) {
+      const [miss, ...hits] = sent.slice(encoding * 3, encoding * 3 + 3);
+      // The same Buffer object, not merely equal bytes: nothing was built for these requests.
+      for (const hit of hits) expect(hit).toBe(miss);
+    }
+    expect(new Set(sent).size).toBe(3);
+    expect(stub.requestCount(upstreamPath)).toBe(1);
+  });
+
   it('lets the error through once the copy is older than its freshness plus STALE_MAX_SECONDS', async () => {
     const { server, stub, clock } = await start();
     await request(server).get(apiPath).expect(200);
@@ -132,15 +190,34 @@ describe.each([
     expect(stub.requestCount(upstreamPath)).toBe(2);
   });
 
-  it('shares one upstream request among concurrent misses', async () => {
-    // The slow upstream keeps the first request open while the others arrive (a second is ample on loopback,
-    // even on a busy machine; if it were not, the count would rise and the test fail, never pass wrongly).
-    const { server, stub } = await start({}, { slowDelayMs: 1000 });
-    await stub.setMode('slow');
-    const responses = await Promise.all(Array.from({ length: 50 }, () => request(server).get(apiPath)));
+  it('shares one upstream request among 100 concurrent misses', async () => {
+    const { server, stub } = await start();
+    await stub.setMode('hang');
+    const allIn = arrivals(server, 100);
+    const pending = Array.from({ length: 100 }, () => request(server).get(apiPath).then((response) => response));
+    await allIn;
+    await stub.waitForRequests(upstreamPath, 1);
+    await stub.setMode('normal');
+    stub.releaseHangingRequests();
+    const responses = await Promise.all(pending);
 
-    expect(responses.map((response) => response.status)).toEqual(Array(50).fill(200));
+    expect(responses.map((response) => response.status)).toEqual(Array(100).fill(200));
+    // Every one of them waited for the same fill: none came late enough to be a HIT.
+    expect(responses.map((response) => response.headers['x-cache'])).toEqual(Array(100).fill('MISS'));
     expect(new Set(responses.map((response) => JSON.stringify(response.body))).size).toBe(1);
+    expect(stub.requestCount(upstreamPath)).toBe(1);
+  });
+
+  it('bounds every waiter by UPSTREAM_TIMEOUT_MS: 100 misses behind a hanging upstream all get 504', async () => {
+    // Long enough for all 100 to join the one request on a busy machine; if one did not, it would start a
+    // second request and the count below would fail, never pass wrongly.
+    const { server, stub } = await start({ UPSTREAM_TIMEOUT_MS: '1500' });
+    await stub.setMode('hang');
+    const responses = await Promise.all(Array.from({ length: 100 }, () => request(server).get(apiPath)));
+
+    expect(responses.map((response) => response.status)).toEqual(Array(100).fill(504));
+    const message = apiPath === '/api/products' ? MESSAGES.catalogueTimeout : MESSAGES.productNotFound;
+    expect(responses.every((response) => response.body.error === message)).toBe(true);
     expect(stub.requestCount(upstreamPath)).toBe(1);
   });
 
@@ -221,14 +298,21 @@ describe('caching single products', () => {
     expect(stub.requestCount('/images/6.png')).toBe(1);
   });
 
-  it('keeps image bytes: later and concurrent requests for one image make one upstream call', async () => {
-    const { server, stub } = await start({}, { slowDelayMs: 1000 });
-    await request(server).get('/api/products/6').expect(200);
-    await stub.setMode('slow');
-    const responses = await Promise.all(Array.from({ length: 10 }, () => request(server).get('/api/products/6/image')));
+  it('keeps image bytes: 50 concurrent and later requests for one image make one upstream call', async () => {
+    const { server, stub } = await start();
+    stub.override('/images/6.png', 'hang');
+    const allIn = arrivals(server, 50);
+    const pending = Array.from({ length: 50 }, () => request(server).get('/api/products/6/image').then((response) => response));
+    await allIn;
+    await stub.waitForRequests('/images/6.png', 1);
+    stub.releaseHangingRequests();
+    const responses = await Promise.all(pending);
+    stub.clearOverrides();
     await request(server).get('/api/products/6/image').expect(200);
-    expect(responses.map((response) => response.status)).toEqual(Array(10).fill(200));
+
+    expect(responses.map((response) => response.status)).toEqual(Array(50).fill(200));
     expect(stub.requestCount('/images/6.png')).toBe(1);
+    expect(stub.requestCount('/products/6')).toBe(1);
   });
 
   it('does not keep a failed image fetch', async () => {

@@ -11,6 +11,7 @@ import { FIXTURE_PRODUCTS } from './fixture-products.js';
  * await stub.setMode('status500');                  // every path now answers 500
  * stub.override('/products/3', 'hang');             // …except this one, which never answers
  * stub.requestCount('/products');                   // requests seen on that path
+ * stub.releaseHangingRequests();                    // answers what `hang` held, in the mode now in force
  * await stub.close();                               // also destroys hanging sockets
  * ```
  *
@@ -34,11 +35,18 @@ export interface UpstreamStub {
   setProducts(products: readonly unknown[]): void;
   /** Requests received on one pathname, or on all paths when none is given. */
   requestCount(path?: string): number;
+  /** Every pathname requested since the start (or the last resetCounts), each once. */
+  requestedPaths(): string[];
   resetCounts(): void;
   /** Resolves once `count` requests have arrived on `path` (at once if they already have). */
   waitForRequests(path: string, count: number): Promise<void>;
   /** Cuts the connections of requests held by `hang`, so whoever waits on them fails now. */
   dropHangingRequests(): void;
+  /**
+   * Answers the requests held by `hang` as the current mode says (set `normal` first to let them succeed), so
+   * a test can gather any number of waiters behind one upstream request and then decide when it lands.
+   */
+  releaseHangingRequests(): void;
   close(): Promise<void>;
 }
 
@@ -102,7 +110,7 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
   const counts = new Map<string, number>();
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
-  const hanging = new Set<IncomingMessage>();
+  const hanging = new Map<IncomingMessage, { path: string; res: ServerResponse }>();
   const waiters = new Set<{ path: string; count: number; resolve: () => void }>();
 
   function notifyWaiters(): void {
@@ -140,7 +148,7 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
         return;
       }
       case 'hang':
-        return hold(req);
+        return hold(path, req, res);
       case 'reset':
         req.socket.resetAndDestroy();
         return;
@@ -160,8 +168,8 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
   }
 
   /** Never answers; the connection stays open until the client gives up, dropHangingRequests() or close(). */
-  function hold(req: IncomingMessage): void {
-    hanging.add(req);
+  function hold(path: string, req: IncomingMessage, res: ServerResponse): void {
+    hanging.set(req, { path, res });
     req.socket.on('close', () => hanging.delete(req));
   }
 
@@ -172,7 +180,7 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
     if (productMatch) {
       const rawId = productMatch[1] ?? '';
       // The real API hangs on ids that are not numbers; the server must never forward such ids.
-      if (!/^[0-9]+$/.test(rawId)) return hold(req);
+      if (!/^[0-9]+$/.test(rawId)) return hold(path, req, res);
       const product = products.find((candidate) => idOf(candidate) === Number(rawId));
       return send(res, 200, 'application/json', JSON.stringify(product === undefined ? null : withAbsoluteImage(product)));
     }
@@ -226,6 +234,9 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
     setProducts(next) {
       products = next;
     },
+    requestedPaths() {
+      return [...counts.keys()];
+    },
     requestCount(path) {
       if (path !== undefined) return counts.get(path) ?? 0;
       let total = 0;
@@ -242,8 +253,13 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
       });
     },
     dropHangingRequests() {
-      for (const req of hanging) req.socket.destroy();
+      for (const req of hanging.keys()) req.socket.destroy();
       hanging.clear();
+    },
+    releaseHangingRequests() {
+      const held = [...hanging];
+      hanging.clear();
+      for (const [req, { path, res }] of held) answer(mode === 'refuse' ? 'normal' : mode, path, req, res);
     },
     async close() {
       if (mode !== 'refuse') await stopListening();
