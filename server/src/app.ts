@@ -6,6 +6,7 @@ import { pinoHttp } from 'pino-http';
 import { answerUnexpectedError } from './api/errors.js';
 import { createHealthRouter } from './api/health-router.js';
 import { createProductsRouter } from './api/products-router.js';
+import { refuseLongUrls } from './api/uri-too-long.js';
 import { createApiRateLimit } from './api/rate-limit.js';
 import type { CachedCatalogue } from './catalogue/cached-catalogue.js';
 import type { Config } from './config.js';
@@ -86,6 +87,7 @@ export function createApp({ config, catalogue, logger, metrics, staticDir }: App
   });
 
   const api = express.Router();
+  api.use(refuseLongUrls);
   if (config.rateLimitPerMinute > 0) api.use(createApiRateLimit(config.rateLimitPerMinute));
   api.use(
     createProductsRouter({

@@ -1,0 +1,53 @@
+import { connect } from 'node:net';
+
+export interface RawExchange {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * Writes `request` as bytes on a fresh TCP connection and reads one response: for what HTTP clients refuse to
+ * send (oversized headers, a body announced but never sent). Resolves once the response is complete, by its
+ * Content-Length or by the server closing the connection, whichever comes first.
+ */
+export function rawExchange(port: number, request: string): Promise<RawExchange> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let received = Buffer.alloc(0);
+    let settled = false;
+
+    function parse(): RawExchange | undefined {
+      const end = received.indexOf('\r\n\r\n');
+      if (end === -1) return undefined;
+      const [statusLine = '', ...lines] = received.subarray(0, end).toString('latin1').split('\r\n');
+      const headers: Record<string, string> = {};
+      for (const line of lines) {
+        const colon = line.indexOf(':');
+        headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+      }
+      const body = received.subarray(end + 4);
+      const length = headers['content-length'];
+      if (length !== undefined && body.length < Number(length)) return undefined;
+      return { status: Number(statusLine.split(' ')[1]), headers, body: body.toString('utf8') };
+    }
+
+    function finish(result: RawExchange | undefined, error?: Error): void {
+      if (settled) return;
+      settled = true;
+      socket.destroy();
+      if (result === undefined) reject(error ?? new Error(`no complete response in ${JSON.stringify(received.toString('latin1'))}`));
+      else resolve(result);
+    }
+
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      const result = parse();
+      if (result !== undefined && (result.headers['content-length'] !== undefined || result.status === 304)) finish(result);
+    });
+    socket.on('close', () => finish(parse()));
+    // A server that resets the connection after answering still answered: keep what arrived.
+    socket.on('error', (error) => finish(parse(), error));
+    socket.write(request, 'latin1');
+  });
+}
