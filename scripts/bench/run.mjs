@@ -17,7 +17,7 @@ import { describeMachine, loadAverage, median, percent, Report, writeReport } fr
 import { startUpstream } from './upstream.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const SECONDS = positiveInteger('BENCH_SECONDS', 8);
+const SECONDS = positiveInteger('BENCH_SECONDS', 6);
 const ROUNDS = positiveInteger('BENCH_ROUNDS', 3);
 const WARMUP_SECONDS = 2;
 const STARTS = 5;
@@ -34,6 +34,22 @@ const fmt = (value, digits = 0) =>
 function positiveInteger(name, fallback) {
   const value = Number(process.env[name] ?? fallback);
   return Number.isInteger(value) && value > 0 ? value : fallback;
+}
+
+/**
+ * Whether the raw contender's figure is really this machine's ceiling. Against raw node:http, raw node:http or
+ * autocannon should use a whole core; if only autocannon does, the load generator set the pace (the server's
+ * ratio then understates the gap); if neither does, other work on the machine did, and the ratios mean little.
+ * Returns null when the ceiling is sound.
+ */
+function ceilingCaveat(raw) {
+  if (raw.loadGeneratorCpu !== null && raw.loadGeneratorCpu >= 0.9 && raw.serverCpu !== null && raw.serverCpu < 0.9) {
+    return 'unjudged: autocannon saturated its core against raw node:http, so the ceiling is the load generator\'s';
+  }
+  if (raw.serverCpu !== null && raw.loadGeneratorCpu !== null && Math.max(raw.serverCpu, raw.loadGeneratorCpu) < 0.8) {
+    return `unjudged: neither raw node:http (${percent(raw.serverCpu)}) nor autocannon (${percent(raw.loadGeneratorCpu)}) used a whole core, so other work on this machine set the pace`;
+  }
+  return null;
 }
 
 function cannotRun(reason) {
@@ -98,6 +114,7 @@ try {
     await part(`API: cached GET /api/products, ${scenario.name}`, 'API', async () => {
       const result = await runScenario(scenario, { seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, rounds: ROUNDS, workDir, log });
       const [server, raw] = result.contenders;
+      const caveat = ceilingCaveat(raw);
       log(`  medians of ${ROUNDS} rounds:`);
       for (const contender of result.contenders) {
         const ratio = contender.requestsPerSecond / raw.requestsPerSecond;
@@ -110,12 +127,14 @@ try {
         log(`    ${contender.name.padEnd(20)} ${line}`);
         const isServer = contender === server;
         const target = isServer && scenario.ratioTarget !== null ? `≥ ${scenario.ratioTarget}× raw` : '';
-        const passed = target ? ratio >= scenario.ratioTarget && contender.failures === 0 && result.warmed : null;
-        report.add('API', `${scenario.name}: ${contender.name}`, line, target, passed);
+        const judged = target !== '' && caveat === null;
+        const passed = judged ? ratio >= scenario.ratioTarget && contender.failures === 0 && result.warmed : null;
+        report.add('API', `${scenario.name}: ${contender.name}`, isServer && caveat ? `${line}; ${caveat}` : line, target, passed);
         if (isServer) {
           report.add('API', `${scenario.name}: server peak RSS under load`, `${fmt(contender.peakRssMb)} MB`, `≤ ${RSS_BUDGET_MB} MB`, contender.peakRssMb <= RSS_BUDGET_MB);
         }
       }
+      if (caveat) log(`  note: ${caveat}`);
       report.add('API', `${scenario.name}: server cache fill (the MISS)`, `${fmt(result.fillMs)} ms`);
       if (!result.warmed) log('  warning: the server did not answer X-Cache: HIT throughout: the figures are not those of cache hits');
     });
@@ -168,7 +187,7 @@ try {
     const server = await startBuiltServer({ productsApiUrl: upstream.url });
     try {
       // Fill the cache first: the figures are the page's, not the upstream's.
-      await get(`${server.origin}/api/products`, { 'accept-encoding': 'br, gzip' }, 30_000);
+      await get(`${server.origin}/api/products`, { 'accept-encoding': 'br, gzip' }, 120_000);
       const result = await measureLargeCatalogue(browser, server.origin, upstream.products, log);
       const firstCard = median(result.firstCardMs);
       const keystrokes = result.keystrokeMs.filter((ms) => ms !== null);
