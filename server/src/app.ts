@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { MESSAGES } from '@catalogue/shared/messages';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
@@ -7,10 +6,10 @@ import { answerUnexpectedError } from './api/errors.js';
 import { createHealthRouter } from './api/health-router.js';
 import { createProductsRouter } from './api/products-router.js';
 import { refuseLongUrls } from './api/uri-too-long.js';
-import { createApiRateLimit } from './api/rate-limit.js';
+import { type ApiRateLimit, createApiRateLimit } from './api/rate-limit.js';
 import type { CachedCatalogue } from './catalogue/cached-catalogue.js';
 import type { Config } from './config.js';
-import type { Logger } from './logger.js';
+import { type Logger, requestIdFor } from './logger.js';
 import type { Metrics } from './metrics.js';
 import { createSpa } from './web/spa.js';
 
@@ -23,10 +22,15 @@ export interface AppDependencies {
   metrics: Metrics;
   /** The built client (`client/dist`). */
   staticDir: string;
+  /**
+   * The API's rate limit when the caller shares it (server.ts shares it with the hit path in front of the app,
+   * so both count against one budget); `null` for none. Default: the app's own, from `config`.
+   */
+  rateLimit?: ApiRateLimit | null;
 }
 
 /** Builds the whole HTTP application. It never listens: index.ts does, and tests hand it to supertest. */
-export function createApp({ config, catalogue, logger, metrics, staticDir }: AppDependencies): Express {
+export function createApp({ config, catalogue, logger, metrics, staticDir, rateLimit = createApiRateLimit(config) }: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   // TRUST_PROXY means one load balancer in front: the address it saw is the client's. Trusting every hop
@@ -39,9 +43,7 @@ export function createApp({ config, catalogue, logger, metrics, staticDir }: App
       // Probes and scrapes arrive every few seconds and would drown the visitors' requests; /metrics counts them.
       autoLogging: { ignore: (req) => UNLOGGED_PATHS.has(req.url ?? '') },
       genReqId: (req, res) => {
-        const incoming = req.headers['x-request-id'];
-        // Reuse a proxy's id so log lines join up across hops, but only if it is a plain token.
-        const id = typeof incoming === 'string' && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+        const id = requestIdFor(req);
         res.setHeader('X-Request-Id', id);
         return id;
       },
@@ -88,7 +90,7 @@ export function createApp({ config, catalogue, logger, metrics, staticDir }: App
 
   const api = express.Router();
   api.use(refuseLongUrls);
-  if (config.rateLimitPerMinute > 0) api.use(createApiRateLimit(config.rateLimitPerMinute));
+  if (rateLimit !== null) api.use(rateLimit.middleware);
   api.use(
     createProductsRouter({
       catalogue,
