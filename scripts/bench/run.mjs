@@ -189,13 +189,16 @@ try {
       // Fill the cache first: the figures are the page's, not the upstream's.
       await get(`${server.origin}/api/products`, { 'accept-encoding': 'br, gzip' }, 120_000);
       const result = await measureLargeCatalogue(browser, server.origin, upstream.products, log);
-      const firstCard = median(result.firstCardMs);
-      const keystrokes = result.keystrokeMs.filter((ms) => ms !== null);
-      const keystroke = keystrokes.length === result.keystrokeMs.length ? median(keystrokes) : null;
-      log(`  first card: median ${fmt(firstCard)} ms; keystroke → grid: median ${fmt(keystroke)} ms (of ${result.keystrokeMs.length}); reachable by scrolling: ${result.reachable} of ${result.total}`);
-      report.add('large catalogue', 'navigation → first card painted, median', `${fmt(firstCard)} ms`);
-      report.add('large catalogue', `one keystroke → grid updated, median of ${result.keystrokeMs.length}`, keystroke === null ? 'timed out' : `${fmt(keystroke)} ms`, '≤ 100 ms', keystroke !== null && keystroke <= 100);
-      report.add('large catalogue', 'products reachable by scrolling', `${result.reachable} of ${result.total}`, `${result.total}`, result.reachable === result.total);
+      const timedOut = result.firstCardMs.includes(null);
+      const firstCard = timedOut ? 'no card within 60 s' : `${fmt(median(result.firstCardMs))} ms (median of ${result.firstCardMs.length})`;
+      // A keystroke that never showed its result counts as the slowest, so the median stays honest.
+      const keystroke = median(result.keystrokeMs.map((ms) => ms ?? Infinity));
+      const keystrokeText = keystroke === null ? 'not measured' : keystroke === Infinity ? 'more than 10 s' : `${fmt(keystroke)} ms`;
+      const reachable = result.reachable === null ? 'not measured' : `${result.reachable} of ${result.total}`;
+      log(`  first card: ${firstCard}; keystroke → grid: median ${keystrokeText}; reachable by scrolling: ${reachable}`);
+      report.add('large catalogue', 'navigation → first card painted', firstCard);
+      report.add('large catalogue', `one keystroke → grid updated, median of ${result.keystrokeMs.length}`, keystrokeText, '≤ 100 ms', keystroke !== null && keystroke <= 100);
+      report.add('large catalogue', 'products reachable by scrolling', reachable, `${result.total}`, result.reachable === result.total);
     } finally {
       await stopProcess(server.child);
       await upstream.close();
