@@ -26,9 +26,10 @@ export function rawExchange(port: number, request: string): Promise<RawExchange>
         const colon = line.indexOf(':');
         headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
       }
-      const body = received.subarray(end + 4);
+      const rest = received.subarray(end + 4);
       const length = headers['content-length'];
-      if (length !== undefined && body.length < Number(length)) return undefined;
+      if (length !== undefined && rest.length < Number(length)) return undefined;
+      const body = headers['transfer-encoding'] === 'chunked' ? dechunk(rest) : rest;
       return { status: Number(statusLine.split(' ')[1]), headers, body: body.toString('utf8') };
     }
 
@@ -50,4 +51,19 @@ export function rawExchange(port: number, request: string): Promise<RawExchange>
     socket.on('error', (error) => finish(parse(), error));
     socket.write(request, 'latin1');
   });
+}
+
+/** The payload of a chunked body (RFC 9112 §7.1), as far as it arrived. */
+function dechunk(bytes: Buffer): Buffer {
+  const chunks: Buffer[] = [];
+  let offset = 0;
+  for (;;) {
+    const lineEnd = bytes.indexOf('\r\n', offset);
+    if (lineEnd === -1) break;
+    const size = Number.parseInt(bytes.subarray(offset, lineEnd).toString('latin1'), 16);
+    if (!(size > 0)) break;
+    chunks.push(bytes.subarray(lineEnd + 2, lineEnd + 2 + size));
+    offset = lineEnd + 2 + size + 2;
+  }
+  return Buffer.concat(chunks);
 }
