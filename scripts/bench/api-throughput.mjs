@@ -87,14 +87,17 @@ export async function runScenario(scenario, { seconds, warmupSeconds, rounds, wo
         const cpuBefore = cpuSeconds(contender.child.pid);
         const result = await measureLoad({ url: contender.url, headers: scenario.headers, seconds });
         result.peakRssMb = peakRssMb(contender.child.pid);
-        // Over the load generator's run plus its start-up, so a slight underestimate.
-        result.serverCpu = cpuBefore === null ? null : (cpuSeconds(contender.child.pid) - cpuBefore) / seconds;
+        const cpuUsed = cpuBefore === null ? null : cpuSeconds(contender.child.pid) - cpuBefore;
+        // Share of a core over the load generator's run (plus its start-up, so a slight underestimate).
+        result.serverCpu = cpuUsed === null ? null : cpuUsed / seconds;
+        // CPU time per answer: unlike req/s, it hardly depends on how much of the core other work left over.
+        result.cpuPerRequestUs = cpuUsed === null || result.responses === 0 ? null : (cpuUsed / result.responses) * 1e6;
         contender.runs.push(result);
         log(
           `    round ${round + 1}/${rounds}  ${contender.name.padEnd(20)} ${Math.round(result.requestsPerSecond)
             .toString()
             .padStart(6)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  peak RSS ${result.peakRssMb?.toFixed(0)} MB  ` +
-            `CPU: server ${percent(result.serverCpu)}, autocannon ${percent(result.loadGeneratorCpu)}` +
+            `CPU: server ${percent(result.serverCpu)} (${result.cpuPerRequestUs?.toFixed(0)} µs/answer), autocannon ${percent(result.loadGeneratorCpu)}` +
             (result.non2xx || result.errors ? `  (${result.non2xx} non-2xx, ${result.errors} errors)` : ''),
         );
       }
@@ -119,6 +122,7 @@ export async function runScenario(scenario, { seconds, warmupSeconds, rounds, wo
         p99: median(runs.map((run) => run.p99)),
         peakRssMb: Math.max(...runs.map((run) => run.peakRssMb ?? 0)),
         serverCpu: median(runs.map((run) => run.serverCpu)),
+        cpuPerRequestUs: median(runs.map((run) => run.cpuPerRequestUs)),
         loadGeneratorCpu: median(runs.map((run) => run.loadGeneratorCpu)),
         failures: runs.reduce((sum, run) => sum + run.non2xx + run.errors, 0),
       })),

@@ -47,7 +47,10 @@ function ceilingCaveat(raw) {
     return 'unjudged: autocannon saturated its core against raw node:http, so the ceiling is the load generator\'s';
   }
   if (raw.serverCpu !== null && raw.loadGeneratorCpu !== null && Math.max(raw.serverCpu, raw.loadGeneratorCpu) < 0.8) {
-    return `unjudged: neither raw node:http (${percent(raw.serverCpu)}) nor autocannon (${percent(raw.loadGeneratorCpu)}) used a whole core, so other work on this machine set the pace`;
+    return (
+      `unjudged: neither raw node:http (${percent(raw.serverCpu)}) nor autocannon (${percent(raw.loadGeneratorCpu)}) used a whole core, ` +
+      'so other work on this machine set the pace (CPU per answer still compares)'
+    );
   }
   return null;
 }
@@ -121,7 +124,8 @@ try {
         const line =
           `${fmt(contender.requestsPerSecond)} req/s (${fmt(ratio, 2)}× raw), p50 ${fmt(contender.p50)} ms, ` +
           `p99 ${fmt(contender.p99)} ms, peak RSS ${fmt(contender.peakRssMb)} MB, ${contender.encoding} body ${fmt(contender.bodyBytes)} B, ` +
-          `CPU ${percent(contender.serverCpu)} (autocannon ${percent(contender.loadGeneratorCpu)})` +
+          `CPU ${percent(contender.serverCpu)} (autocannon ${percent(contender.loadGeneratorCpu)}), ` +
+          `${fmt(contender.cpuPerRequestUs)} µs CPU/answer (${fmt(contender.cpuPerRequestUs / raw.cpuPerRequestUs, 1)}× raw)` +
           (contender.sameContent ? '' : ', DIFFERENT JSON') +
           (contender.failures ? `, ${contender.failures} failed requests` : '');
         log(`    ${contender.name.padEnd(20)} ${line}`);
