@@ -1,14 +1,16 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { collectDefaultMetrics } from 'prom-client';
-import { createApp } from './app.js';
+import { createApiRateLimit } from './api/rate-limit.js';
+import { type AppDependencies, createApp } from './app.js';
 import { type CachedCatalogue, createCachedCatalogue } from './catalogue/cached-catalogue.js';
 import { createEmbeddedSource } from './catalogue/embedded-source.js';
 import { createHttpSource } from './catalogue/http-source.js';
 import { measuredSource } from './catalogue/measured-source.js';
 import type { ProductSource } from './catalogue/product-source.js';
 import type { Config } from './config.js';
+import { createHitPath } from './hit-path/hit-path.js';
 import type { Logger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
 
@@ -43,6 +45,19 @@ function createSource(config: Config, logger: Logger, metrics: Metrics): Product
   return measuredSource(source, metrics);
 }
 
+/**
+ * What answers every request: the hit path (hit-path/), which replays fresh cache hits of the product API as
+ * Express last sent them, in front of the Express app, which answers everything else. Both share one rate
+ * limit, the metrics and the logger, so every request is limited, counted and logged the same way whichever
+ * path answers it. `now` is the rate limit's clock.
+ */
+export function createRequestListener(dependencies: Omit<AppDependencies, 'rateLimit'>, now: () => number = Date.now): RequestListener {
+  const rateLimit = createApiRateLimit(dependencies.config, now);
+  const app = createApp({ ...dependencies, rateLimit });
+  const { catalogue, metrics, logger } = dependencies;
+  return createHitPath({ catalogue, metrics, logger, rateLimit, fallback: app });
+}
+
 /** Builds the catalogue and the app from a checked config and listens on HOST:PORT. Logs nothing itself. */
 export async function startServer(config: Config, logger: Logger, staticDir = CLIENT_DIST_DIR): Promise<RunningServer> {
   const metrics = createMetrics();
@@ -54,7 +69,7 @@ export async function startServer(config: Config, logger: Logger, staticDir = CL
     staleMaxSeconds: config.staleMaxSeconds,
     logger,
   });
-  const server = createServer(createApp({ config, catalogue, logger, metrics, staticDir }));
+  const server = createServer(createRequestListener({ config, catalogue, logger, metrics, staticDir }));
   // Load balancers keep idle connections open for about 60 s; if Node closed them first (its default is 5 s),
   // a request sent on one at that moment would fail with a 502 at the balancer.
   server.keepAliveTimeout = 65_000;

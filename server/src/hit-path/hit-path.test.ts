@@ -1,0 +1,299 @@
+import { createServer, request as httpRequest, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApiRateLimit } from '../api/rate-limit.js';
+import { createApp } from '../app.js';
+import { type CachedCatalogue, createCachedCatalogue } from '../catalogue/cached-catalogue.js';
+import { createHttpSource } from '../catalogue/http-source.js';
+import { measuredSource } from '../catalogue/measured-source.js';
+import { loadConfig } from '../config.js';
+import { createMetrics, type Metrics } from '../metrics.js';
+import { createRequestListener } from '../server.js';
+import { FIXTURE_PRODUCTS } from '../testing/fixture-products.js';
+import { createCapturingLogger, createStaticDir, createTestClock, type LogRecord, type TestClock } from '../testing/test-app.js';
+import { startUpstreamStub, type UpstreamStub } from '../testing/upstream-stub.js';
+
+/**
+ * One site as production builds it, over the shared upstream stub and clock. Two are compared throughout:
+ * `express` is the Express app alone, `hitPath` is server.ts's listener (the hit path in front of the app).
+ * Sent the same requests at the same clock time, they must answer the same bytes.
+ */
+interface Site {
+  server: Server;
+  metrics: Metrics;
+  catalogue: CachedCatalogue;
+  logs: LogRecord[];
+}
+
+interface Sites {
+  express: Site;
+  hitPath: Site;
+  stub: UpstreamStub;
+  clock: TestClock;
+}
+
+const cleanups: (() => Promise<void> | void)[] = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function startSites(env: Record<string, string> = {}): Promise<Sites> {
+  const stub = await startUpstreamStub();
+  cleanups.push(() => stub.close());
+  const statics = createStaticDir();
+  cleanups.push(() => statics.remove());
+  const clock = createTestClock();
+
+  async function startSite(withHitPath: boolean): Promise<Site> {
+    const config = loadConfig({ PRODUCTS_API_URL: stub.url, LOG_LEVEL: 'info', ...env });
+    const { logger, records } = createCapturingLogger(config.logLevel);
+    const metrics = createMetrics();
+    const source = measuredSource(createHttpSource({ baseUrl: stub.url, timeoutMs: config.upstreamTimeoutMs, logger }), metrics);
+    const catalogue = createCachedCatalogue({
+      source,
+      ttlSeconds: config.cacheTtlSeconds,
+      staleMaxSeconds: config.staleMaxSeconds,
+      logger,
+      now: clock.now,
+    });
+    const dependencies = { config, catalogue, logger, metrics, staticDir: statics.staticDir };
+    const listener: RequestListener = withHitPath
+      ? createRequestListener(dependencies, clock.now)
+      : createApp({ ...dependencies, rateLimit: createApiRateLimit(config, clock.now) });
+    const server = createServer(listener);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await catalogue.settled();
+      catalogue.close();
+    });
+    return { server, metrics, catalogue, logs: records };
+  }
+
+  return { express: await startSite(false), hitPath: await startSite(true), stub, clock };
+}
+
+interface Exchange {
+  method?: string;
+  path: string;
+  headers?: Record<string, string>;
+}
+
+interface WireAnswer {
+  status: number;
+  /** `[name, value]` as received: names as spelt, in the order sent. */
+  headers: [string, string][];
+  body: Buffer;
+}
+
+function send(server: Server, { method = 'GET', path, headers = {} }: Exchange): Promise<WireAnswer> {
+  const { port } = server.address() as AddressInfo;
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const pairs: [string, string][] = [];
+        for (let index = 0; index < res.rawHeaders.length; index += 2) pairs.push([res.rawHeaders[index]!, res.rawHeaders[index + 1]!]);
+        resolve({ status: res.statusCode ?? 0, headers: pairs, body: Buffer.concat(chunks) });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/**
+ * Date is written by Node itself on both paths, from a string it renews once a second: its name and place are
+ * compared, its value only for being a date (two requests may straddle a second).
+ */
+function comparable(answer: WireAnswer) {
+  return {
+    ...answer,
+    headers: answer.headers.map(([name, value]) => {
+      if (name.toLowerCase() !== 'date') return [name, value];
+      expect(Number.isNaN(Date.parse(value))).toBe(false);
+      return [name, '<date>'];
+    }),
+  };
+}
+
+/**
+ * Sends the same request to both sites, and expects the same status, headers (order and spelling) and body.
+ * The request carries an id unless it has one (a new one is random on either path).
+ */
+async function sendToBoth(sites: Sites, { headers, ...request }: Exchange): Promise<WireAnswer> {
+  const exchange = { ...request, headers: { 'X-Request-Id': 'same-on-both', ...headers } };
+  const fromExpress = await send(sites.express.server, exchange);
+  const fromHitPath = await send(sites.hitPath.server, exchange);
+  expect(comparable(fromHitPath)).toEqual(comparable(fromExpress));
+  return fromHitPath;
+}
+
+async function hitPathAnswers(site: Site): Promise<number> {
+  const metric = await site.metrics.registry.getSingleMetric('http_hit_path_answers_total')?.get();
+  return metric?.values[0]?.value ?? 0;
+}
+
+function header(answer: WireAnswer, name: string): string | undefined {
+  return answer.headers.find(([candidate]) => candidate.toLowerCase() === name)?.[1];
+}
+
+const ENCODINGS = [
+  ['identity', {}],
+  ['gzip', { 'Accept-Encoding': 'gzip, deflate' }],
+  ['br', { 'Accept-Encoding': 'gzip, deflate, br' }],
+] as const;
+
+describe('the hit path in front of Express', () => {
+  describe.each(['/api/products', '/api/products/9'])('%s', (path) => {
+    it.each(ENCODINGS.flatMap(([encoding, headers]) => (['GET', 'HEAD'] as const).map((method) => [method, encoding, headers] as const)))(
+      'answers %s in %s exactly as Express does, with this moment\'s Age, max-age and RateLimit',
+      async (method, _encoding, encodingHeaders) => {
+        const sites = await startSites();
+        const exchange = { method, path, headers: { ...encodingHeaders, 'X-Request-Id': 'trace-1' } };
+        // A MISS, then a HIT sent by Express, which the hit path records.
+        expect(header(await sendToBoth(sites, exchange), 'x-cache')).toBe('MISS');
+        expect(header(await sendToBoth(sites, exchange), 'x-cache')).toBe('HIT');
+        expect(await hitPathAnswers(sites.hitPath)).toBe(0);
+
+        sites.clock.advanceSeconds(7);
+        const replayed = await sendToBoth(sites, exchange);
+        expect(await hitPathAnswers(sites.hitPath)).toBe(1);
+        // What the equality above covers, spelt out: per-request values are this request's, not the recording's.
+        expect(header(replayed, 'age')).toBe('7');
+        expect(header(replayed, 'cache-control')).toMatch(/^public, max-age=293, /);
+        expect(header(replayed, 'ratelimit')).toBe('"600-in-1min"; r=597; t=53');
+        expect(header(replayed, 'x-request-id')).toBe('trace-1');
+        expect(header(replayed, 'content-security-policy')).toContain("default-src 'self'");
+        expect(header(replayed, 'x-content-type-options')).toBe('nosniff');
+        expect(replayed.body.length).toBe(method === 'HEAD' ? 0 : Number(header(replayed, 'content-length')));
+      },
+    );
+  });
+
+  it('gives each request a new id unless a plain one came with it', async () => {
+    const { hitPath } = await startSites();
+    for (let count = 0; count < 2; count += 1) await send(hitPath.server, { path: '/api/products' });
+    const ids = await Promise.all([1, 2].map(() => send(hitPath.server, { path: '/api/products' }).then((answer) => header(answer, 'x-request-id'))));
+    expect(await hitPathAnswers(hitPath)).toBe(2);
+    expect(ids[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(ids[1]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(ids[0]).not.toBe(ids[1]);
+    const replaced = await send(hitPath.server, { path: '/api/products', headers: { 'X-Request-Id': 'bad id' } });
+    expect(header(replaced, 'x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it.each<[string, Exchange]>([
+    ['a query string', { path: '/api/products?sort=price' }],
+    ['a trailing slash', { path: '/api/products/' }],
+    ['another case', { path: '/API/Products' }],
+    ['an escaped id', { path: '/api/products/%39' }],
+    ['a product id with a query string', { path: '/api/products/9?x' }],
+    ['a product id with a trailing slash', { path: '/api/products/9/' }],
+    ['leading zeros', { path: '/api/products/009' }],
+    ['an id beyond a safe integer', { path: '/api/products/99999999999999999999' }],
+    ['a malformed escape', { path: '/api/products/%E0%A4%A' }],
+    ['another method', { method: 'POST', path: '/api/products' }],
+    ['If-None-Match (Express answers the 304)', { path: '/api/products', headers: { 'If-None-Match': '*' } }],
+    ['another route', { path: '/api/products/9/image' }],
+  ])('leaves %s to Express, which answers as it would alone', async (_case, exchange) => {
+    const sites = await startSites();
+    for (const path of ['/api/products', '/api/products/9']) {
+      await sendToBoth(sites, { path });
+      await sendToBoth(sites, { path });
+    }
+    const answered = await hitPathAnswers(sites.hitPath);
+    await sendToBoth(sites, { ...exchange, headers: { ...exchange.headers, 'X-Request-Id': 'trace-2' } });
+    // Leading zeros name the same entry, and are the one spelling here that the hit path may answer itself.
+    expect(await hitPathAnswers(sites.hitPath)).toBe(exchange.path === '/api/products/009' ? answered + 1 : answered);
+  });
+
+  it('answers the 304 of If-None-Match as Express does, for every encoding\'s tag', async () => {
+    const sites = await startSites();
+    const warm = await sendToBoth(sites, { path: '/api/products' });
+    await sendToBoth(sites, { path: '/api/products' });
+    const etag = header(warm, 'etag')!;
+    const notModified = await sendToBoth(sites, { path: '/api/products', headers: { 'If-None-Match': etag, 'Accept-Encoding': 'br' } });
+    expect(notModified.status).toBe(304);
+  });
+
+  it('never answers a stale copy or a new fill with an old recording', async () => {
+    const sites = await startSites();
+    const exchange = { path: '/api/products', headers: { 'X-Request-Id': 'trace-3' } };
+    const first = await sendToBoth(sites, exchange);
+    await sendToBoth(sites, exchange);
+    await sendToBoth(sites, exchange);
+    expect(await hitPathAnswers(sites.hitPath)).toBe(1);
+
+    // Past its freshness the copy is STALE: Express serves it and refreshes it from the upstream, now changed.
+    sites.stub.setProducts(FIXTURE_PRODUCTS.slice(0, 3));
+    sites.clock.advanceSeconds(301);
+    expect(header(await sendToBoth(sites, exchange), 'x-cache')).toBe('STALE');
+    await Promise.all([sites.express.catalogue.settled(), sites.hitPath.catalogue.settled()]);
+    expect(await hitPathAnswers(sites.hitPath)).toBe(1);
+
+    // The refreshed entry has no recording yet: Express sends its first HIT, and only then is it replayed.
+    await sendToBoth(sites, exchange);
+    expect(await hitPathAnswers(sites.hitPath)).toBe(1);
+    const replayed = await sendToBoth(sites, exchange);
+    expect(await hitPathAnswers(sites.hitPath)).toBe(2);
+    expect(header(replayed, 'etag')).not.toBe(header(first, 'etag'));
+    expect((JSON.parse(replayed.body.toString('utf8')) as unknown[]).length).toBe(3);
+  });
+
+  it('counts its answers in the same metrics as Express', async () => {
+    const sites = await startSites();
+    for (const path of ['/api/products', '/api/products/9', '/api/products', '/api/products/9', '/api/products']) {
+      await sendToBoth(sites, { path });
+      await sendToBoth(sites, { method: 'HEAD', path });
+    }
+    expect(await hitPathAnswers(sites.hitPath)).toBe(6);
+    // Every count (latencies differ, their counts may not), by route, method, status and cache status.
+    const counts = async (site: Site) =>
+      (await site.metrics.registry.metrics()).split('\n').filter((line) => /^(http_request_duration_seconds_count|catalogue_cache_answers_total)\{/.test(line));
+    const fromExpress = await counts(sites.express);
+    expect(await counts(sites.hitPath)).toEqual(fromExpress);
+    expect(fromExpress).toContain('http_request_duration_seconds_count{route="/api/products",method="GET",status="200"} 3');
+    expect(fromExpress).toContain('http_request_duration_seconds_count{route="/api/products/:id",method="HEAD",status="200"} 2');
+    expect(fromExpress).toContain('catalogue_cache_answers_total{status="HIT"} 8');
+  });
+
+  it('writes the same access log line as Express', async () => {
+    const sites = await startSites();
+    const exchange = { path: '/api/products/9', headers: { 'X-Request-Id': 'trace-4' } };
+    for (let count = 0; count < 3; count += 1) await sendToBoth(sites, exchange);
+    expect(await hitPathAnswers(sites.hitPath)).toBe(1);
+
+    const accessLines = (site: Site) => site.logs.filter((record) => record.msg === 'request completed');
+    const [fromExpress, fromHitPath] = [accessLines(sites.express), accessLines(sites.hitPath)];
+    expect(fromHitPath).toHaveLength(3);
+    const last = fromHitPath[2]!;
+    expect(last).toMatchObject({ req: { id: 'trace-4', method: 'GET', url: '/api/products/9' }, res: { statusCode: 200 }, cache: 'HIT' });
+    expect(typeof last.responseTime).toBe('number');
+    // Field for field and in the same order, but for when it was written and how long it took.
+    const timeless = ({ time: _time, responseTime: _responseTime, ...fields }: LogRecord) => fields;
+    expect(Object.keys(last)).toEqual(Object.keys(fromExpress[2]!));
+    expect(timeless(last)).toEqual(timeless(fromExpress[2]!));
+  });
+
+  it('counts against the same rate limit, and leaves the 429 to Express', async () => {
+    const sites = await startSites({ RATE_LIMIT_PER_MINUTE: '3' });
+    const statuses: number[] = [];
+    for (let count = 0; count < 4; count += 1) statuses.push((await sendToBoth(sites, { path: '/api/products', headers: { 'X-Request-Id': 'trace-5' } })).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    // The third was the hit path's; the fourth, over the limit there too, went to Express.
+    expect(await hitPathAnswers(sites.hitPath)).toBe(1);
+    // Every path counts against the one budget: the product route is limited as well now.
+    expect((await sendToBoth(sites, { path: '/api/products/9' })).status).toBe(429);
+  });
+
+  it('answers without a rate limit when it is off, as Express does', async () => {
+    const sites = await startSites({ RATE_LIMIT_PER_MINUTE: '0' });
+    for (let count = 0; count < 3; count += 1) await sendToBoth(sites, { path: '/api/products', headers: { 'X-Request-Id': 'trace-6' } });
+    expect(await hitPathAnswers(sites.hitPath)).toBe(1);
+  });
+});
