@@ -193,15 +193,20 @@ try {
       // Fill the cache first: the figures are the page's, not the upstream's.
       await get(`${server.origin}/api/products`, { 'accept-encoding': 'br, gzip' }, 120_000);
       const result = await measureLargeCatalogue(browser, server.origin, upstream.products, log);
-      const timedOut = result.firstCardMs.includes(null);
-      const firstCard = timedOut ? 'no card within 60 s' : `${fmt(median(result.firstCardMs))} ms (median of ${result.firstCardMs.length})`;
+      const loads = result.firstCard.filter((load) => load !== null);
+      const firstCard = result.firstCard.includes(null)
+        ? 'no card within 60 s'
+        : `${fmt(median(loads.map((load) => load.ms)))} ms, main-thread CPU ${fmt(median(loads.map((load) => load.busyMs)))} ms (medians of ${loads.length})`;
       // A keystroke that never showed its result counts as the slowest, so the median stays honest.
-      const keystroke = median(result.keystrokeMs.map((ms) => ms ?? Infinity));
-      const keystrokeText = keystroke === null ? 'not measured' : keystroke === Infinity ? 'more than 10 s' : `${fmt(keystroke)} ms`;
+      const keystroke = median(result.keystrokes.map((stroke) => stroke.ms ?? Infinity));
+      const keystrokeText =
+        keystroke === null
+          ? 'not measured'
+          : `${keystroke === Infinity ? 'more than 10 s' : `${fmt(keystroke)} ms`}, main-thread CPU ${fmt(median(result.keystrokes.map((stroke) => stroke.busyMs)))} ms`;
       const reachable = result.reachable === null ? 'not measured' : `${result.reachable} of ${result.total}`;
-      log(`  first card: ${firstCard}; keystroke → grid: median ${keystrokeText}; reachable by scrolling: ${reachable}`);
+      log(`  first card: ${firstCard}; keystroke → grid: ${keystrokeText}; reachable by scrolling: ${reachable}`);
       report.add('large catalogue', 'navigation → first card painted', firstCard);
-      report.add('large catalogue', `one keystroke → grid updated, median of ${result.keystrokeMs.length}`, keystrokeText, '≤ 100 ms', keystroke !== null && keystroke <= 100);
+      report.add('large catalogue', `one keystroke → grid updated (median of ${result.keystrokes.length})`, keystrokeText, '≤ 100 ms', keystroke !== null && keystroke <= 100);
       report.add('large catalogue', 'products reachable by scrolling', reachable, `${result.total}`, result.reachable === result.total);
     } finally {
       await stopProcess(server.child);
