@@ -41,7 +41,10 @@ async function createSource(config: Config, logger: Logger, metrics: Metrics): P
   // Imported only when needed: axios is about a quarter of the CPU spent starting up (measured: ~110 of
   // ~410 ms to the first /healthz), and the embedded catalogue, the default, never uses it.
   const { createHttpSource } = await import('./catalogue/http-source.js');
-  return measuredSource(createHttpSource({ baseUrl: config.productsApiUrl, timeoutMs: config.upstreamTimeoutMs, logger }), metrics);
+  return measuredSource(
+    createHttpSource({ baseUrl: config.productsApiUrl, timeoutMs: config.upstreamTimeoutMs, maxImageBytes: config.imageMaxBytes, logger }),
+    metrics,
+  );
 }
 
 /**
@@ -66,9 +69,11 @@ export async function startServer(config: Config, logger: Logger, staticDir = CL
     source,
     ttlSeconds: config.cacheTtlSeconds,
     staleMaxSeconds: config.staleMaxSeconds,
+    imageCacheMaxBytes: config.imageCacheMaxBytes,
     logger,
   });
-  const server = createServer(createRequestListener({ config, catalogue, logger, metrics, staticDir }));
+  // 16 KiB of request headers whatever NODE_OPTIONS or a future Node default says (431 beyond, at the socket).
+  const server = createServer({ maxHeaderSize: 16 * 1024 }, createRequestListener({ config, catalogue, logger, metrics, staticDir }));
   // Load balancers keep idle connections open for about 60 s; if Node closed them first (its default is 5 s),
   // a request sent on one at that moment would fail with a 502 at the balancer.
   server.keepAliveTimeout = 65_000;
