@@ -41,10 +41,9 @@ describe('request header size, whatever the runtime default', () => {
   }, 30_000);
   afterAll(() => build.remove());
 
-  // `it.fails`: server.ts (owned by the hit-path work) does not yet pass `maxHeaderSize: 16 * 1024` to
-  // createServer, so a NODE_OPTIONS or a future Node default moves the limit. Once it does, this test starts
-  // "failing": make it a plain `it`.
-  it.fails('keeps the 16 KiB limit when Node is started with --max-http-header-size=65536', async () => {
+  // server.ts passes `maxHeaderSize: 16 * 1024` to createServer, so neither NODE_OPTIONS nor a future Node
+  // default moves the limit.
+  it('keeps the 16 KiB limit when Node is started with --max-http-header-size=65536', async () => {
     const child = spawn(process.execPath, ['--max-http-header-size=65536', build.entry], {
       env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', PRODUCTS_API_URL: '' },
       stdio: ['ignore', 'pipe', 'ignore'],
@@ -81,18 +80,17 @@ async function withRealServer(env: Record<string, string>, use: (url: string, st
   }
 }
 
-// `it.fails` for the same reason: server.ts does not yet pass config.imageMaxBytes to createHttpSource
-// (`maxImageBytes`) nor config.imageCacheMaxBytes to createCachedCatalogue (`imageCacheMaxBytes`), so both
-// keep their defaults whatever the environment says. Make these plain `it` once it does.
+// server.ts passes config.imageMaxBytes to createHttpSource (`maxImageBytes`) and config.imageCacheMaxBytes to
+// createCachedCatalogue (`imageCacheMaxBytes`), rather than leaving both at their defaults.
 describe('image limits in the real server', () => {
-  it.fails('refuses an image over IMAGE_MAX_BYTES', async () => {
+  it('refuses an image over IMAGE_MAX_BYTES', async () => {
     await withRealServer({ IMAGE_MAX_BYTES: '1000' }, async (url, stub) => {
       stub.override('/images/3.png', { status: 200, contentType: 'image/png', body: Buffer.concat([TINY_PNG, Buffer.alloc(1000)]) });
       await request(url).get('/api/products/3/image').expect(502);
     });
   });
 
-  it.fails('keeps no more image bytes than IMAGE_CACHE_MAX_BYTES', async () => {
+  it('keeps no more image bytes than IMAGE_CACHE_MAX_BYTES', async () => {
     await withRealServer({ IMAGE_CACHE_MAX_BYTES: String(2 * TINY_PNG.length) }, async (url, stub) => {
       for (const id of [1, 2, 3, 1]) await request(url).get(`/api/products/${id}/image`).expect(200);
       expect(stub.requestCount('/images/1.png')).toBe(2);
