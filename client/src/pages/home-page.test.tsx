@@ -1,6 +1,8 @@
+import { QueryClient } from '@tanstack/react-query';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { Swiper as SwiperInstance } from 'swiper';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { shouldRetry } from '../lib/query-client';
 import { FIXTURE_PRODUCTS } from '../testing/fixtures';
 import { startFixtureServer, type FixtureServer } from '../testing/fixture-server';
 import { renderApp } from '../testing/render-app';
@@ -82,6 +84,15 @@ describe('home page', () => {
     expect(queryClient.getQueryData<unknown[]>(['products', 'gallery'])).toHaveLength(6);
     expect(queryClient.getQueryData<unknown[]>(['products', 'list'])).toHaveLength(FIXTURE_PRODUCTS.length);
     expect(server.requests).toEqual(['/api/products']);
+  });
+
+  it('asks a failing catalogue once plus the retries, not the retries of the gallery times those of the list', async () => {
+    server.answer('/api/products', 502, { error: 'The product catalogue is unavailable right now' });
+    // The app's retry rule, without its waits.
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: shouldRetry, retryDelay: 0, gcTime: Infinity } } });
+    renderApp('/', { server, queryClient });
+    await screen.findByRole('button', { name: 'Try again' });
+    expect(server.requests).toEqual(Array(4).fill('/api/products'));
   });
 
   it('offers "Try again" when the products cannot load', async () => {
