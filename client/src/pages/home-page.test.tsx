@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { Swiper as SwiperInstance } from 'swiper';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { shouldRetry } from '../lib/query-client';
 import { FIXTURE_PRODUCTS } from '../testing/fixtures';
 import { startFixtureServer, type FixtureServer } from '../testing/fixture-server';
@@ -12,6 +12,20 @@ beforeAll(async () => {
   server = await startFixtureServer();
 });
 afterEach(() => server.reset());
+
+/**
+ * Whether focus counts as the keyboard's (:focus-visible), as a browser decides it: jsdom guesses from recent
+ * events in its own way, so each test says which kind its focus is.
+ */
+let focusVisible: boolean;
+beforeEach(() => {
+  focusVisible = true;
+  const matches = Element.prototype.matches;
+  vi.spyOn(Element.prototype, 'matches').mockImplementation(function (this: Element, selectors: string) {
+    return selectors === ':focus-visible' ? focusVisible && this === document.activeElement : matches.call(this, selectors);
+  });
+});
+afterEach(() => vi.restoreAllMocks());
 afterAll(() => server.close());
 
 function slideLinks() {
@@ -66,7 +80,27 @@ describe('home page', () => {
     expect(carousel().autoplay.running).toBe(true);
   });
 
-  it('stops autoplay while focus is inside the carousel', async () => {
+  it('walks the slides by Tab in list order from the first product, with autoplay stopped meanwhile', async () => {
+    const { user } = await openHome();
+    act(() => screen.getByRole('main').focus());
+    const walk: (string | null)[] = [];
+    for (const _product of FIXTURE_PRODUCTS.slice(0, 6)) {
+      await user.tab();
+      walk.push(document.activeElement?.getAttribute('href') ?? null);
+      expect(carousel().autoplay.running).toBe(false);
+    }
+    expect(walk).toEqual(FIXTURE_PRODUCTS.slice(0, 6).map((product) => `/productdetails/${product.id}`));
+    // Shift+Tab from after the carousel, back over its pagination dots, enters at the last product.
+    act(() => screen.getByRole('link', { name: 'See More' }).focus());
+    expect(carousel().autoplay.running).toBe(true);
+    for (const _dot of document.querySelectorAll('.swiper-pagination-bullet')) await user.tab({ shift: true });
+    await user.tab({ shift: true });
+    expect(document.activeElement).toHaveAttribute('href', `/productdetails/${FIXTURE_PRODUCTS[5]!.id}`);
+    // The focused slide is centred on the next frame; let it run before unmounting.
+    await act(() => new Promise(requestAnimationFrame));
+  });
+
+  it('stops autoplay while keyboard focus is inside the carousel and starts it when focus leaves', async () => {
     await openHome();
     const [first, second] = slideLinks();
     act(() => first?.focus());
@@ -75,8 +109,16 @@ describe('home page', () => {
     expect(carousel().autoplay.running).toBe(false);
     act(() => screen.getByRole('link', { name: 'See More' }).focus());
     expect(carousel().autoplay.running).toBe(true);
-    // Swiper's A11y module slides to a focused slide on the next frame; let it run before unmounting.
     await act(() => new Promise(requestAnimationFrame));
+  });
+
+  it('keeps autoplay running when a click focuses a pagination dot (it does not stop on interaction)', async () => {
+    await openHome();
+    focusVisible = false;
+    const dot = document.querySelectorAll<HTMLElement>('.swiper-pagination-bullet')[3];
+    act(() => dot?.focus());
+    expect(document.activeElement).toBe(dot);
+    expect(carousel().autoplay.running).toBe(true);
   });
 
   it('keeps the gallery and the list under separate cache keys, from one request', async () => {
