@@ -63,12 +63,14 @@ function cannotRun(reason) {
 /** A part that fails is reported as such, and the bench goes on with the next one. */
 async function part(title, area, measure) {
   log(`\n## ${title}`);
+  const partStarted = performance.now();
   try {
     await measure();
   } catch (error) {
     log(`  could not run: ${error.message}`);
     report.add(area, 'could not run', error.message.split('\n')[0]);
   }
+  log(`  (${((performance.now() - partStarted) / 1000).toFixed(0)} s)`);
 }
 
 killChildrenOnExit();
