@@ -2,7 +2,7 @@
 // a typical proxy (Express + compression), measured in the same run, interleaved round by round.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startBuiltServer } from './built-server.mjs';
+import { SERVER_CORE, startBuiltServer } from './built-server.mjs';
 import { startContender } from './contenders.mjs';
 import { decodedText, get } from './http.mjs';
 import { measureLoad } from './load.mjs';
@@ -54,9 +54,9 @@ export async function runScenario(scenario, { seconds, warmupSeconds, rounds, wo
     const expressFile = join(workDir, `express-${scenario.count}.json`);
     writeFileSync(expressFile, JSON.stringify({ json: expectedText }));
 
-    const raw = await startContender('raw', rawFile, 0);
+    const raw = await startContender('raw', rawFile, SERVER_CORE);
     started.push(raw.child);
-    const express = await startContender('express', expressFile, 0);
+    const express = await startContender('express', expressFile, SERVER_CORE);
     started.push(express.child);
     const contenders = [
       { name: 'server', url: serverUrl, child: server.child },

@@ -12,12 +12,11 @@ export const SERVER_CORE = 0;
  * selects the embedded catalogue. Resolves with its origin, the child process, and `startupMs`: from spawning
  * the process to that first 200 (polled every 5 ms).
  */
-export async function startBuiltServer({ productsApiUrl = '', execArgv = [] } = {}) {
+export async function startBuiltServer({ productsApiUrl = '' } = {}) {
   const port = await freePort();
   const started = performance.now();
   const child = startNode([ENTRY], {
     core: SERVER_CORE,
-    execArgv,
     env: {
       PORT: String(port),
       HOST: '127.0.0.1',

@@ -16,7 +16,7 @@ const PipelinedRequestsQueue = createRequire(import.meta.url)('autocannon/lib/pi
 PipelinedRequestsQueue.prototype.addBody = () => {};
 
 const SELF = fileURLToPath(import.meta.url);
-export const LOAD_CORE = 1;
+const LOAD_CORE = 1;
 
 /**
  * Runs `connections` keep-alive connections (no pipelining) against `url` for `seconds`. Resolves with

@@ -19,8 +19,8 @@ export const PINNING =
  * own and /proc/<pid>/status describes the measured process. stdout is piped (children announce their port on
  * it); stderr is passed through so a crash explains itself.
  */
-export function startNode(args, { core, env = {}, execArgv = [] } = {}) {
-  const command = [process.execPath, ...execArgv, ...args];
+export function startNode(args, { core, env = {} } = {}) {
+  const command = [process.execPath, ...args];
   const [file, ...rest] = PINNING && core !== undefined ? ['taskset', '-c', String(core), ...command] : command;
   const child = spawn(file, rest, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   children.add(child);

@@ -45,7 +45,7 @@ const capitaliseFirst = (phrase) => phrase[0].toUpperCase() + phrase.slice(1);
  * Products with the field sizes of the real Fake Store API (titles of ~60 characters, descriptions of ~300).
  * `image` is a path; the upstream serves it as an absolute URL on its own origin, as the real API does.
  */
-export function generateProducts(count) {
+function generateProducts(count) {
   const next = random(count);
   return Array.from({ length: count }, (_, index) => ({
     id: index + 1,
