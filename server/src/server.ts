@@ -65,13 +65,7 @@ export async function startServer(config: Config, logger: Logger, staticDir = CL
   const metrics = createMetrics();
   collectDefaultMetrics({ register: metrics.registry });
   const source = await createSource(config, logger, metrics);
-  const catalogue = createCachedCatalogue({
-    source,
-    ttlSeconds: config.cacheTtlSeconds,
-    staleMaxSeconds: config.staleMaxSeconds,
-    imageCacheMaxBytes: config.imageCacheMaxBytes,
-    logger,
-  });
+  const catalogue = createCachedCatalogue({ source, config, logger });
   // 16 KiB of request headers whatever NODE_OPTIONS or a future Node default says (431 beyond, at the socket).
   const server = createServer({ maxHeaderSize: 16 * 1024 }, createRequestListener({ config, catalogue, logger, metrics, staticDir }));
   // Load balancers keep idle connections open for about 60 s; if Node closed them first (its default is 5 s),

@@ -1,5 +1,6 @@
 import type { Product } from '@catalogue/shared/product';
 import { LRUCache } from 'lru-cache';
+import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { prepareBody } from './prepared-body.js';
 import { type ProductImage, ProductNotFoundError, type ProductSource, UpstreamError } from './product-source.js';
@@ -10,10 +11,8 @@ export type { CachedAnswer, CacheStatus } from './read-through-cache.js';
 
 export interface CachedCatalogueOptions {
   source: ProductSource;
-  ttlSeconds: number;
-  staleMaxSeconds: number;
-  /** IMAGE_CACHE_MAX_BYTES: image bytes kept in memory at most; the least recently used go first. */
-  imageCacheMaxBytes?: number;
+  /** The cache settings, taken straight from the checked configuration so no caller maps them by hand. */
+  config: Pick<Config, 'cacheTtlSeconds' | 'staleMaxSeconds' | 'imageCacheMaxBytes'>;
   logger: Logger;
   /** Milliseconds since the epoch; tests inject their own clock. */
   now?: () => number;
@@ -39,20 +38,18 @@ export interface CachedCatalogue {
 }
 
 const LIST_KEY = 'list';
-/** The default of IMAGE_CACHE_MAX_BYTES, for callers that do not pass their configuration. */
-const DEFAULT_IMAGE_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
 /**
  * The read-through cache over a ProductSource, with the list and each product under separate keys. Bodies
  * are prepared from the public shape of the products (image rewritten to this server's image route), while
  * the cached values keep the source's own image location for the image route.
  */
-export function createCachedCatalogue({
-  source,
-  logger,
-  imageCacheMaxBytes = DEFAULT_IMAGE_CACHE_MAX_BYTES,
-  ...timing
-}: CachedCatalogueOptions): CachedCatalogue {
+export function createCachedCatalogue({ source, config, logger, now }: CachedCatalogueOptions): CachedCatalogue {
+  const timing = {
+    ttlSeconds: config.cacheTtlSeconds,
+    staleMaxSeconds: config.staleMaxSeconds,
+    ...(now === undefined ? {} : { now }),
+  };
   const list = new ReadThroughCache<Product[]>({
     ...timing,
     logger,
@@ -68,7 +65,7 @@ export function createCachedCatalogue({
   // one large photo must not be able to push the budget past what the operator allowed. An image bigger than
   // the whole budget is served but not kept.
   const images = new LRUCache<string, ProductImage>({
-    maxSize: imageCacheMaxBytes,
+    maxSize: config.imageCacheMaxBytes,
     sizeCalculation: (image) => Math.max(1, image.body.length),
     ttl: Math.max(1, timing.ttlSeconds) * 1000,
     fetchMethod: (location) => source.getImage(location),

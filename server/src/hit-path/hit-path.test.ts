@@ -50,13 +50,7 @@ async function startSites(env: Record<string, string> = {}): Promise<Sites> {
     const { logger, records } = createCapturingLogger(config.logLevel);
     const metrics = createMetrics();
     const source = measuredSource(createHttpSource({ baseUrl: stub.url, timeoutMs: config.upstreamTimeoutMs, logger }), metrics);
-    const catalogue = createCachedCatalogue({
-      source,
-      ttlSeconds: config.cacheTtlSeconds,
-      staleMaxSeconds: config.staleMaxSeconds,
-      logger,
-      now: clock.now,
-    });
+    const catalogue = createCachedCatalogue({ source, config, logger, now: clock.now });
     const dependencies = { config, catalogue, logger, metrics, staticDir: statics.staticDir };
     const listener: RequestListener = withHitPath
       ? createRequestListener(dependencies, clock.now)

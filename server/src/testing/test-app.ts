@@ -96,14 +96,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       : createHttpSource({ baseUrl: stub.url, timeoutMs: config.upstreamTimeoutMs, maxImageBytes: config.imageMaxBytes, logger }),
     metrics,
   );
-  const catalogue = createCachedCatalogue({
-    source,
-    ttlSeconds: config.cacheTtlSeconds,
-    staleMaxSeconds: config.staleMaxSeconds,
-    imageCacheMaxBytes: config.imageCacheMaxBytes,
-    logger,
-    now: clock.now,
-  });
+  const catalogue = createCachedCatalogue({ source, config, logger, now: clock.now });
   const statics = createStaticDir();
   if (options.withoutClient) rmSync(join(statics.staticDir, 'index.html'));
   const server = createServer(createApp({ config, catalogue, logger, metrics, staticDir: statics.staticDir }));
