@@ -1,5 +1,9 @@
 import { createHash } from 'node:crypto';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
 
 /** One JSON answer, serialised and compressed once per cache fill so that a cache hit only copies bytes. */
 export interface PreparedBody {
@@ -10,19 +14,28 @@ export interface PreparedBody {
   etag: string;
 }
 
-export function prepareBody(value: unknown): PreparedBody {
+/**
+ * Compression runs on libuv's thread pool, so a fill (or a background refresh) never stalls the requests the
+ * event loop is serving meanwhile. Brotli quality 5, not 11: measured on a 1,000-product list (465 KB), quality
+ * 11 took 416 ms of CPU for a body only ~5% smaller than quality 5's (14 ms); on 5,000 products, 2.7 s against
+ * 82 ms. gzip level 6 gave the same size as 9 there, in less time.
+ */
+export async function prepareBody(value: unknown): Promise<PreparedBody> {
   const identity = Buffer.from(JSON.stringify(value), 'utf8');
-  return {
-    identity,
-    gzip: gzipSync(identity, { level: 9 }),
-    // Quality 11 is slow, but this runs once per fill, not once per request.
-    br: brotliCompressSync(identity, {
+  const [gzipped, brotli] = await Promise.all([
+    gzipAsync(identity, { level: 6 }),
+    brotliAsync(identity, {
       params: {
-        [zlib.BROTLI_PARAM_QUALITY]: 11,
+        [zlib.BROTLI_PARAM_QUALITY]: 5,
         [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
         [zlib.BROTLI_PARAM_SIZE_HINT]: identity.length,
       },
     }),
+  ]);
+  return {
+    identity,
+    gzip: gzipped,
+    br: brotli,
     etag: `"${createHash('sha1').update(identity).digest('base64url')}"`,
   };
 }

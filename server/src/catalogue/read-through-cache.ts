@@ -21,7 +21,7 @@ export interface ReadThroughCacheOptions<T> {
   ttlSeconds: number;
   staleMaxSeconds: number;
   /** Builds the public body of a value; called once per fill, never on a hit. */
-  prepare: (value: T) => PreparedBody;
+  prepare: (value: T) => Promise<PreparedBody>;
   logger: Logger;
   /** Milliseconds since the epoch; injectable so tests can move time without waiting. */
   now?: () => number;
@@ -52,7 +52,7 @@ export class ReadThroughCache<T> {
   readonly #inFlight = new Map<string, Promise<Entry<T> | null>>();
   readonly #ttlMs: number;
   readonly #usableMs: number;
-  readonly #prepare: (value: T) => PreparedBody;
+  readonly #prepare: (value: T) => Promise<PreparedBody>;
   readonly #logger: Logger;
   readonly #now: () => number;
 
@@ -134,7 +134,7 @@ export class ReadThroughCache<T> {
       this.#entries.del(key);
       return null;
     }
-    const entry: Entry<T> = { value, body: this.#prepare(value), storedAt: this.#now() };
+    const entry: Entry<T> = { value, body: await this.#prepare(value), storedAt: this.#now() };
     this.#entries.set(key, entry);
     return entry;
   }
