@@ -1,6 +1,8 @@
 import { act, screen, waitFor, waitForElementToBeRemoved, within } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Product } from '@catalogue/shared/product';
 import { startFixtureServer, type FixtureServer } from '../testing/fixture-server';
+import { FIXTURE_PRODUCTS } from '../testing/fixtures';
 import { renderApp } from '../testing/render-app';
 
 let server: FixtureServer;
@@ -173,5 +175,85 @@ describe('products page', () => {
     await user.click(retry);
     await waitFor(() => expect(screen.getAllByRole('heading', { level: 2 })).toHaveLength(CATALOGUE_ORDER.length));
     expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+  });
+});
+
+describe('products page with a long catalogue', () => {
+  const CHUNK = 48;
+  const LONG_CATALOGUE: Product[] = Array.from({ length: 130 }, (_, index) => ({
+    ...FIXTURE_PRODUCTS[index % FIXTURE_PRODUCTS.length]!,
+    id: index + 1,
+    title: `${index % 2 === 0 ? 'Lamp' : 'Desk'} ${String(index + 1).padStart(3, '0')}`,
+    price: 1000 - index,
+  }));
+
+  /** Stands in for the browser's IntersectionObserver: the test says when the sentinel nears the viewport. */
+  class FakeIntersectionObserver {
+    static live = new Set<FakeIntersectionObserver>();
+    private readonly targets = new Set<Element>();
+    constructor(private readonly callback: IntersectionObserverCallback) {}
+    observe(target: Element) {
+      this.targets.add(target);
+      FakeIntersectionObserver.live.add(this);
+    }
+    disconnect() {
+      FakeIntersectionObserver.live.delete(this);
+    }
+    static scrollNearEnd() {
+      act(() => {
+        for (const observer of FakeIntersectionObserver.live) {
+          const entries = [...observer.targets].map((target) => ({ target, isIntersecting: true }));
+          observer.callback(entries as IntersectionObserverEntry[], observer as unknown as IntersectionObserver);
+        }
+      });
+    }
+  }
+
+  beforeEach(() => server.answer('/api/products', 200, LONG_CATALOGUE));
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    FakeIntersectionObserver.live.clear();
+  });
+
+  it('renders only the first chunk, and counts every product', async () => {
+    await openProducts();
+    expect(shownTitles()).toEqual(LONG_CATALOGUE.slice(0, CHUNK).map((product) => product.title));
+    expect(screen.getByText('130 products')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Show more products' })).toBeInTheDocument();
+  });
+
+  it('appends the next chunk as the end of the grid nears the viewport, until every product is shown', async () => {
+    vi.stubGlobal('IntersectionObserver', FakeIntersectionObserver);
+    await openProducts();
+    FakeIntersectionObserver.scrollNearEnd();
+    expect(shownTitles()).toHaveLength(2 * CHUNK);
+    FakeIntersectionObserver.scrollNearEnd();
+    expect(shownTitles()).toEqual(LONG_CATALOGUE.map((product) => product.title));
+    expect(screen.queryByRole('button', { name: 'Show more products' })).not.toBeInTheDocument();
+    expect(FakeIntersectionObserver.live.size).toBe(0);
+  });
+
+  it('shows more with the button and moves focus to the first new card', async () => {
+    const { user } = await openProducts();
+    await user.click(screen.getByRole('button', { name: 'Show more products' }));
+    expect(shownTitles()).toHaveLength(2 * CHUNK);
+    expect(document.activeElement).toHaveAttribute('href', `/productdetails/${CHUNK + 1}`);
+  });
+
+  it('starts again at the first chunk when the search or the sort changes, counting every match', async () => {
+    const { user, search, sort } = await openProducts();
+    const showMore = () => user.click(screen.getByRole('button', { name: 'Show more products' }));
+    await showMore();
+    await user.type(search, 'lamp');
+    expect(shownTitles()).toHaveLength(CHUNK);
+    expect(shownTitles().every((title) => title.startsWith('Lamp'))).toBe(true);
+    expect(screen.getByText('65 of 130 products')).toBeInTheDocument();
+
+    await showMore();
+    expect(shownTitles()).toHaveLength(65);
+    await user.selectOptions(sort, 'priceLowHigh');
+    expect(shownTitles()).toHaveLength(CHUNK);
+    expect(shownTitles()[0]).toBe('Lamp 129');
+    expect(screen.getByText('65 of 130 products')).toBeInTheDocument();
   });
 });

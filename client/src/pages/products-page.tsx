@@ -1,4 +1,4 @@
-import { useId, useMemo } from 'react';
+import { useDeferredValue, useId, useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
 import { MESSAGES } from '@catalogue/shared/messages';
@@ -123,8 +123,14 @@ export function ProductsPage() {
   const search = searchParams.get(SEARCH_PARAM) ?? '';
   const requestedSort = searchParams.get(SORT_PARAM);
   const sort: SortOption = isSortOption(requestedSort) ? requestedSort : 'none';
+  // The box follows every keystroke at once; the grid and the count follow the deferred text, in a render
+  // React can interrupt for the next keystroke.
+  const deferredSearch = useDeferredValue(search);
   const { data, isFetching, isError, refetch } = useProducts();
-  const visible = useMemo(() => (data ? filterAndSortProducts(data, search, sort) : []), [data, search, sort]);
+  const matches = useMemo(
+    () => (data ? filterAndSortProducts(data, deferredSearch, sort) : []),
+    [data, deferredSearch, sort],
+  );
 
   /**
    * Typing replaces the history entry (Back is not flooded with one entry per letter); a new sort is its own
@@ -181,11 +187,15 @@ export function ProductsPage() {
       {data && (
         <>
           <StyledCount aria-live="polite">
-            {visible.length === data.length
+            {matches.length === data.length
               ? countProducts(data.length)
-              : `${visible.length} of ${countProducts(data.length)}`}
+              : `${matches.length} of ${countProducts(data.length)}`}
           </StyledCount>
-          {visible.length > 0 ? <ProductGrid products={visible} /> : <StyledEmpty>{MESSAGES.noProductsFound}</StyledEmpty>}
+          {matches.length > 0 ? (
+            <ProductGrid products={matches} resetKey={`${sort} ${deferredSearch}`} />
+          ) : (
+            <StyledEmpty>{MESSAGES.noProductsFound}</StyledEmpty>
+          )}
         </>
       )}
       {isError && !isFetching && !data && <LoadError onRetry={() => void refetch()} />}

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
 import type { Product } from '@catalogue/shared/product';
@@ -88,8 +89,11 @@ interface ProductCardProps {
   eager?: boolean;
 }
 
-/** One link to the product's page: image, category, title, stars and price. */
-export function ProductCard({ product, eager = false }: ProductCardProps) {
+/**
+ * One link to the product's page: image, category, title, stars and price. Memoised: when the grid grows or
+ * the search changes, the cards that stay are not rendered again.
+ */
+export const ProductCard = memo(function ProductCard({ product, eager = false }: ProductCardProps) {
   return (
     <StyledCard to={productDetailsPath(product.id)}>
       <ProductImage src={product.image} alt={product.title} eager={eager} />
@@ -103,4 +107,4 @@ export function ProductCard({ product, eager = false }: ProductCardProps) {
       </StyledBody>
     </StyledCard>
   );
-}
+});

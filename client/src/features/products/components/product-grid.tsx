@@ -1,10 +1,18 @@
+import { memo, useLayoutEffect, useRef } from 'react';
 import styled from 'styled-components';
 import type { Product } from '@catalogue/shared/product';
+import { StyledButton } from '../../../components/button';
+import { useProgressiveList } from '../../../hooks/use-progressive-list';
 import { media } from '../../../styles/theme';
 import { ProductCard } from './product-card';
 
 /** Cards in the first row (up to 4 columns) load eagerly; the rest wait until they near the viewport. */
 const EAGER_CARDS = 4;
+/**
+ * Cards rendered at first and added per step: a few screens' worth, so a 5,000-product catalogue costs 48 cards
+ * per paint and per keystroke. Divisible by 1, 2, 3 and 4, so every chunk ends on a full row.
+ */
+export const GRID_CHUNK = 48;
 
 const StyledGrid = styled.ul`
   display: grid;
@@ -27,14 +35,58 @@ const StyledGrid = styled.ul`
   }
 `;
 
-export function ProductGrid({ products }: { products: readonly Product[] }) {
-  return (
-    <StyledGrid>
-      {products.map((product, index) => (
-        <li key={product.id}>
-          <ProductCard product={product} eager={index < EAGER_CARDS} />
-        </li>
-      ))}
-    </StyledGrid>
-  );
+const StyledMore = styled.div`
+  display: flex;
+  justify-content: center;
+  margin-top: ${({ theme }) => theme.space.xl};
+`;
+
+interface ProductGridProps {
+  products: readonly Product[];
+  /** Changes with the search and sort: a new one starts again at the first chunk. */
+  resetKey: string;
 }
+
+/**
+ * The product cards, rendered a chunk at a time: the next chunk is appended as the visitor scrolls near the end,
+ * or with the "Show more products" button (keyboard, or a browser without IntersectionObserver). Memoised, so
+ * a keystroke re-renders only the search box until the deferred search reaches the grid.
+ */
+export const ProductGrid = memo(function ProductGrid({ products, resetKey }: ProductGridProps) {
+  const { shown, hasMore, showMore, sentinelRef } = useProgressiveList(products, GRID_CHUNK, resetKey);
+  const listRef = useRef<HTMLUListElement>(null);
+  // Set by the button: focus moves to the first new card, so the keyboard carries on where the list grew.
+  const focusIndex = useRef<number | null>(null);
+
+  useLayoutEffect(() => {
+    const index = focusIndex.current;
+    if (index === null) return;
+    focusIndex.current = null;
+    listRef.current?.children[index]?.querySelector('a')?.focus();
+  }, [shown]);
+
+  return (
+    <>
+      <StyledGrid ref={listRef}>
+        {shown.map((product, index) => (
+          <li key={product.id}>
+            <ProductCard product={product} eager={index < EAGER_CARDS} />
+          </li>
+        ))}
+      </StyledGrid>
+      {hasMore && (
+        <StyledMore ref={sentinelRef}>
+          <StyledButton
+            type="button"
+            onClick={() => {
+              focusIndex.current = shown.length;
+              showMore();
+            }}
+          >
+            Show more products
+          </StyledButton>
+        </StyledMore>
+      )}
+    </>
+  );
+});
