@@ -40,9 +40,13 @@ export function HomePage() {
       </StyledHero>
       {data && <ProductGallery products={data} />}
       {isError && !isFetching && !data && <LoadError onRetry={() => void refetch()} />}
-      <StyledMore>
-        <StyledButtonLink to={PAGE_PATHS.products}>See More</StyledButtonLink>
-      </StyledMore>
+      {/* Shown once the carousel (or its error) is in place: rendered earlier, under the full-screen spinner,
+          the link was pushed down by the arriving carousel, the page's one layout shift. */}
+      {(data || !isFetching) && (
+        <StyledMore>
+          <StyledButtonLink to={PAGE_PATHS.products}>See More</StyledButtonLink>
+        </StyledMore>
+      )}
       {isFetching && <Spinner />}
     </StyledPage>
   );
