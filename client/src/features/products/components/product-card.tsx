@@ -5,29 +5,21 @@ import type { Product } from '@catalogue/shared/product';
 import { productDetailsPath } from '@catalogue/shared/routes';
 import { StarRating } from '../../../components/star-rating';
 import { formatPrice } from '../../../lib/format-price';
+import { cardSurface } from './card-surface';
 import { ProductImage } from './product-image';
 
 /** The spec: a card shows 4 stars when the product has no rating. */
 const CARD_DEFAULT_RATE = 4;
 
 const StyledCard = styled(Link)`
-  display: flex;
-  flex-direction: column;
-  height: 100%;
+  ${cardSurface}
   padding: ${({ theme }) => theme.space.sm};
-  border: 1px solid ${({ theme }) => theme.colors.border};
-  border-radius: ${({ theme }) => theme.radius.lg};
-  background: ${({ theme }) => theme.colors.surface};
-  box-shadow: ${({ theme }) => theme.shadow.card};
-  color: ${({ theme }) => theme.colors.text};
-  text-decoration: none;
   transition:
     box-shadow ${({ theme }) => theme.transition.quick},
     transform ${({ theme }) => theme.transition.quick},
     border-color ${({ theme }) => theme.transition.quick};
 
   &:hover {
-    box-shadow: ${({ theme }) => theme.shadow.cardHover};
     transform: translateY(-2px);
     border-color: ${({ theme }) => theme.colors.accentStrong};
   }

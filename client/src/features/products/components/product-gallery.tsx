@@ -13,6 +13,7 @@ import { productDetailsPath } from '@catalogue/shared/routes';
 import { useMediaQuery } from '../../../hooks/use-media-query';
 import { formatPrice } from '../../../lib/format-price';
 import { BREAKPOINTS } from '../../../styles/theme';
+import { cardSurface } from './card-surface';
 import { ProductImage } from './product-image';
 
 /** The spec's carousel: 1.2 / 2 / 3 slides at 0 / 640 / 1024 px, 20 px apart, a new slide every 2.5 s. */
@@ -62,22 +63,10 @@ const StyledGallery = styled.div`
 `;
 
 const StyledSlideLink = styled(Link)`
-  display: flex;
-  flex-direction: column;
+  ${cardSurface}
   gap: ${({ theme }) => theme.space.md};
-  height: 100%;
   padding: ${({ theme }) => theme.space.md};
-  border: 1px solid ${({ theme }) => theme.colors.border};
-  border-radius: ${({ theme }) => theme.radius.lg};
-  background: ${({ theme }) => theme.colors.surface};
-  box-shadow: ${({ theme }) => theme.shadow.card};
-  color: ${({ theme }) => theme.colors.text};
-  text-decoration: none;
   transition: box-shadow ${({ theme }) => theme.transition.quick};
-
-  &:hover {
-    box-shadow: ${({ theme }) => theme.shadow.cardHover};
-  }
 
   &:focus-visible {
     outline-offset: -3px;
