@@ -59,19 +59,32 @@ function typeAndTime({ value, expected, total, cardSelector, searchSelector }) {
   });
 }
 
-/** Scrolls to the bottom a viewport at a time (at most 30 s) and returns how many distinct cards were seen. */
+/**
+ * Jumps to the bottom of the page, as a visitor pressing End or flinging the page does, until no new card has
+ * appeared for 2 s (at most 120 s in all), and returns how many distinct cards were seen. The grid renders in
+ * chunks as the visitor nears its end, so a viewport-at-a-time walk would measure the walk itself (hundreds of
+ * thousands of pixels), not whether the last product can be reached; a grid that stopped adding cards would
+ * still stop the count short.
+ */
 async function scrollAndCount(cardSelector) {
   const seen = new Set();
-  const started = performance.now();
-  window.scrollTo(0, 0);
-  for (;;) {
+  const countSeen = () => {
     for (const card of document.querySelectorAll(cardSelector)) seen.add(card.getAttribute('href'));
-    const atBottom = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2;
-    if (atBottom || performance.now() - started > 30_000) break;
-    window.scrollBy(0, window.innerHeight * 0.9);
-    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+    return seen.size;
+  };
+  const started = performance.now();
+  let lastGrowth = started;
+  let known = countSeen();
+  while (performance.now() - started < 120_000 && performance.now() - lastGrowth < 2_000) {
+    window.scrollTo(0, document.documentElement.scrollHeight);
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50)));
+    const now = countSeen();
+    if (now > known) {
+      known = now;
+      lastGrowth = performance.now();
+    }
   }
-  return seen.size;
+  return known;
 }
 
 /**
