@@ -1,12 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures/test.ts';
-import {
-  expectNoSeriousAxeViolations,
-  spinner,
-  storeTheme,
-  waitForHomePage,
-  waitForProductsPage,
-} from './support/page-helpers.ts';
+import { expectNoSeriousAxeViolations, spinner, storeTheme, waitForHomePage, waitForProductsPage } from './support/page-helpers.ts';
 
 /** Every screen and state a visitor can reach, each with what shows it is ready. */
 const SCREENS: { name: string; path: string; ready: (page: Page) => Promise<void> }[] = [

@@ -10,7 +10,11 @@ test.describe('Embedded catalogue (no upstream configured)', () => {
     await page.goto('/');
     await waitForHomePage(page);
     const hrefs = await page.locator('.swiper-slide a').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
-    expect(hrefs.sort()).toEqual(EMBEDDED_PRODUCTS.slice(0, 6).map((product) => `/productdetails/${product.id}`).sort());
+    expect(hrefs.sort()).toEqual(
+      EMBEDDED_PRODUCTS.slice(0, 6)
+        .map((product) => `/productdetails/${product.id}`)
+        .sort(),
+    );
     for (const product of EMBEDDED_PRODUCTS.slice(0, 6)) {
       await expect(page.locator('.swiper-slide').getByText(product.title, { exact: true })).toHaveCount(1);
     }

@@ -30,7 +30,9 @@ function activeIndex(page: Page): Promise<string | null> {
 }
 
 test.describe('Home', () => {
-  test('is headed Products Gallery and shows exactly the first six products, each slide one link with title and dollar price', async ({ page }) => {
+  test('is headed Products Gallery and shows exactly the first six products, each slide one link with title and dollar price', async ({
+    page,
+  }) => {
     await page.goto('/');
     await waitForHomePage(page);
     await expect(page).toHaveTitle(/Products Gallery/);

@@ -130,7 +130,9 @@ test.describe('Keyboard', () => {
       // The focused slide is brought into view.
       await expect(page.locator(`.swiper-slide a[href="${href}"]`)).toBeInViewport({ ratio: 0.5 });
     }
-    expect([...reached].sort(), `slide links that kept focus after Tab; the stops were: ${stops.join(' → ')}`).toEqual(['1', '2', '3', '4', '5', '6'].map((id) => `/productdetails/${id}`));
+    expect([...reached].sort(), `slide links that kept focus after Tab; the stops were: ${stops.join(' → ')}`).toEqual(
+      ['1', '2', '3', '4', '5', '6'].map((id) => `/productdetails/${id}`),
+    );
 
     const focused = reached.at(-1)!;
     await page.keyboard.press('Enter');

@@ -26,10 +26,12 @@ async function expectSpinnerUntilAnswered(
 ) {
   let answered = false;
   const isApiCall = (url: string) => new URL(url).pathname === apiPath;
-  const response = page.waitForResponse((candidate) => isApiCall(candidate.url())).then((answer) => {
-    answered = true;
-    return answer;
-  });
+  const response = page
+    .waitForResponse((candidate) => isApiCall(candidate.url()))
+    .then((answer) => {
+      answered = true;
+      return answer;
+    });
   const requested = page.waitForRequest((request) => isApiCall(request.url()));
   await page.goto(path, { waitUntil: 'commit' });
   await requested;
@@ -90,7 +92,11 @@ test.describe('Upstream down on a cold cache', () => {
     ['Products', '/products', 'refuse'],
     ['Home', '/', 'status500'],
   ] as const) {
-    test(`${page_} says it could not load, with Try again, instead of spinning forever (upstream ${mode})`, async ({ page, stub, apiRequests }) => {
+    test(`${page_} says it could not load, with Try again, instead of spinning forever (upstream ${mode})`, async ({
+      page,
+      stub,
+      apiRequests,
+    }) => {
       await stub.setMode(mode);
       await page.goto(path);
       const tryAgain = page.getByRole('button', { name: 'Try again' });

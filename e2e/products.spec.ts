@@ -53,7 +53,10 @@ test.describe('Products list', () => {
     await page.goto('/products');
     await waitForProductsPage(page);
     const starsOf = (id: number) =>
-      page.locator(`a[href="/productdetails/${id}"]`).getByRole('img', { name: /^Rated / }).locator('[data-star]');
+      page
+        .locator(`a[href="/productdetails/${id}"]`)
+        .getByRole('img', { name: /^Rated / })
+        .locator('[data-star]');
     const fills = (id: number) => starsOf(id).evaluateAll((stars) => stars.map((star) => star.getAttribute('data-star')));
 
     // Product 5 has no rating in the data: 4 full stars and 'Rated 4.0 out of 5'.
@@ -140,7 +143,10 @@ test.describe('Products list', () => {
     ] as const) {
       await page.setViewportSize({ width, height: 800 });
       await expect.poll(() => columnCount(page), { message: `columns at ${width} px` }).toBe(columns);
-      const template = await page.getByRole('main').getByRole('list').evaluate((grid) => getComputedStyle(grid).gridTemplateColumns);
+      const template = await page
+        .getByRole('main')
+        .getByRole('list')
+        .evaluate((grid) => getComputedStyle(grid).gridTemplateColumns);
       expect(template.split(' ').length, `grid-template-columns at ${width} px: ${template}`).toBe(columns);
     }
   });

@@ -38,7 +38,9 @@ async function recordEarliestTheme(page: Page): Promise<void> {
 }
 
 function earliestTheme(page: Page) {
-  return page.evaluate(() => (window as unknown as { __earliestTheme: Record<string, { dark: boolean; background: string }> }).__earliestTheme);
+  return page.evaluate(
+    () => (window as unknown as { __earliestTheme: Record<string, { dark: boolean; background: string }> }).__earliestTheme,
+  );
 }
 
 test.describe('Theme', () => {

@@ -45,6 +45,4 @@ if (buildStatus !== 0) {
   process.exit(buildStatus);
 }
 
-process.exit(
-  run('npx', ['--no-install', 'playwright', 'test', ...process.argv.slice(2)], { ...process.env, CHROMIUM_PATH: chromium }),
-);
+process.exit(run('npx', ['--no-install', 'playwright', 'test', ...process.argv.slice(2)], { ...process.env, CHROMIUM_PATH: chromium }));

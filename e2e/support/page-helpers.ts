@@ -61,12 +61,16 @@ export async function focusIndicatorOf(page: Page): Promise<{ element: string; v
 
 /** Runs axe (WCAG 2.x A/AA and best practices) and fails on serious or critical violations, listing them. */
 export async function expectNoSeriousAxeViolations(page: Page, label: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .analyze();
   const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
   const report = serious.map(
     (violation) =>
       `${violation.id} (${violation.impact}): ${violation.help}\n` +
-      violation.nodes.map((node) => `    ${node.target.join(' ')}  ${node.failureSummary?.split('\n').slice(1).join(' ') ?? ''}`).join('\n'),
+      violation.nodes
+        .map((node) => `    ${node.target.join(' ')}  ${node.failureSummary?.split('\n').slice(1).join(' ') ?? ''}`)
+        .join('\n'),
   );
   expect(report, `axe: serious/critical violations on ${label}`).toEqual([]);
 }

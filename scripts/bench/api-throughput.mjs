@@ -47,10 +47,13 @@ export async function runScenario(scenario, { seconds, warmupSeconds, rounds, wo
 
     const expectedText = decodedText(hit);
     const rawFile = join(workDir, `raw-${scenario.count}.json`);
-    writeFileSync(rawFile, JSON.stringify({
-      headers: pairs(hit.rawHeaders).filter(([name]) => !PER_CONNECTION_HEADERS.has(name.toLowerCase())),
-      bodyBase64: hit.body.toString('base64'),
-    }));
+    writeFileSync(
+      rawFile,
+      JSON.stringify({
+        headers: pairs(hit.rawHeaders).filter(([name]) => !PER_CONNECTION_HEADERS.has(name.toLowerCase())),
+        bodyBase64: hit.body.toString('base64'),
+      }),
+    );
     const expressFile = join(workDir, `express-${scenario.count}.json`);
     writeFileSync(expressFile, JSON.stringify({ json: expectedText }));
 

@@ -7,7 +7,9 @@ export function get(url, headers = {}, timeoutMs = 10_000) {
     const req = request(url, { headers, agent: false, timeout: timeoutMs }, (res) => {
       const chunks = [];
       res.on('data', (chunk) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode, headers: res.headers, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }),
+      );
       res.on('error', reject);
     });
     req.on('timeout', () => req.destroy(new Error(`GET ${url} took longer than ${timeoutMs} ms`)));
@@ -28,7 +30,10 @@ export function decodedText(response) {
 export async function waitFor200(url, { timeoutMs = 15_000, intervalMs = 5 } = {}) {
   const started = performance.now();
   while (performance.now() - started < timeoutMs) {
-    const status = await get(url, {}, 1000).then((res) => res.status, () => 0);
+    const status = await get(url, {}, 1000).then(
+      (res) => res.status,
+      () => 0,
+    );
     if (status === 200) return performance.now() - started;
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }

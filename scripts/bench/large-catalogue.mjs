@@ -119,7 +119,10 @@ export async function measureLargeCatalogue(browser, origin, products, log) {
     await page.goto(`${origin}/products`, { waitUntil: 'commit', timeout: FIRST_CARD_TIMEOUT_MS });
     const shown = await page
       .waitForFunction(() => window.__benchFirstCard !== undefined, null, { timeout: FIRST_CARD_TIMEOUT_MS })
-      .then(() => true, () => false);
+      .then(
+        () => true,
+        () => false,
+      );
     const busyMs = await mainThreadMs(cdp);
     if (!shown) {
       log(`    load ${load + 1}: no card within ${FIRST_CARD_TIMEOUT_MS / 1000} s (main-thread CPU ${busyMs.toFixed(0)} ms)`);

@@ -11,8 +11,7 @@ const children = new Set();
  * Pinning the server to core 0 and the load generator to core 1 keeps them from stealing each other's CPU, so
  * the figures describe the server rather than the scheduler. Needs two cores and `taskset` (util-linux).
  */
-export const PINNING =
-  availableParallelism() >= 2 && spawnSync('taskset', ['-c', '1', 'true'], { stdio: 'ignore' }).status === 0;
+export const PINNING = availableParallelism() >= 2 && spawnSync('taskset', ['-c', '1', 'true'], { stdio: 'ignore' }).status === 0;
 
 /**
  * Starts `node <args>` on `core` (when pinning is possible). taskset execs node, so the child's pid is node's

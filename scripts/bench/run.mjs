@@ -28,8 +28,9 @@ const report = new Report();
 const startedAt = new Date();
 const started = performance.now();
 const fmt = (value, digits = 0) =>
-  value === null || value === undefined ? 'n/a' : value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-
+  value === null || value === undefined
+    ? 'n/a'
+    : value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 function positiveInteger(name, fallback) {
   const value = Number(process.env[name] ?? fallback);
@@ -44,7 +45,7 @@ function positiveInteger(name, fallback) {
  */
 function ceilingCaveat(raw) {
   if (raw.loadGeneratorCpu !== null && raw.loadGeneratorCpu >= 0.9 && raw.serverCpu !== null && raw.serverCpu < 0.9) {
-    return 'unjudged: autocannon saturated its core against raw node:http, so the ceiling is the load generator\'s';
+    return "unjudged: autocannon saturated its core against raw node:http, so the ceiling is the load generator's";
   }
   if (raw.serverCpu !== null && raw.loadGeneratorCpu !== null && Math.max(raw.serverCpu, raw.loadGeneratorCpu) < 0.8) {
     return (
@@ -137,7 +138,13 @@ try {
         const passed = judged ? ratio >= scenario.ratioTarget && contender.failures === 0 && result.warmed : null;
         report.add('API', `${scenario.name}: ${contender.name}`, isServer && caveat ? `${line}; ${caveat}` : line, target, passed);
         if (isServer) {
-          report.add('API', `${scenario.name}: server peak RSS under load`, `${fmt(contender.peakRssMb)} MB`, `≤ ${RSS_BUDGET_MB} MB`, contender.peakRssMb <= RSS_BUDGET_MB);
+          report.add(
+            'API',
+            `${scenario.name}: server peak RSS under load`,
+            `${fmt(contender.peakRssMb)} MB`,
+            `≤ ${RSS_BUDGET_MB} MB`,
+            contender.peakRssMb <= RSS_BUDGET_MB,
+          );
         }
       }
       if (caveat) log(`  note: ${caveat}`);
@@ -156,7 +163,13 @@ try {
         const kb = scripts.reduce((sum, script) => sum + script.gzipBytes, 0) / 1024;
         log(`  ${path.padEnd(10)} ${fmt(kb, 1)} KB gzip in ${scripts.length} files (budget ${budgetKb} KB)`);
         for (const script of scripts) log(`      ${script.path.padEnd(48)} ${fmt(script.gzipBytes / 1024, 1).padStart(6)} KB`);
-        report.add('page budget', `JS for ${path} (gzip)`, `${fmt(kb, 1)} KB in ${scripts.length} files`, `≤ ${budgetKb} KB`, kb <= budgetKb);
+        report.add(
+          'page budget',
+          `JS for ${path} (gzip)`,
+          `${fmt(kb, 1)} KB in ${scripts.length} files`,
+          `≤ ${budgetKb} KB`,
+          kb <= budgetKb,
+        );
       }
     } finally {
       await stopProcess(server.child);
@@ -208,7 +221,13 @@ try {
       const reachable = result.reachable === null ? 'not measured' : `${result.reachable} of ${result.total}`;
       log(`  first card: ${firstCard}; keystroke → grid: ${keystrokeText}; reachable by scrolling: ${reachable}`);
       report.add('large catalogue', 'navigation → first card painted', firstCard);
-      report.add('large catalogue', `one keystroke → grid updated (median of ${result.keystrokes.length})`, keystrokeText, '≤ 100 ms', keystroke !== null && keystroke <= 100);
+      report.add(
+        'large catalogue',
+        `one keystroke → grid updated (median of ${result.keystrokes.length})`,
+        keystrokeText,
+        '≤ 100 ms',
+        keystroke !== null && keystroke <= 100,
+      );
       report.add('large catalogue', 'products reachable by scrolling', reachable, `${result.total}`, result.reachable === result.total);
     } finally {
       await stopProcess(server.child);

@@ -4,13 +4,13 @@
 import { createServer } from 'node:http';
 
 const CATEGORIES = ["men's clothing", "women's clothing", 'jewelery', 'electronics'];
-const SYLLABLES = 'ba be bi bo bu ca ce ci co cu da de di do du fa fe fi fo ga ge go la le li lo lu ma me mi mo mu na ne ni no nu pa pe pi po ra re ri ro ru sa se si so su ta te ti to tu va ve vi vo wa we za ze ton ler ing ent ous ard est'.split(' ');
+const SYLLABLES =
+  'ba be bi bo bu ca ce ci co cu da de di do du fa fe fi fo ga ge go la le li lo lu ma me mi mo mu na ne ni no nu pa pe pi po ra re ri ro ru sa se si so su ta te ti to tu va ve vi vo wa we za ze ton ler ing ent ous ard est'.split(
+    ' ',
+  );
 
 /** A 1×1 PNG: every product image is this one (images are not what the bench measures). */
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
 /** mulberry32: a seeded generator, so every run (and every machine) benchmarks the same catalogue. */
 function random(seed) {

@@ -34,7 +34,10 @@ const checks = {
     }
     const ok = r.status === 200 && r.type.includes('json') && Array.isArray(list) && list.length > 0;
     const first = Array.isArray(list) ? list[0] : undefined;
-    return [ok, `${r.status} ${r.type}, ${Array.isArray(list) ? `${list.length} products, first id ${first?.id}, image ${first?.image}` : 'not an array'}`];
+    return [
+      ok,
+      `${r.status} ${r.type}, ${Array.isArray(list) ? `${list.length} products, first id ${first?.id}, image ${first?.image}` : 'not an array'}`,
+    ];
   },
   async image() {
     const r = await get('/api/products/1/image');

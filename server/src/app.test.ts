@@ -65,7 +65,11 @@ describe('createApp', () => {
     await request(testApp.server).get('/healthz').expect(200);
     const lines = testApp.logs.filter((record) => record.msg === 'request completed');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ req: { id: 'trace-me', method: 'GET', url: '/api/products/1' }, res: { statusCode: 200 }, cache: 'MISS' });
+    expect(lines[0]).toMatchObject({
+      req: { id: 'trace-me', method: 'GET', url: '/api/products/1' },
+      res: { statusCode: 200 },
+      cache: 'MISS',
+    });
     expect(typeof lines[0]?.responseTime).toBe('number');
   });
 

@@ -30,7 +30,14 @@ export interface AppDependencies {
 }
 
 /** Builds the whole HTTP application. It never listens: index.ts does, and tests hand it to supertest. */
-export function createApp({ config, catalogue, logger, metrics, staticDir, rateLimit = createApiRateLimit(config) }: AppDependencies): Express {
+export function createApp({
+  config,
+  catalogue,
+  logger,
+  metrics,
+  staticDir,
+  rateLimit = createApiRateLimit(config),
+}: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   // TRUST_PROXY means one load balancer in front: the address it saw is the client's. Trusting every hop
@@ -85,7 +92,10 @@ export function createApp({ config, catalogue, logger, metrics, staticDir, rateL
 
   app.use(createHealthRouter(catalogue));
   app.get('/metrics', async (_req, res) => {
-    res.set('Cache-Control', 'no-store').type(metrics.registry.contentType).send(await metrics.registry.metrics());
+    res
+      .set('Cache-Control', 'no-store')
+      .type(metrics.registry.contentType)
+      .send(await metrics.registry.metrics());
   });
 
   const api = express.Router();

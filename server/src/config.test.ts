@@ -64,9 +64,7 @@ describe('loadConfig', () => {
   });
 
   it('keeps a path in the base URL', () => {
-    expect(loadConfig({ PRODUCTS_API_URL: 'http://localhost:9000/fake/' }).productsApiUrl).toBe(
-      'http://localhost:9000/fake',
-    );
+    expect(loadConfig({ PRODUCTS_API_URL: 'http://localhost:9000/fake/' }).productsApiUrl).toBe('http://localhost:9000/fake');
   });
 
   it.each([
@@ -74,10 +72,7 @@ describe('loadConfig', () => {
     [{ PORT: '70000' }, 'PORT must be an integer from 0 to 65535, got "70000"'],
     [{ PORT: '-1' }, 'PORT must be an integer from 0 to 65535, got "-1"'],
     [{ PORT: '30.5' }, 'PORT must be an integer from 0 to 65535, got "30.5"'],
-    [
-      { PRODUCTS_API_URL: 'example.com' },
-      'PRODUCTS_API_URL must be an http(s) URL such as https://fakestoreapi.com, got "example.com"',
-    ],
+    [{ PRODUCTS_API_URL: 'example.com' }, 'PRODUCTS_API_URL must be an http(s) URL such as https://fakestoreapi.com, got "example.com"'],
     [
       { PRODUCTS_API_URL: 'ftp://example.com' },
       'PRODUCTS_API_URL must be an http(s) URL such as https://fakestoreapi.com, got "ftp://example.com"',

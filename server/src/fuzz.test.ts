@@ -36,15 +36,73 @@ function createGenerator(seed: number) {
   const percent = (byte: number) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   /** Bytes as a URL segment: unreserved characters raw, others escaped, some high bytes raw (Node sends them). */
   const encodeBytes = (bytes: Iterable<number>) =>
-    [...bytes].map((byte) => (/[A-Za-z0-9._~-]/.test(String.fromCharCode(byte)) || (byte >= 0x80 && random() < 0.3) ? String.fromCharCode(byte) : percent(byte))).join('');
+    [...bytes]
+      .map((byte) =>
+        /[A-Za-z0-9._~-]/.test(String.fromCharCode(byte)) || (byte >= 0x80 && random() < 0.3) ? String.fromCharCode(byte) : percent(byte),
+      )
+      .join('');
 
   const HOSTILE = [
-    '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', '__defineGetter__', 'valueOf',
-    '..', '%2e%2e', '%2e%2e%2f', '..%2f', '..%5c', '%2e%2e%5c', '%252e%252e%252f', '..;', '%c0%ae%c0%ae%c0%af',
-    '%00', '%00.json', 'index.html%00', '%', '%zz', '%E0%A4%A', '%ED%A0%80', '%FF%FE', '%EF%BF%BF',
-    '1', '01', '007', '20', '21', '0', '-1', '+1', '1.5', '1e3', '0x10', '1%20', '%201', '%09', 'Infinity', 'NaN',
-    '9007199254740991', '9007199254740992', '99999999999999999999', '1,2', '1;2', '%31', '%E2%80%AE1',
-    'null', 'undefined', 'true', '[]', '{}', "'", '"', '%22%3E%3Cscript%3E', '$gt', 'image', 'products', '*',
+    '__proto__',
+    'constructor',
+    'prototype',
+    'toString',
+    'hasOwnProperty',
+    '__defineGetter__',
+    'valueOf',
+    '..',
+    '%2e%2e',
+    '%2e%2e%2f',
+    '..%2f',
+    '..%5c',
+    '%2e%2e%5c',
+    '%252e%252e%252f',
+    '..;',
+    '%c0%ae%c0%ae%c0%af',
+    '%00',
+    '%00.json',
+    'index.html%00',
+    '%',
+    '%zz',
+    '%E0%A4%A',
+    '%ED%A0%80',
+    '%FF%FE',
+    '%EF%BF%BF',
+    '1',
+    '01',
+    '007',
+    '20',
+    '21',
+    '0',
+    '-1',
+    '+1',
+    '1.5',
+    '1e3',
+    '0x10',
+    '1%20',
+    '%201',
+    '%09',
+    'Infinity',
+    'NaN',
+    '9007199254740991',
+    '9007199254740992',
+    '99999999999999999999',
+    '1,2',
+    '1;2',
+    '%31',
+    '%E2%80%AE1',
+    'null',
+    'undefined',
+    'true',
+    '[]',
+    '{}',
+    "'",
+    '"',
+    '%22%3E%3Cscript%3E',
+    '$gt',
+    'image',
+    'products',
+    '*',
   ];
   const UNICODE = ['é', 'Ω', '中文', '😀', '\u202e', '\u0301', '\ufeff', '\uffff', 'ﬃ', 'İ'];
 
@@ -95,7 +153,17 @@ function createGenerator(seed: number) {
       () => `/api/products/${segment()}/${segment()}`,
       () => `/api/${segment()}`,
       () => `/api/products${'/'.repeat(int(1, 4))}`,
-      () => pick(['/api', '/api/', '//api/products', '/api//products/1', '/API/products/1', '/api/products/1/image/', '/api/./products', '/api/products/1/../2']),
+      () =>
+        pick([
+          '/api',
+          '/api/',
+          '//api/products',
+          '/api//products/1',
+          '/API/products/1',
+          '/api/products/1/image/',
+          '/api/./products',
+          '/api/products/1/../2',
+        ]),
       () => `/${segment()}`,
       () => `/assets/${segment()}`,
       () => `/productdetails/${segment()}`,
@@ -105,7 +173,10 @@ function createGenerator(seed: number) {
   }
 
   function request(): FuzzInput {
-    const method = random() < 0.7 ? 'GET' : pick(['HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'PROPFIND', 'PURGE', 'SEARCH', 'LOCK', 'MKCOL', 'COPY']);
+    const method =
+      random() < 0.7
+        ? 'GET'
+        : pick(['HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'PROPFIND', 'PURGE', 'SEARCH', 'LOCK', 'MKCOL', 'COPY']);
     const headers: Record<string, string> = {};
     if (random() < 0.2) headers['Accept-Encoding'] = pick(['gzip, br', 'br;q=abc', '*;q=0', 'identity;q=0', 'x'.repeat(500), 'gzip;q=1e9']);
     if (random() < 0.1) headers['If-None-Match'] = pick(['*', 'W/"x"', '"', 'x'.repeat(300), '""']);
@@ -113,7 +184,12 @@ function createGenerator(seed: number) {
     let body: Buffer | undefined;
     if (method !== 'GET' && method !== 'HEAD' && random() < 0.5) {
       body = Buffer.from(pick(['{"__proto__":{"polluted":1}}', '{"a":', '[1,2,', 'a=1&a[__proto__][b]=1', 'x'.repeat(int(0, 64 * 1024))]));
-      headers['Content-Type'] = pick(['application/json', 'application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data; boundary=x']);
+      headers['Content-Type'] = pick([
+        'application/json',
+        'application/x-www-form-urlencoded',
+        'text/plain',
+        'multipart/form-data; boundary=x',
+      ]);
       // Node's client frames a body on DELETE, OPTIONS or TRACE only with an explicit length.
       headers['Content-Length'] = String(body.length);
     }
@@ -208,12 +284,19 @@ function problemWith(input: { method: string; path: string }, outcome: Outcome |
   const leak = LEAKS.find((pattern) => pattern.test(body));
   if (leak !== undefined) return `the body shows ${leak}: ${body.slice(0, 200)}`;
   // Node's own HTTP parser answers what never reaches the app (no request id): a bare 4xx, nothing to leak.
-  if (headers['x-request-id'] === undefined) return status >= 400 && status < 500 && body === '' ? undefined : `unexpected answer ${status} from outside the app: ${JSON.stringify(body.slice(0, 200))}`;
+  if (headers['x-request-id'] === undefined)
+    return status >= 400 && status < 500 && body === ''
+      ? undefined
+      : `unexpected answer ${status} from outside the app: ${JSON.stringify(body.slice(0, 200))}`;
   if (input.method === 'HEAD') return body === '' ? undefined : 'a body on HEAD';
   if (isApiPath(input.path) && status >= 400) {
     if (!String(headers['content-type']).startsWith('application/json')) return `a ${status} on /api that is not JSON`;
     const parsed = JSON.parse(body) as unknown;
-    const isErrorBody = typeof parsed === 'object' && parsed !== null && Object.keys(parsed).join() === 'error' && typeof (parsed as { error: unknown }).error === 'string';
+    const isErrorBody =
+      typeof parsed === 'object' &&
+      parsed !== null &&
+      Object.keys(parsed).join() === 'error' &&
+      typeof (parsed as { error: unknown }).error === 'string';
     if (!isErrorBody) return `a ${status} on /api whose body is not {"error": "…"}: ${body.slice(0, 200)}`;
   }
   return undefined;
@@ -269,7 +352,12 @@ describe(`fuzzing the running app (seed ${SEED})`, () => {
     // Only the healthy answers of a healthy upstream: no 502 or 504 came up at all.
     expect([...statuses.keys()].filter((status) => status >= 500)).toEqual([]);
 
-    const figures = [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(' ');
-    console.info(`fuzz seed ${SEED}: ${HTTP_INPUTS + RAW_INPUTS} inputs in ${seconds.toFixed(1)} s, ${testApp.stub.requestCount()} upstream requests; statuses ${figures}`);
+    const figures = [...statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([status, n]) => `${status}×${n}`)
+      .join(' ');
+    console.info(
+      `fuzz seed ${SEED}: ${HTTP_INPUTS + RAW_INPUTS} inputs in ${seconds.toFixed(1)} s, ${testApp.stub.requestCount()} upstream requests; statuses ${figures}`,
+    );
   }, 120_000);
 });

@@ -26,10 +26,12 @@ describe('security headers', () => {
         expect(csp).toBe("default-src 'none'; style-src 'unsafe-inline'; sandbox");
         return;
       }
-      const directives = new Map(csp.split(';').map((directive) => {
-        const [name = '', ...values] = directive.trim().split(/\s+/);
-        return [name, values.join(' ')] as const;
-      }));
+      const directives = new Map(
+        csp.split(';').map((directive) => {
+          const [name = '', ...values] = directive.trim().split(/\s+/);
+          return [name, values.join(' ')] as const;
+        }),
+      );
       expect(directives.get('default-src')).toBe("'self'");
       expect(directives.get('script-src')).toBe("'self'");
       expect(directives.get('img-src')).toBe("'self'");

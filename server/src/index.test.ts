@@ -80,7 +80,9 @@ describe('the server process (index.ts)', () => {
     await request(url).get('/healthz').expect(200);
     await stub.setMode('slow');
     // supertest sends on `then`, so chain one now to have the request really in flight.
-    const inFlight = request(url).get('/api/products').then((response) => response);
+    const inFlight = request(url)
+      .get('/api/products')
+      .then((response) => response);
     await stub.waitForRequests('/products', 1);
     child.kill('SIGTERM');
 

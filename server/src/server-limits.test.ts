@@ -66,7 +66,10 @@ describe('request header size, whatever the runtime default', () => {
 });
 
 /** The real server over the stub with `env`; `use` gets its URL, and everything is closed afterwards. */
-async function withRealServer(env: Record<string, string>, use: (url: string, stub: Awaited<ReturnType<typeof startUpstreamStub>>) => Promise<void>) {
+async function withRealServer(
+  env: Record<string, string>,
+  use: (url: string, stub: Awaited<ReturnType<typeof startUpstreamStub>>) => Promise<void>,
+) {
   const stub = await startUpstreamStub();
   const statics = createStaticDir();
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', PRODUCTS_API_URL: stub.url, ...env });

@@ -12,22 +12,12 @@ describe('parseProductId', () => {
     expect(parseProductId(raw)).toBe(id);
   });
 
-  it.each([
-    'abc',
-    '1.5',
-    '-1',
-    '+1',
-    '1e3',
-    ' 1',
-    '1 ',
-    '',
-    '0x10',
-    '١٢',
-    '1'.repeat(40),
-    String(Number.MAX_SAFE_INTEGER + 1),
-  ])('rejects %j', (raw) => {
-    expect(parseProductId(raw)).toBeNull();
-  });
+  it.each(['abc', '1.5', '-1', '+1', '1e3', ' 1', '1 ', '', '0x10', '١٢', '1'.repeat(40), String(Number.MAX_SAFE_INTEGER + 1)])(
+    'rejects %j',
+    (raw) => {
+      expect(parseProductId(raw)).toBeNull();
+    },
+  );
 
   it('rejects a missing id', () => {
     expect(parseProductId(undefined)).toBeNull();

@@ -60,12 +60,7 @@ describe('filterAndSortProducts', () => {
 
 describe('SORT_OPTIONS', () => {
   it('lists the options in the order and wording of the spec', () => {
-    expect(SORT_OPTIONS.map((o) => o.label)).toEqual([
-      'Sort by...',
-      'Price: Low → High',
-      'Price: High → Low',
-      'Name: A → Z',
-    ]);
+    expect(SORT_OPTIONS.map((o) => o.label)).toEqual(['Sort by...', 'Price: Low → High', 'Price: High → Low', 'Name: A → Z']);
   });
 
   it('recognises only its own values', () => {

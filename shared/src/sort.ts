@@ -24,14 +24,8 @@ const COMPARATORS: Record<Exclude<SortOption, 'none'>, (a: Product, b: Product) 
  * Filter first (case-insensitive substring of the title), then sort. Array.prototype.sort is stable, so
  * ties keep the catalogue's order. Never mutates its input.
  */
-export function filterAndSortProducts<T extends Product>(
-  products: readonly T[],
-  search: string,
-  sort: SortOption,
-): T[] {
+export function filterAndSortProducts<T extends Product>(products: readonly T[], search: string, sort: SortOption): T[] {
   const needle = search.trim().toLocaleLowerCase();
-  const filtered = needle
-    ? products.filter((product) => product.title.toLocaleLowerCase().includes(needle))
-    : [...products];
+  const filtered = needle ? products.filter((product) => product.title.toLocaleLowerCase().includes(needle)) : [...products];
   return sort === 'none' ? filtered : filtered.sort(COMPARATORS[sort]);
 }

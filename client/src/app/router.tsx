@@ -6,9 +6,7 @@ import { Layout } from './layout';
 // Each page is its own chunk: Swiper (home only) never reaches the products page's download.
 const HomePage = lazy(() => import('../pages/home-page').then((m) => ({ default: m.HomePage })));
 const ProductsPage = lazy(() => import('../pages/products-page').then((m) => ({ default: m.ProductsPage })));
-const ProductDetailsPage = lazy(() =>
-  import('../pages/product-details-page').then((m) => ({ default: m.ProductDetailsPage })),
-);
+const ProductDetailsPage = lazy(() => import('../pages/product-details-page').then((m) => ({ default: m.ProductDetailsPage })));
 const NotFoundPage = lazy(() => import('../pages/not-found-page').then((m) => ({ default: m.NotFoundPage })));
 
 /**

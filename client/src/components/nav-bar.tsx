@@ -173,8 +173,8 @@ const StyledPanel = styled.nav<{ $open: boolean }>`
   position: absolute;
   inset: 0 0 0 auto;
   width: min(86vw, 380px);
-  padding: calc(${({ theme }) => theme.layout.barHeight} + ${({ theme }) => theme.space.lg})
-    ${({ theme }) => theme.space.lg} ${({ theme }) => theme.space.lg};
+  padding: calc(${({ theme }) => theme.layout.barHeight} + ${({ theme }) => theme.space.lg}) ${({ theme }) => theme.space.lg}
+    ${({ theme }) => theme.space.lg};
   background: ${({ theme }) => theme.colors.surface};
   box-shadow: ${({ theme }) => theme.shadow.cardHover};
   transform: translateX(${({ $open }) => ($open ? '0' : '100%')});

@@ -60,10 +60,7 @@ const StyledFill = styled.span<{ $fill: StarFill }>`
 function StarShape() {
   return (
     <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <path
-        fill="currentColor"
-        d="M12 2.5l2.94 6.1 6.66.9-4.86 4.62 1.2 6.6L12 17.5l-5.94 3.22 1.2-6.6L2.4 9.5l6.66-.9L12 2.5z"
-      />
+      <path fill="currentColor" d="M12 2.5l2.94 6.1 6.66.9-4.86 4.62 1.2 6.6L12 17.5l-5.94 3.22 1.2-6.6L2.4 9.5l6.66-.9L12 2.5z" />
     </svg>
   );
 }

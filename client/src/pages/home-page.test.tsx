@@ -57,9 +57,11 @@ describe('home page', () => {
     await openHome();
     const firstSix = FIXTURE_PRODUCTS.slice(0, 6);
     // Loop mode moves slides around the active one, so compare as a set; the first product starts centred.
-    expect(slideLinks().map((link) => link.getAttribute('href')).sort()).toEqual(
-      firstSix.map((product) => `/productdetails/${product.id}`).sort(),
-    );
+    expect(
+      slideLinks()
+        .map((link) => link.getAttribute('href'))
+        .sort(),
+    ).toEqual(firstSix.map((product) => `/productdetails/${product.id}`).sort());
     const active = document.querySelector('.swiper-slide-active');
     expect(active && within(active as HTMLElement).getByRole('link')).toHaveAttribute('href', '/productdetails/1');
     const slide = screen.getByRole('link', { name: /Mens Casual Slim Fit T-Shirt/ });

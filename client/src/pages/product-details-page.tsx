@@ -94,8 +94,7 @@ export function ProductDetailsPage() {
   const id = parseProductId(rawId);
   // A non-numeric id skips the query inside useProduct: no request is made at all.
   const { data: product, isFetching, isError } = useProduct(id);
-  const title =
-    id === null ? MESSAGES.invalidProductId : isError ? MESSAGES.productNotFound : (product?.title ?? 'Loading product');
+  const title = id === null ? MESSAGES.invalidProductId : isError ? MESSAGES.productNotFound : (product?.title ?? 'Loading product');
   useDocumentTitle(title);
 
   if (id === null) return <DetailMessage>{MESSAGES.invalidProductId}</DetailMessage>;

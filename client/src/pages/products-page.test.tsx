@@ -45,12 +45,11 @@ describe('products page', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Our Products' })).toBeInTheDocument();
     expect(document.title).toBe('Our Products · Catalogue');
     expect(search).toHaveAttribute('placeholder', 'Search products...');
-    expect(within(sort).getAllByRole('option').map((option) => option.textContent)).toEqual([
-      'Sort by...',
-      'Price: Low → High',
-      'Price: High → Low',
-      'Name: A → Z',
-    ]);
+    expect(
+      within(sort)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Sort by...', 'Price: Low → High', 'Price: High → Low', 'Name: A → Z']);
     expect(sort).toHaveValue('none');
     expect(shownTitles()).toEqual(CATALOGUE_ORDER);
   });
@@ -59,10 +58,7 @@ describe('products page', () => {
     await openProducts();
     const card = screen.getByRole('link', { name: /Mens Casual Slim Fit T-Shirt/ });
     expect(card).toHaveAttribute('href', '/productdetails/2');
-    expect(within(card).getByRole('img', { name: 'Mens Casual Slim Fit T-Shirt' })).toHaveAttribute(
-      'src',
-      '/api/products/2/image',
-    );
+    expect(within(card).getByRole('img', { name: 'Mens Casual Slim Fit T-Shirt' })).toHaveAttribute('src', '/api/products/2/image');
     expect(within(card).getByText("men's clothing")).toBeInTheDocument();
     expect(within(card).getByRole('img', { name: 'Rated 4.1 out of 5' })).toBeInTheDocument();
     expect(within(card).getByText('$22.30')).toBeInTheDocument();
@@ -78,7 +74,11 @@ describe('products page', () => {
   it('loads the first row eagerly and the rest lazily', async () => {
     await openProducts();
     const cards = screen.getAllByRole('link').filter((link) => link.getAttribute('href')?.startsWith('/productdetails/'));
-    const loading = cards.map((card) => within(card).getByRole('img', { name: /^(?!Rated)/ }).getAttribute('loading'));
+    const loading = cards.map((card) =>
+      within(card)
+        .getByRole('img', { name: /^(?!Rated)/ })
+        .getAttribute('loading'),
+    );
     expect(loading).toEqual(['eager', 'eager', 'eager', 'eager', 'lazy', 'lazy', 'lazy', 'lazy']);
   });
 

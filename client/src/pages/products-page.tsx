@@ -127,10 +127,7 @@ export function ProductsPage() {
   // React can interrupt for the next keystroke.
   const deferredSearch = useDeferredValue(search);
   const { data, isFetching, isError, refetch } = useProducts();
-  const matches = useMemo(
-    () => (data ? filterAndSortProducts(data, deferredSearch, sort) : []),
-    [data, deferredSearch, sort],
-  );
+  const matches = useMemo(() => (data ? filterAndSortProducts(data, deferredSearch, sort) : []), [data, deferredSearch, sort]);
 
   /**
    * Typing replaces the history entry (Back is not flooded with one entry per letter); a new sort is its own
@@ -187,9 +184,7 @@ export function ProductsPage() {
       {data && (
         <>
           <StyledCount aria-live="polite">
-            {matches.length === data.length
-              ? countProducts(data.length)
-              : `${matches.length} of ${countProducts(data.length)}`}
+            {matches.length === data.length ? countProducts(data.length) : `${matches.length} of ${countProducts(data.length)}`}
           </StyledCount>
           {matches.length > 0 ? (
             <ProductGrid products={matches} resetKey={`${sort} ${deferredSearch}`} />

@@ -53,9 +53,7 @@ export async function startFixtureServer(products: readonly Product[] = FIXTURE_
       const id = parseProductId(decodeURIComponent(match[1] ?? ''));
       if (id === null) return send({ status: 400, body: { error: MESSAGES.invalidProductId } });
       const product = products.find((candidate) => candidate.id === id);
-      return product
-        ? send({ status: 200, body: product })
-        : send({ status: 404, body: { error: MESSAGES.productNotFound } });
+      return product ? send({ status: 200, body: product }) : send({ status: 404, body: { error: MESSAGES.productNotFound } });
     }
     return send({ status: 404, body: { error: MESSAGES.notFound } });
   });

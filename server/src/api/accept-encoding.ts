@@ -18,8 +18,7 @@ export function chooseEncoding(header: string | undefined): BodyEncoding {
     qualities.set(coding, Number.isFinite(quality) ? quality : 0);
   }
   const star = qualities.get('*');
-  const qualityOf = (coding: BodyEncoding) =>
-    qualities.get(coding) ?? star ?? (coding === 'identity' ? Number.MIN_VALUE : 0);
+  const qualityOf = (coding: BodyEncoding) => qualities.get(coding) ?? star ?? (coding === 'identity' ? Number.MIN_VALUE : 0);
 
   let best: BodyEncoding = 'identity';
   let bestQuality = 0;

@@ -66,7 +66,10 @@ export const answerUnexpectedError: ErrorRequestHandler = (error: unknown, req, 
     res.status(500).set('Cache-Control', 'no-store').json({ error: MESSAGES.internalError });
     return;
   }
-  res.status(status).set('Cache-Control', 'no-store').json({ error: STATUS_CODES[status] ?? 'Bad Request' });
+  res
+    .status(status)
+    .set('Cache-Control', 'no-store')
+    .json({ error: STATUS_CODES[status] ?? 'Bad Request' });
 };
 
 function clientErrorStatus(error: unknown): number | undefined {

@@ -180,8 +180,12 @@ describe('GET /api/products/:id/image', () => {
     const elsewhere = await startUpstreamStub();
     extraStubs.push(elsewhere);
     const { server, stub } = await start();
-    await request(server).get(`/api/products/2/image?url=${encodeURIComponent(`${elsewhere.url}/images/1.png`)}`).expect(200);
-    await request(server).get(`/api/products/${encodeURIComponent(`${elsewhere.url}/images/1.png`)}/image`).expect(400);
+    await request(server)
+      .get(`/api/products/2/image?url=${encodeURIComponent(`${elsewhere.url}/images/1.png`)}`)
+      .expect(200);
+    await request(server)
+      .get(`/api/products/${encodeURIComponent(`${elsewhere.url}/images/1.png`)}/image`)
+      .expect(400);
     await request(server).get('/api/products/2/image').set('Referer', elsewhere.url).expect(200);
     expect(elsewhere.requestCount()).toBe(0);
     expect(stub.requestCount('/images/2.png')).toBe(1);

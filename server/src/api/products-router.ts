@@ -24,10 +24,7 @@ export function createProductsRouter({ catalogue, caching }: ProductsRouterOptio
     sendCachedAnswer(req, res, await catalogue.listProducts(), caching);
   };
 
-  router
-    .route('/products')
-    .get(listProducts, answerListErrors)
-    .all(allowOnlyGetAndHead);
+  router.route('/products').get(listProducts, answerListErrors).all(allowOnlyGetAndHead);
 
   router
     .route('/products/:id')

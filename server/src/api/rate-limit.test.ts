@@ -5,7 +5,10 @@ import { clientKey, createApiRateLimit } from './rate-limit.js';
 
 /** The two things the limit reads of a request: its socket's address and X-Forwarded-For. */
 function requestFrom(remoteAddress: string, forwardedFor?: string): IncomingMessage {
-  return { socket: { remoteAddress }, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } } as unknown as IncomingMessage;
+  return {
+    socket: { remoteAddress },
+    headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor },
+  } as unknown as IncomingMessage;
 }
 
 function limitOf(perMinute: number, trustProxy = false) {
@@ -47,7 +50,6 @@ describe('createApiRateLimit', () => {
     clock.advanceSeconds(300);
     expect(limit.consume(client)).toMatchObject({ allowed: true, header: '"3-in-1min"; r=2; t=60' });
   });
-
 });
 
 describe('clientKey', () => {

@@ -26,7 +26,11 @@ function urlOfLength(path: string, length: number): string {
 describe('URL length', () => {
   it(`answers an API URL longer than ${MAX_API_URL_LENGTH} characters with a JSON 414, asking nobody`, async () => {
     testApp = await startTestApp();
-    for (const url of [urlOfLength('/api/products', MAX_API_URL_LENGTH + 1), `/api/products/${'1'.repeat(3000)}`, `/api/${'x'.repeat(10_000)}`]) {
+    for (const url of [
+      urlOfLength('/api/products', MAX_API_URL_LENGTH + 1),
+      `/api/products/${'1'.repeat(3000)}`,
+      `/api/${'x'.repeat(10_000)}`,
+    ]) {
       const response = await request(testApp.server).get(url).expect(414);
       expect(response.body).toEqual({ error: 'URI Too Long' });
       expect(response.headers['cache-control']).toBe('no-store');
@@ -69,7 +73,11 @@ describe('request bodies', () => {
     for (const method of ['post', 'put', 'patch', 'delete'] as const) {
       await request(testApp.server)[method]('/api/products/1').set('Content-Type', 'application/json').send(broken).expect(405);
     }
-    await request(testApp.server).post('/api/nope').set('Content-Type', 'application/json').send(broken).expect(404, { error: MESSAGES.notFound });
+    await request(testApp.server)
+      .post('/api/nope')
+      .set('Content-Type', 'application/json')
+      .send(broken)
+      .expect(404, { error: MESSAGES.notFound });
     await request(testApp.server).post('/products').type('form').send('a[b]=c').expect(404, { error: MESSAGES.notFound });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
@@ -79,13 +87,10 @@ describe('request bodies', () => {
     const status = await new Promise<number>((resolve, reject) => {
       const body = '{"id": 99}';
       const headers = { 'Content-Type': 'application/json', 'Content-Length': String(body.length) };
-      const req = httpRequest(
-        { host: '127.0.0.1', port: portOf(testApp), path: '/api/products/2', method: 'GET', headers },
-        (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
-        },
-      );
+      const req = httpRequest({ host: '127.0.0.1', port: portOf(testApp), path: '/api/products/2', method: 'GET', headers }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
       req.on('error', reject);
       req.end(body);
     });

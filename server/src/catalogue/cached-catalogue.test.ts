@@ -194,7 +194,11 @@ describe.each([
     const { server, stub } = await start();
     await stub.setMode('hang');
     const allIn = arrivals(server, 100);
-    const pending = Array.from({ length: 100 }, () => request(server).get(apiPath).then((response) => response));
+    const pending = Array.from({ length: 100 }, () =>
+      request(server)
+        .get(apiPath)
+        .then((response) => response),
+    );
     await allIn;
     await stub.waitForRequests(upstreamPath, 1);
     await stub.setMode('normal');
@@ -302,7 +306,11 @@ describe('caching single products', () => {
     const { server, stub } = await start();
     stub.override('/images/6.png', 'hang');
     const allIn = arrivals(server, 50);
-    const pending = Array.from({ length: 50 }, () => request(server).get('/api/products/6/image').then((response) => response));
+    const pending = Array.from({ length: 50 }, () =>
+      request(server)
+        .get('/api/products/6/image')
+        .then((response) => response),
+    );
     await allIn;
     await stub.waitForRequests('/images/6.png', 1);
     stub.releaseHangingRequests();

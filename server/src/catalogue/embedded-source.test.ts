@@ -52,20 +52,31 @@ describe('the embedded source', () => {
     expect(image.body.toString('utf8')).toBe(SVG);
   });
 
-  it.each(['../outside.svg', '..%2foutside.svg', 'images/1.svg', '/etc/passwd', '..', '1.svg/..', '.hidden.svg', '1.txt', '1.svg\0.png', 'C:\\x.svg'])(
-    'refuses the image name %j',
-    async (name) => {
-      const source = createEmbeddedSource({ directory: catalogueFolder(embeddedProducts), logger: silent });
-      await expect(source.getImage(name)).rejects.toBeInstanceOf(UpstreamError);
-    },
-  );
+  it.each([
+    '../outside.svg',
+    '..%2foutside.svg',
+    'images/1.svg',
+    '/etc/passwd',
+    '..',
+    '1.svg/..',
+    '.hidden.svg',
+    '1.txt',
+    '1.svg\0.png',
+    'C:\\x.svg',
+  ])('refuses the image name %j', async (name) => {
+    const source = createEmbeddedSource({ directory: catalogueFolder(embeddedProducts), logger: silent });
+    await expect(source.getImage(name)).rejects.toBeInstanceOf(UpstreamError);
+  });
 
   it('reports a missing image as a source failure', async () => {
     const source = createEmbeddedSource({ directory: catalogueFolder(embeddedProducts), logger: silent });
     await expect(source.getImage('2.svg')).rejects.toBeInstanceOf(UpstreamError);
   });
 
-  it.each([['not json', '{"id": 1'], ['not an array', '{"products": []}']])('fails as a source when the file is %s', async (_name, content) => {
+  it.each([
+    ['not json', '{"id": 1'],
+    ['not an array', '{"products": []}'],
+  ])('fails as a source when the file is %s', async (_name, content) => {
     const source = createEmbeddedSource({ directory: catalogueFolder(content), logger: silent });
     await expect(source.listProducts()).rejects.toBeInstanceOf(UpstreamError);
   });

@@ -56,11 +56,14 @@ describe('the http source', () => {
     expect(image.body.equals(TINY_PNG)).toBe(true);
   });
 
-  it.each(['file:///etc/passwd', 'javascript:alert(1)', 'data:image/png;base64,AAAA'])('refuses the image location %s', async (location) => {
-    const http = await source();
-    await upstreamError(http.getImage(location));
-    expect(stub.requestCount()).toBe(0);
-  });
+  it.each(['file:///etc/passwd', 'javascript:alert(1)', 'data:image/png;base64,AAAA'])(
+    'refuses the image location %s',
+    async (location) => {
+      const http = await source();
+      await upstreamError(http.getImage(location));
+      expect(stub.requestCount()).toBe(0);
+    },
+  );
 
   it('fails an image answered with a non-2xx status', async () => {
     const http = await source();

@@ -5,8 +5,7 @@ import { type ProductSource, UpstreamError } from './product-source.js';
 export function measuredSource(source: ProductSource, metrics: Metrics): ProductSource {
   async function measure<T>(operation: UpstreamOperation, call: () => Promise<T>): Promise<T> {
     const started = performance.now();
-    const record = (outcome: UpstreamOutcome) =>
-      metrics.recordUpstreamCall(operation, outcome, (performance.now() - started) / 1000);
+    const record = (outcome: UpstreamOutcome) => metrics.recordUpstreamCall(operation, outcome, (performance.now() - started) / 1000);
     try {
       const result = await call();
       record(result === null ? 'not_found' : 'ok');

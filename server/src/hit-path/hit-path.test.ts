@@ -145,7 +145,7 @@ const ENCODINGS = [
 describe('the hit path in front of Express', () => {
   describe.each(['/api/products', '/api/products/9'])('%s', (path) => {
     it.each(ENCODINGS.flatMap(([encoding, headers]) => (['GET', 'HEAD'] as const).map((method) => [method, encoding, headers] as const)))(
-      'answers %s in %s exactly as Express does, with this moment\'s Age, max-age and RateLimit',
+      "answers %s in %s exactly as Express does, with this moment's Age, max-age and RateLimit",
       async (method, _encoding, encodingHeaders) => {
         const sites = await startSites();
         const exchange = { method, path, headers: { ...encodingHeaders, 'X-Request-Id': 'trace-1' } };
@@ -172,7 +172,9 @@ describe('the hit path in front of Express', () => {
   it('gives each request a new id unless a plain one came with it', async () => {
     const { hitPath } = await startSites();
     for (let count = 0; count < 2; count += 1) await send(hitPath.server, { path: '/api/products' });
-    const ids = await Promise.all([1, 2].map(() => send(hitPath.server, { path: '/api/products' }).then((answer) => header(answer, 'x-request-id'))));
+    const ids = await Promise.all(
+      [1, 2].map(() => send(hitPath.server, { path: '/api/products' }).then((answer) => header(answer, 'x-request-id'))),
+    );
     expect(await hitPathAnswers(hitPath)).toBe(2);
     expect(ids[0]).toMatch(/^[0-9a-f-]{36}$/);
     expect(ids[1]).toMatch(/^[0-9a-f-]{36}$/);
@@ -206,7 +208,7 @@ describe('the hit path in front of Express', () => {
     expect(await hitPathAnswers(sites.hitPath)).toBe(exchange.path === '/api/products/009' ? answered + 1 : answered);
   });
 
-  it('answers the 304 of If-None-Match as Express does, for every encoding\'s tag', async () => {
+  it("answers the 304 of If-None-Match as Express does, for every encoding's tag", async () => {
     const sites = await startSites();
     const warm = await sendToBoth(sites, { path: '/api/products' });
     await sendToBoth(sites, { path: '/api/products' });
@@ -248,7 +250,9 @@ describe('the hit path in front of Express', () => {
     expect(await hitPathAnswers(sites.hitPath)).toBe(6);
     // Every count (latencies differ, their counts may not), by route, method, status and cache status.
     const counts = async (site: Site) =>
-      (await site.metrics.registry.metrics()).split('\n').filter((line) => /^(http_request_duration_seconds_count|catalogue_cache_answers_total)\{/.test(line));
+      (await site.metrics.registry.metrics())
+        .split('\n')
+        .filter((line) => /^(http_request_duration_seconds_count|catalogue_cache_answers_total)\{/.test(line));
     const fromExpress = await counts(sites.express);
     expect(await counts(sites.hitPath)).toEqual(fromExpress);
     expect(fromExpress).toContain('http_request_duration_seconds_count{route="/api/products",method="GET",status="200"} 3');
@@ -277,7 +281,8 @@ describe('the hit path in front of Express', () => {
   it('counts against the same rate limit, and leaves the 429 to Express', async () => {
     const sites = await startSites({ RATE_LIMIT_PER_MINUTE: '3' });
     const statuses: number[] = [];
-    for (let count = 0; count < 4; count += 1) statuses.push((await sendToBoth(sites, { path: '/api/products', headers: { 'X-Request-Id': 'trace-5' } })).status);
+    for (let count = 0; count < 4; count += 1)
+      statuses.push((await sendToBoth(sites, { path: '/api/products', headers: { 'X-Request-Id': 'trace-5' } })).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
     // The third was the hit path's; the fourth, over the limit there too, went to Express.
     expect(await hitPathAnswers(sites.hitPath)).toBe(1);

@@ -2,7 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { chooseEncoding } from '../api/accept-encoding.js';
 import { createMemoisedEncodingChooser } from './memoised-encoding.js';
 
-const HEADERS = [undefined, '', 'gzip', 'gzip, deflate, br', 'br;q=0.5, gzip', 'gzip;q=0', 'GZIP; Q=0.8', '*', 'br;q=0, *', 'deflate', 'gzip;q=abc'];
+const HEADERS = [
+  undefined,
+  '',
+  'gzip',
+  'gzip, deflate, br',
+  'br;q=0.5, gzip',
+  'gzip;q=0',
+  'GZIP; Q=0.8',
+  '*',
+  'br;q=0, *',
+  'deflate',
+  'gzip;q=abc',
+];
 
 describe('createMemoisedEncodingChooser', () => {
   it('agrees with chooseEncoding, the first time and from memory', () => {

@@ -44,7 +44,12 @@ export class RecordedAnswer {
       const index = names.indexOf(name);
       return index === -1 ? -1 : index * 2 + 1;
     };
-    this.#slots = { 'x-request-id': slotOf('x-request-id'), age: slotOf('age'), 'cache-control': slotOf('cache-control'), ratelimit: slotOf('ratelimit') };
+    this.#slots = {
+      'x-request-id': slotOf('x-request-id'),
+      age: slotOf('age'),
+      'cache-control': slotOf('cache-control'),
+      ratelimit: slotOf('ratelimit'),
+    };
     this.rateLimited = this.#slots.ratelimit !== -1;
   }
 

@@ -106,9 +106,7 @@ export function ProductGallery({ products }: { products: readonly Product[] }) {
   // Set while a slide change moves slides in the DOM: a moved element loses focus, which is put back, and
   // the focus events that causes are not the visitor's.
   const movingSlides = useRef(false);
-  const autoplay = reducedMotion
-    ? false
-    : { delay: GALLERY_AUTOPLAY_DELAY_MS, disableOnInteraction: false, pauseOnMouseEnter: true };
+  const autoplay = reducedMotion ? false : { delay: GALLERY_AUTOPLAY_DELAY_MS, disableOnInteraction: false, pauseOnMouseEnter: true };
 
   function setKeyboardFocusInside(inside: boolean) {
     const swiper = swiperRef.current;
@@ -152,7 +150,10 @@ export function ProductGallery({ products }: { products: readonly Product[] }) {
       const entry = String(backwards ? products.length - 1 : 0);
       if (slide.dataset.swiperSlideIndex !== entry) {
         // Focusing it runs this handler again, which centres it.
-        swiper.slides.find((candidate) => candidate.dataset.swiperSlideIndex === entry)?.querySelector('a')?.focus();
+        swiper.slides
+          .find((candidate) => candidate.dataset.swiperSlideIndex === entry)
+          ?.querySelector('a')
+          ?.focus();
         return;
       }
     }
