@@ -1,0 +1,81 @@
+// `npm run lint`: ESLint over every workspace, then `prettier --check`. Zero warnings is the bar
+// (`--max-warnings 0`), so every rule here is an error in effect.
+import js from '@eslint/js';
+import tanstackQuery from '@tanstack/eslint-plugin-query';
+import prettier from 'eslint-config-prettier';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { importX } from 'eslint-plugin-import-x';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  {
+    ignores: ['**/dist/', '**/node_modules/', 'coverage/', 'test-results/', 'playwright-report/', '.bench/', '.docker-cache/'],
+  },
+  js.configs.recommended,
+  tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      // Every tsconfig that owns files: the builds, the tests (server/tsconfig.test.json, client's), the browser
+      // suite and the tool configs (tsconfig.tools.json).
+      parserOptions: {
+        project: ['./*/tsconfig*.json', './e2e/tsconfig.json', './tsconfig.tools.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
+      globals: { ...globals.node },
+    },
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['*/tsconfig.json', 'e2e/tsconfig.json'] })],
+    },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'import-x/no-cycle': 'error',
+      'import-x/no-self-import': 'error',
+      // The house plan's one-way flow: shared is used by both sides and imports nothing of ours; the server and
+      // the browser app never import each other; a client feature never reaches up into a page or the app shell.
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            { target: './shared', from: ['./server', './client', './e2e', './scripts'], message: 'shared/ imports nothing of ours.' },
+            { target: './server', from: './client', message: 'The server never imports the browser app.' },
+            { target: './client', from: './server', message: 'The browser app never imports the server.' },
+            {
+              target: './client/src/features',
+              from: ['./client/src/pages', './client/src/app'],
+              message: 'A feature never imports a page or the app shell.',
+            },
+            {
+              target: ['./client/src/components', './client/src/hooks', './client/src/lib', './client/src/styles'],
+              from: ['./client/src/features', './client/src/pages', './client/src/app'],
+              message: 'App-wide building blocks never import features, pages or the app shell.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['client/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: reactHooks.configs.recommended.rules,
+  },
+  { files: ['client/src/**/*.tsx'], ...jsxA11y.flatConfigs.recommended },
+  ...tanstackQuery.configs['flat/recommended'].map((config) => ({ ...config, files: ['client/src/**/*.{ts,tsx}'] })),
+  {
+    // Code that runs in the page: the pre-paint theme script, and what the bench evaluates inside Chromium.
+    files: ['client/public/**/*.js', 'scripts/bench/**/*.mjs'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    // Plain JavaScript (scripts, this file): no type information to check against.
+    files: ['**/*.{js,mjs,cjs}'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+  prettier,
+);
