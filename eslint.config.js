@@ -18,17 +18,23 @@ export default tseslint.config(
   tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      // Every tsconfig that owns files: the builds, the tests (server/tsconfig.test.json, client's), the browser
-      // suite and the tool configs (tsconfig.tools.json).
+      // The no-emit configs, which cover every file and read our workspaces from source (the `source` export
+      // condition), so linting needs no build first; then the browser suite and the tool configs.
       parserOptions: {
-        project: ['./*/tsconfig*.json', './e2e/tsconfig.json', './tsconfig.tools.json'],
+        noWarnOnMultipleProjects: true,
+        project: ['./*/tsconfig.test.json', './e2e/tsconfig.json', './tsconfig.tools.json'],
         tsconfigRootDir: import.meta.dirname,
       },
       globals: { ...globals.node },
     },
     plugins: { 'import-x': importX },
     settings: {
-      'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['*/tsconfig.json', 'e2e/tsconfig.json'] })],
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['*/tsconfig.test.json', 'e2e/tsconfig.json'],
+          conditionNames: ['source', 'types', 'import', 'default'],
+        }),
+      ],
     },
     rules: {
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],

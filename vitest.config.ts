@@ -1,25 +1,23 @@
-import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
+import { defaultClientConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
-// Tests import the shared rules from source, so `npm test` needs no build first.
-const sharedSource = fileURLToPath(new URL('./shared/src/', import.meta.url));
-const alias = [{ find: /^@catalogue\/shared\/(.*)$/, replacement: `${sharedSource}$1.ts` }];
+// Our workspaces (@catalogue/shared, @catalogue/testing) export their TypeScript sources under the `source`
+// condition: tests run them as they are, so `npm test` needs no build first. Node itself, without the
+// condition, loads the built `dist` (README, "Repository layout").
+// (Vitest's own conditions for Node, without Vite's `module`, which would load dependencies' ESM builds that
+// Node cannot run as they are.)
+const nodeProject = { ssr: { resolve: { conditions: ['source', 'node', 'development|production'] } } };
 
 export default defineConfig({
   test: {
     projects: [
-      {
-        resolve: { alias },
-        test: { name: 'shared', environment: 'node', include: ['shared/src/**/*.test.ts'] },
-      },
-      {
-        resolve: { alias },
-        test: { name: 'server', environment: 'node', include: ['server/src/**/*.test.ts'] },
-      },
+      { ...nodeProject, test: { name: 'shared', environment: 'node', include: ['shared/src/**/*.test.ts'] } },
+      { ...nodeProject, test: { name: 'testing', environment: 'node', include: ['testing/src/**/*.test.ts'] } },
+      { ...nodeProject, test: { name: 'server', environment: 'node', include: ['server/src/**/*.test.ts'] } },
       {
         plugins: [react()],
-        resolve: { alias },
+        resolve: { conditions: ['source', ...defaultClientConditions] },
         test: {
           name: 'client',
           environment: 'jsdom',

@@ -1,14 +1,10 @@
-import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
-
-const sharedSource = fileURLToPath(new URL('../shared/src/', import.meta.url));
+import { defaultClientConditions, defineConfig } from 'vite';
 
 export default defineConfig({
   plugins: [react()],
-  resolve: {
-    alias: [{ find: /^@catalogue\/shared\/(.*)$/, replacement: `${sharedSource}$1.ts` }],
-  },
+  // @catalogue/shared is bundled from its TypeScript sources (its `source` export condition).
+  resolve: { conditions: ['source', ...defaultClientConditions] },
   build: { outDir: 'dist', emptyOutDir: true },
   server: { proxy: { '/api': 'http://localhost:3000' } },
 });
