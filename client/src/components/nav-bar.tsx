@@ -8,7 +8,7 @@ import { BREAKPOINTS, media, MENU_TRANSITION_MS } from '../styles/theme';
 import { StyledIconButton } from './icon-button';
 import { ThemeToggle } from './theme-toggle';
 
-/** The spec: the bar turns compact once the page is scrolled more than 10 px. */
+/** docs/product.md, "Navigation bar": the bar turns compact once the page is scrolled more than 10 px. */
 const COMPACT_AFTER_PX = 10;
 
 const FOCUSABLE = 'a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])';
