@@ -7,7 +7,7 @@ import { productKeys } from './product-keys';
 
 export async function getProduct(api: ApiClient, id: number, signal?: AbortSignal): Promise<Product> {
   const product = await api.getJson<Product | null>(productApiPath(id), signal);
-  // The spec: an answer without an id is 'Product not found', like a 404 (and just as final: no retry).
+  // docs/product.md, "Product detail": an answer without an id is 'Product not found', like a 404 (and just as final: no retry).
   if (!product || typeof product !== 'object' || product.id === undefined || product.id === null) {
     throw new ApiError(404, MESSAGES.productNotFound);
   }
