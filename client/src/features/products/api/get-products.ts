@@ -4,7 +4,7 @@ import { API_PATHS } from '@catalogue/shared/routes';
 import { useApiClient, type ApiClient } from '../../../lib/api-client';
 import { productKeys } from './product-keys';
 
-/** The spec's gallery size: the home carousel shows the first 6 products of the catalogue. */
+/** The gallery size (docs/product.md, "Home"): the home carousel shows the first 6 products of the catalogue. */
 const GALLERY_SIZE = 6;
 
 export function getProducts(api: ApiClient, signal?: AbortSignal): Promise<Product[]> {
@@ -20,7 +20,7 @@ export function getProductsQueryOptions(api: ApiClient) {
 }
 
 /**
- * The gallery has its own cache key (the spec keeps it apart from the list) but reuses the list's cached
+ * The gallery has its own cache key (docs/product.md keeps it apart from the list) but reuses the list's cached
  * answer when there is one, so visiting Home then Products costs one request. The list fetch made for it
  * tries once: the gallery query's own retries are the only ones, or a failing upstream would be asked
  * (1 + retries)² times instead of 1 + retries.
