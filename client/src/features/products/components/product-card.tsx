@@ -8,7 +8,7 @@ import { formatPrice } from '../../../lib/format-price';
 import { cardSurface } from './card-surface';
 import { ProductImage } from './product-image';
 
-/** The spec: a card shows 4 stars when the product has no rating. */
+/** docs/product.md, "Products": a card shows 4 stars when the product has no rating. */
 const CARD_DEFAULT_RATE = 4;
 
 const StyledCard = styled(Link)`
