@@ -16,7 +16,7 @@ import { BREAKPOINTS } from '../../../styles/theme';
 import { cardSurface } from './card-surface';
 import { ProductImage } from './product-image';
 
-/** The spec's carousel: 1.2 / 2 / 3 slides at 0 / 640 / 1024 px, 20 px apart, a new slide every 2.5 s. */
+/** The carousel of docs/product.md, "Home": 1.2 / 2 / 3 slides at 0 / 640 / 1024 px, 20 px apart, a new slide every 2.5 s. */
 const GALLERY_AUTOPLAY_DELAY_MS = 2500;
 const SPACE_BETWEEN = 20;
 const SLIDES_PER_VIEW = 1.2;
