@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { ApiError } from './api-client';
 
-/** The spec's data-layer constants: fresh for 5 minutes, unused data dropped after 5 minutes. */
+/** The data-layer constants of docs/product.md, "Data and freshness": fresh for 5 minutes, unused data dropped after 5 minutes. */
 export const STALE_TIME_MS = 5 * 60 * 1000;
 export const GC_TIME_MS = 5 * 60 * 1000;
 const MAX_RETRIES = 3;
