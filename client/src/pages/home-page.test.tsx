@@ -70,7 +70,7 @@ describe('home page', () => {
     expect(screen.queryByRole('link', { name: /Portable External Hard Drive/ })).not.toBeInTheDocument();
   });
 
-  it('configures the carousel as the spec says', async () => {
+  it('configures the carousel as docs/product.md says', async () => {
     await openHome();
     const { params } = carousel();
     expect(params.loop).toBe(true);
