@@ -15,7 +15,7 @@ import { useDocumentTitle } from '../hooks/use-document-title';
 import { formatPrice } from '../lib/format-price';
 import { media } from '../styles/theme';
 
-/** The spec: the detail page shows a rate of 0 when the product has no rating. */
+/** docs/product.md, "Product detail": the detail page shows a rate of 0 when the product has no rating. */
 const DETAIL_DEFAULT_RATE = 0;
 
 const StyledBack = styled.div`
