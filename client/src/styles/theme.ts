@@ -39,7 +39,7 @@ export interface AppTheme {
   transition: { menu: string; smooth: string; quick: string };
 }
 
-/** Breakpoints of the contract (min-width, px): grid 640/768/1024, bar collapses below 1024. */
+/** Breakpoints of docs/product.md, "Page hooks" (min-width, px): grid 640/768/1024, bar collapses below 1024. */
 export const BREAKPOINTS = { sm: 640, md: 768, lg: 1024 } as const;
 
 export const media = {
@@ -48,7 +48,7 @@ export const media = {
   lg: `@media (min-width: ${BREAKPOINTS.lg}px)`,
 } as const;
 
-/** The spec's mobile-menu transition: 300 ms. */
+/** The mobile-menu transition of docs/product.md, "Navigation bar": 300 ms. */
 export const MENU_TRANSITION_MS = 300;
 
 const shared = {
