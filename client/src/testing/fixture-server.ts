@@ -26,7 +26,7 @@ export interface FixtureServer {
 }
 
 /**
- * A real HTTP server on port 0 that speaks the product API of CONTRACT.md from fixtures, so the client's
+ * A real HTTP server on port 0 that speaks the product API of the README ("HTTP API") from fixtures, so the client's
  * fetchers, errors and retries run for real in tests (no mocked modules).
  */
 export async function startFixtureServer(products: readonly Product[] = FIXTURE_PRODUCTS): Promise<FixtureServer> {
