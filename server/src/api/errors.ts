@@ -32,7 +32,7 @@ function answerCatalogueErrors(messages: FailureMessages): ErrorRequestHandler {
   };
 }
 
-/** One product: the page shows 'Product not found' for any failure, and so does the API (CONTRACT.md). */
+/** One product: the page shows 'Product not found' for any failure, and so does the API (README, "HTTP API"). */
 export const answerProductErrors = answerCatalogueErrors({
   notFound: MESSAGES.productNotFound,
   unavailable: MESSAGES.productNotFound,
