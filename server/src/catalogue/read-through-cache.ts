@@ -37,7 +37,7 @@ interface Entry<T> {
 }
 
 /**
- * The caching rules of CONTRACT.md, for any kind of value:
+ * The caching rules of the README ("Caching"), for any kind of value:
  *
  * - younger than the TTL: served as a HIT, the source is not asked;
  * - older, but within TTL + stale max: served at once as STALE while one background refresh runs (its
