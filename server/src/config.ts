@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The server's settings, read from the environment in this one place (CONTRACT.md, "Configuration").
+ * The server's settings, read from the environment in this one place (README, "Configuration").
  * Every other module receives a `Config` and never looks at `process.env`.
  */
 export interface Config {
