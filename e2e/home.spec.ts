@@ -112,7 +112,7 @@ test.describe('Home', () => {
     await expect
       .poll(async () => (await changes()).map((change) => change.index), { timeout: 30_000, intervals: [250] })
       .toEqual(['0', '1', '2', '3', '4', '5', '0']);
-    // Not faster than the spec's 2500 ms (a generous margin below for timer and transition jitter).
+    // Not faster than the 2500 ms of docs/product.md (a generous margin below for timer and transition jitter).
     const times = (await changes()).map((change) => change.at);
     for (let step = 1; step < times.length; step += 1) expect(times[step]! - times[step - 1]!).toBeGreaterThan(2000);
   });
