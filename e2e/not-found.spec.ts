@@ -6,7 +6,7 @@ test.describe('Not-found page', () => {
     const main = page.getByRole('main');
     await expect(main.getByText('404', { exact: true })).toBeVisible();
     await expect(main.getByRole('heading', { level: 1, name: 'Page Not Found' })).toBeVisible();
-    // The spec's sentence, with its typographic (curly) apostrophe.
+    // The sentence of docs/product.md, "Not-found page", with its typographic (curly) apostrophe.
     await expect(main.getByText('The page you are looking for doesn’t exist or has been moved.', { exact: true })).toBeVisible();
     await expect(page).toHaveTitle(/Page Not Found/);
     // The shared layout stays around it.
