@@ -42,7 +42,7 @@ test.describe('Products list', () => {
       await expect(card.getByRole('img', { name: product.title })).toHaveCount(1);
       await expect(card.getByText(product.category, { exact: true })).toBeVisible();
       await expect(card.getByRole('heading')).toHaveText(product.title);
-      // The rate to one decimal; the spec's default on cards is 4 when the product has no rating.
+      // The rate to one decimal; docs/product.md's default on cards is 4 when the product has no rating.
       const rate = (product.rating?.rate ?? 4).toFixed(1);
       await expect(card.getByRole('img', { name: `Rated ${rate} out of 5`, exact: true })).toBeVisible();
       await expect(card.getByText(dollars(product.price), { exact: true })).toBeVisible();
