@@ -21,7 +21,7 @@ export const SORT_LABELS: Record<SortValue, string> = {
   nameAZ: 'Name: A → Z',
 };
 
-/** The spec: case-insensitive substring of the title, then price ascending/descending or title by localeCompare. */
+/** docs/product.md, "Products": case-insensitive substring of the title, then price ascending/descending or title by localeCompare. */
 export function expectedTitles(products: readonly Product[], search: string, sort: SortValue): string[] {
   const needle = search.toLowerCase();
   const filtered = products.filter((product) => product.title.toLowerCase().includes(needle));
