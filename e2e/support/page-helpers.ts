@@ -1,7 +1,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type Locator, type Page } from '@playwright/test';
 
-/** The full-screen loading spinner of the contract: role status, named Loading. */
+/** The full-screen loading spinner of docs/product.md, "Page hooks": role status, named Loading. */
 export function spinner(page: Page): Locator {
   return page.getByRole('status', { name: 'Loading' });
 }
