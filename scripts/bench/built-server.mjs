@@ -1,5 +1,5 @@
 // The production server exactly as `npm start` runs it once built: `node server/dist/index.js`, configured
-// through the environment (CONTRACT.md, "Configuration").
+// through the environment (README, "Configuration").
 import { fileURLToPath } from 'node:url';
 import { waitFor200 } from './http.mjs';
 import { freePort, startNode } from './processes.mjs';
