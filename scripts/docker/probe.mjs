@@ -1,6 +1,6 @@
 // One HTTP check for the Docker smoke test, with node's own fetch (so CI needs no curl):
 //   node scripts/docker/probe.mjs <check> <base-url>
-// Prints one line saying what it saw; exits 0 when the answer is what the contract promises, 1 otherwise.
+// Prints one line saying what it saw; exits 0 when the answer is what the README promises, 1 otherwise.
 // Every request is bounded by a timeout, so a hung server fails the check instead of hanging CI.
 const [check, base] = process.argv.slice(2);
 const TIMEOUT_MS = 10_000;
