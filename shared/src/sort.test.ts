@@ -59,7 +59,7 @@ describe('filterAndSortProducts', () => {
 });
 
 describe('SORT_OPTIONS', () => {
-  it('lists the options in the order and wording of the spec', () => {
+  it('lists the options in the order and wording of docs/product.md', () => {
     expect(SORT_OPTIONS.map((o) => o.label)).toEqual(['Sort by...', 'Price: Low → High', 'Price: High → Low', 'Name: A → Z']);
   });
 
