@@ -84,7 +84,10 @@ test.describe('Top bar', () => {
     await expect(menuButton(page)).toHaveAttribute('aria-expanded', 'true');
     await expect(mobileMenu(page).getByRole('link')).toHaveText(['Home', 'Products']);
     // The overlay covers the whole screen.
-    const overlay = await mobileMenu(page).evaluate((nav) => nav.parentElement!.getBoundingClientRect().toJSON());
+    const overlay = await mobileMenu(page).evaluate((nav) => {
+      const { x, y, width, height } = nav.parentElement!.getBoundingClientRect();
+      return { x, y, width, height };
+    });
     expect(overlay).toMatchObject({ x: 0, y: 0, width: 375, height: 800 });
 
     // Choosing an entry goes there and closes the menu.

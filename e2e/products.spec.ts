@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { dollars, expectedTitles, FIXTURE_PRODUCTS, SORT_LABELS, type SortValue } from './support/catalogue.ts';
+import { dollars, expectedTitles, FIXTURE_PRODUCTS, SORT_LABELS } from './support/catalogue.ts';
 import { expect, test } from './fixtures/test.ts';
 import { cardTitles, productCards, waitForProductsPage } from './support/page-helpers.ts';
 
