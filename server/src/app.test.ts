@@ -88,7 +88,15 @@ describe('createApp', () => {
     const { logger, records } = createCapturingLogger('error');
     const statics = createStaticDir();
     try {
-      const app = createApp({ config: loadConfig({}), catalogue: failing, logger, metrics: createMetrics(), staticDir: statics.staticDir });
+      const config = loadConfig({});
+      const app = createApp({
+        config,
+        catalogue: failing,
+        logger,
+        metrics: createMetrics(),
+        staticDir: statics.staticDir,
+        rateLimit: null,
+      });
       for (const path of ['/api/products', '/api/products/1']) {
         const response = await request(app).get(path).expect(500);
         expect(response.body).toEqual({ error: MESSAGES.internalError });

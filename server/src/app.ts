@@ -6,7 +6,7 @@ import { answerUnexpectedError } from './api/errors.js';
 import { createHealthRouter } from './api/health-router.js';
 import { createProductsRouter } from './api/products-router.js';
 import { refuseLongUrls } from './api/uri-too-long.js';
-import { type ApiRateLimit, createApiRateLimit } from './api/rate-limit.js';
+import type { ApiRateLimit } from './api/rate-limit.js';
 import type { CachedCatalogue } from './catalogue/cached-catalogue.js';
 import type { Config } from './config.js';
 import { type Logger, requestIdFor } from './logger.js';
@@ -23,21 +23,14 @@ export interface AppDependencies {
   /** The built client (`client/dist`). */
   staticDir: string;
   /**
-   * The API's rate limit when the caller shares it (server.ts shares it with the hit path in front of the app,
-   * so both count against one budget); `null` for none. Default: the app's own, from `config`.
+   * The API's rate limit (`null`: off), made by buildServer and shared with the layer in front of the app, so
+   * both count against one budget.
    */
-  rateLimit?: ApiRateLimit | null;
+  rateLimit: ApiRateLimit | null;
 }
 
-/** Builds the whole HTTP application. It never listens: index.ts does, and tests hand it to supertest. */
-export function createApp({
-  config,
-  catalogue,
-  logger,
-  metrics,
-  staticDir,
-  rateLimit = createApiRateLimit(config),
-}: AppDependencies): Express {
+/** The Express application behind the response cache. It never listens: buildServer wires it in. */
+export function createApp({ config, catalogue, logger, metrics, staticDir, rateLimit }: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   // TRUST_PROXY means one load balancer in front: the address it saw is the client's. Trusting every hop

@@ -1,7 +1,7 @@
-// The process: the only module with side effects. Everything it starts is built in server.ts and app.ts.
+// The process: the only module with side effects. Everything it starts is put together by buildServer.
+import { type BuiltServer, buildServer, ListenError } from './build-server.js';
 import { ConfigError, type Config, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
-import { ListenError, type RunningServer, startServer } from './server.js';
 
 /** How long requests in flight may take to finish after SIGTERM/SIGINT before their connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -21,9 +21,11 @@ try {
 
 const logger = createLogger(config.logLevel);
 
-let running: RunningServer;
+let running: BuiltServer;
+let url: string;
 try {
-  running = await startServer(config, logger);
+  running = await buildServer(config, { logger });
+  url = await running.listen();
 } catch (error) {
   exitWith(error instanceof ListenError ? error.message : `Start-up failed: ${String(error)}`);
 }
@@ -45,5 +47,5 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 }
 
 // Logged only once the signal handlers are in place: from this line on, a stop signal is a graceful stop.
-const { url, catalogue } = running;
+const { catalogue } = running;
 logger.info({ url, source: catalogue.sourceName }, `Serving the product catalogue at ${url} (source: ${catalogue.sourceName})`);

@@ -5,7 +5,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 import { createLogger } from './logger.js';
-import { startServer } from './server.js';
+import { buildServer } from './build-server.js';
 import { rawExchange } from './testing/raw-http.js';
 import { createStaticDir } from './testing/test-app.js';
 import { transpileServer } from './testing/transpile-server.js';
@@ -22,9 +22,12 @@ function requestWithHeaders(bytes: number): string {
 describe('request header size (the real server)', () => {
   it('answers headers under 16 KiB, and refuses 20 KiB of them with 431 at the socket', async () => {
     const statics = createStaticDir();
-    const running = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1' }), createLogger('silent'), statics.staticDir);
+    const running = await buildServer(loadConfig({ PORT: '0', HOST: '127.0.0.1' }), {
+      logger: createLogger('silent'),
+      staticDir: statics.staticDir,
+    });
     try {
-      const port = Number(new URL(running.url).port);
+      const port = Number(new URL(await running.listen()).port);
       expect((await rawExchange(port, requestWithHeaders(10_000))).status).toBe(200);
       expect((await rawExchange(port, requestWithHeaders(20_000))).status).toBe(431);
     } finally {
@@ -73,9 +76,9 @@ async function withRealServer(
   const stub = await startUpstreamStub();
   const statics = createStaticDir();
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', PRODUCTS_API_URL: stub.url, ...env });
-  const running = await startServer(config, createLogger('silent'), statics.staticDir);
+  const running = await buildServer(config, { logger: createLogger('silent'), staticDir: statics.staticDir });
   try {
-    await use(running.url, stub);
+    await use(await running.listen(), stub);
   } finally {
     await running.close(0);
     await stub.close();

@@ -1,21 +1,17 @@
-import { createServer, request as httpRequest, type RequestListener, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApiRateLimit } from '../api/rate-limit.js';
-import { createApp } from '../app.js';
-import { type CachedCatalogue, createCachedCatalogue } from '../catalogue/cached-catalogue.js';
-import { createHttpSource } from '../catalogue/http-source.js';
-import { measuredSource } from '../catalogue/measured-source.js';
+import { buildServer } from '../build-server.js';
+import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
 import { loadConfig } from '../config.js';
-import { createMetrics, type Metrics } from '../metrics.js';
-import { createRequestListener } from '../server.js';
+import type { Metrics } from '../metrics.js';
 import { FIXTURE_PRODUCTS } from '../testing/fixture-products.js';
 import { createCapturingLogger, createStaticDir, createTestClock, type LogRecord, type TestClock } from '../testing/test-app.js';
 import { startUpstreamStub, type UpstreamStub } from '../testing/upstream-stub.js';
 
 /**
- * One site as production builds it, over the shared upstream stub and clock. Two are compared throughout:
- * `express` is the Express app alone, `hitPath` is server.ts's listener (the hit path in front of the app).
+ * One site as production builds it (buildServer), over the shared upstream stub and clock. Two are compared
+ * throughout: `express` is the Express app alone, `hitPath` is the whole server (the hit path in front of the app).
  * Sent the same requests at the same clock time, they must answer the same bytes.
  */
 interface Site {
@@ -46,26 +42,20 @@ async function startSites(env: Record<string, string> = {}): Promise<Sites> {
   const clock = createTestClock();
 
   async function startSite(withHitPath: boolean): Promise<Site> {
-    const config = loadConfig({ PRODUCTS_API_URL: stub.url, LOG_LEVEL: 'info', ...env });
+    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', PRODUCTS_API_URL: stub.url, LOG_LEVEL: 'info', ...env });
     const { logger, records } = createCapturingLogger(config.logLevel);
-    const metrics = createMetrics();
-    const source = measuredSource(createHttpSource({ baseUrl: stub.url, timeoutMs: config.upstreamTimeoutMs, logger }), metrics);
-    const catalogue = createCachedCatalogue({ source, config, logger, now: clock.now });
-    const dependencies = { config, catalogue, logger, metrics, staticDir: statics.staticDir };
-    const listener: RequestListener = withHitPath
-      ? createRequestListener(dependencies, clock.now)
-      : createApp({ ...dependencies, rateLimit: createApiRateLimit(config, clock.now) });
-    const server = createServer(listener);
+    const built = await buildServer(config, { logger, now: clock.now, staticDir: statics.staticDir });
+    // The production server, or its Express app alone on a server of its own.
+    const server = withHitPath ? built.server : createServer(built.app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     cleanups.push(async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
-      await catalogue.settled();
-      catalogue.close();
+      await built.catalogue.settled();
+      built.catalogue.close();
     });
-    return { server, metrics, catalogue, logs: records };
+    return { server, metrics: built.metrics, catalogue: built.catalogue, logs: records };
   }
-
   return { express: await startSite(false), hitPath: await startSite(true), stub, clock };
 }
 

@@ -1,21 +1,17 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { request as httpRequest, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { createApp } from '../app.js';
-import { type CachedCatalogue, createCachedCatalogue } from '../catalogue/cached-catalogue.js';
-import { createEmbeddedSource } from '../catalogue/embedded-source.js';
-import { createHttpSource } from '../catalogue/http-source.js';
-import { measuredSource } from '../catalogue/measured-source.js';
+import { buildServer } from '../build-server.js';
+import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
 import { type Config, loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
-import { createMetrics } from '../metrics.js';
 import { startUpstreamStub, type UpstreamStub, type UpstreamStubOptions } from './upstream-stub.js';
 
 /** A clock that only moves when a test says so. */
 export interface TestClock {
-  now(): number;
+  readonly now: () => number;
   advanceSeconds(seconds: number): void;
 }
 
@@ -83,24 +79,28 @@ export interface TestAppOptions {
   withoutClient?: boolean;
 }
 
-/** createApp over a real upstream stub (or an embedded folder), a test clock and a captured log. */
+/** The server as buildServer makes it, over a real upstream stub (or an embedded folder), a test clock and a captured log. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const stub = await startUpstreamStub(options.stub);
-  const config = loadConfig({ PRODUCTS_API_URL: stub.url, LOG_LEVEL: 'warn', ...options.env });
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    PRODUCTS_API_URL: options.embeddedDirectory ? '' : stub.url,
+    LOG_LEVEL: 'warn',
+    ...options.env,
+  });
   const { logger, records } = createCapturingLogger(config.logLevel);
   const clock = createTestClock();
-  const metrics = createMetrics();
-  const source = measuredSource(
-    options.embeddedDirectory
-      ? createEmbeddedSource({ directory: options.embeddedDirectory, logger })
-      : createHttpSource({ baseUrl: stub.url, timeoutMs: config.upstreamTimeoutMs, maxImageBytes: config.imageMaxBytes, logger }),
-    metrics,
-  );
-  const catalogue = createCachedCatalogue({ source, config, logger, now: clock.now });
   const statics = createStaticDir();
   if (options.withoutClient) rmSync(join(statics.staticDir, 'index.html'));
-  const server = createServer(createApp({ config, catalogue, logger, metrics, staticDir: statics.staticDir }));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const built = await buildServer(config, {
+    logger,
+    now: clock.now,
+    staticDir: statics.staticDir,
+    ...(options.embeddedDirectory && { embeddedDirectory: options.embeddedDirectory }),
+  });
+  await built.listen();
+  const { server, catalogue } = built;
 
   return {
     server,
@@ -112,11 +112,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     staticDir: statics.staticDir,
     secret: statics.secret,
     async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await stub.close();
       await catalogue.settled();
-      catalogue.close();
+      await built.close(0);
+      await stub.close();
       statics.remove();
     },
   };

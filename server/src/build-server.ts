@@ -1,0 +1,138 @@
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { collectDefaultMetrics } from 'prom-client';
+import { createApiRateLimit } from './api/rate-limit.js';
+import { createApp } from './app.js';
+import { type CachedCatalogue, createCachedCatalogue } from './catalogue/cached-catalogue.js';
+import { createEmbeddedSource } from './catalogue/embedded-source.js';
+import { measuredSource } from './catalogue/measured-source.js';
+import type { ProductSource } from './catalogue/product-source.js';
+import type { Config } from './config.js';
+import { createHitPath } from './hit-path/hit-path.js';
+import type { Logger } from './logger.js';
+import { createMetrics, type Metrics } from './metrics.js';
+
+/** `client/dist`, reached the same way from `server/src/` and from `server/dist/`. */
+export const CLIENT_DIST_DIR = fileURLToPath(new URL('../../client/dist/', import.meta.url));
+
+/** What the process (index.ts) or a test hands in besides the configuration. */
+export interface ServerDependencies {
+  logger: Logger;
+  /** The built client. Default: `client/dist`. */
+  staticDir?: string;
+  /** Milliseconds since the epoch, for the cache and the rate limit. Default: `Date.now`; tests move their own. */
+  now?: () => number;
+  /** The embedded catalogue's folder, used when the configuration names no upstream. Default: the bundled one. */
+  embeddedDirectory?: URL;
+}
+
+/** The whole server, wired, not yet listening. */
+export interface BuiltServer {
+  /** The node:http server: the response cache in front of the Express app. */
+  server: Server;
+  /** The Express app alone, without the layer in front: tests compare the two paths' answers with it. */
+  app: RequestListener;
+  catalogue: CachedCatalogue;
+  metrics: Metrics;
+  /** Listens on the configured HOST:PORT; resolves where the site answers, e.g. `http://localhost:3000`. */
+  listen(): Promise<string>;
+  /**
+   * Stops accepting connections, lets requests in flight finish, closes idle keep-alive connections, and after
+   * `graceMs` closes whatever is still open. Resolves once the server is closed and the catalogue released.
+   */
+  close(graceMs: number): Promise<void>;
+}
+
+/** Listening failed (port in use, no permission); the message is one line meant for stderr as it is. */
+export class ListenError extends Error {
+  constructor(message: string, options: { cause: unknown }) {
+    super(message, options);
+    this.name = 'ListenError';
+  }
+}
+
+/**
+ * The one way the server is put together, by index.ts and by every test that runs it: metrics, the product
+ * source, the cached catalogue, one rate limit, the Express app, and the layer in front of it that answers fresh
+ * cache hits. The rate limit, the metrics and the logger are shared by both, so every request is limited,
+ * counted and logged the same way whichever answers it. Logs nothing itself.
+ */
+export async function buildServer(config: Config, dependencies: ServerDependencies): Promise<BuiltServer> {
+  const { logger, staticDir = CLIENT_DIST_DIR, now = Date.now, embeddedDirectory } = dependencies;
+  const metrics = createMetrics();
+  collectDefaultMetrics({ register: metrics.registry });
+  const source = measuredSource(await createSource(config, logger, embeddedDirectory), metrics);
+  const catalogue = createCachedCatalogue({ source, config, logger, now });
+  const rateLimit = createApiRateLimit(config, now);
+  const app = createApp({ config, catalogue, logger, metrics, staticDir, rateLimit });
+  const listener = createHitPath({ catalogue, metrics, logger, rateLimit, fallback: app });
+
+  // 16 KiB of request headers whatever NODE_OPTIONS or a future Node default says (431 beyond, at the socket).
+  const server = createServer({ maxHeaderSize: 16 * 1024 }, listener);
+  // Load balancers keep idle connections open for about 60 s; if Node closed them first (its default is 5 s),
+  // a request sent on one at that moment would fail with a 502 at the balancer.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+
+  return {
+    server,
+    app,
+    catalogue,
+    metrics,
+    async listen() {
+      try {
+        await new Promise<void>((resolve, reject) => {
+          server.once('error', reject);
+          server.listen(config.port, config.host, () => {
+            server.off('error', reject);
+            resolve();
+          });
+        });
+      } catch (error) {
+        catalogue.close();
+        throw new ListenError(describeListenError(error, config), { cause: error });
+      }
+      return displayUrl(config.host, (server.address() as AddressInfo).port);
+    },
+    close: (graceMs) =>
+      new Promise<void>((resolve) => {
+        const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
+        server.close(() => {
+          clearTimeout(deadline);
+          catalogue.close();
+          resolve();
+        });
+        server.closeIdleConnections();
+      }),
+  };
+}
+
+async function createSource(config: Config, logger: Logger, embeddedDirectory: URL | undefined): Promise<ProductSource> {
+  if (config.productsApiUrl === null) return createEmbeddedSource({ logger, ...(embeddedDirectory && { directory: embeddedDirectory }) });
+  // Imported only when needed: axios is about a quarter of the CPU spent starting up (measured: ~110 of
+  // ~410 ms to the first /healthz), and the embedded catalogue, the default, never uses it.
+  const { createHttpSource } = await import('./catalogue/http-source.js');
+  return createHttpSource({
+    baseUrl: config.productsApiUrl,
+    timeoutMs: config.upstreamTimeoutMs,
+    maxImageBytes: config.imageMaxBytes,
+    logger,
+  });
+}
+
+function describeListenError(error: unknown, { host, port }: Config): string {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'unknown';
+  const reasons: Record<string, string> = {
+    EADDRINUSE: 'the port is already in use (set PORT to another one)',
+    EACCES: 'permission denied (ports below 1024 need privileges; set PORT)',
+    EADDRNOTAVAIL: 'the address is not available on this machine (check HOST)',
+    ENOTFOUND: 'the host name does not resolve (check HOST)',
+  };
+  return `Cannot listen on ${host}:${port}: ${reasons[code] ?? (error instanceof Error ? error.message : code)}`;
+}
+
+function displayUrl(host: string, port: number): string {
+  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${shown}:${port}`;
+}
