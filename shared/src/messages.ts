@@ -2,6 +2,7 @@
 export const MESSAGES = {
   productNotFound: 'Product not found',
   invalidProductId: 'Invalid Product ID',
+  invalidImageWidth: 'Invalid image width',
   noProductsFound: 'No products found.',
   pageNotFound: 'Page Not Found',
   pageNotFoundDetail: 'The page you are looking for doesn’t exist or has been moved.',
