@@ -5,40 +5,42 @@ import { createApp } from './app.js';
 import type { CachedCatalogue } from './catalogue/cached-catalogue.js';
 import { loadConfig } from './config.js';
 import { createMetrics } from './metrics.js';
-import { createCapturingLogger, createStaticDir, startTestApp, type TestApp } from './testing/test-app.js';
+import { createCapturingLogger } from '@catalogue/testing/capturing-logger';
+import { createStaticDir } from '@catalogue/testing/static-dir';
+import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
 
-let testApp: TestApp | undefined;
+let site: TestSite | undefined;
 
 afterEach(async () => {
-  await testApp?.close();
-  testApp = undefined;
+  await site?.close();
+  site = undefined;
 });
 
 describe('createApp', () => {
   it('answers /healthz with 200 {"status":"ok"}, also while the upstream is down', async () => {
-    testApp = await startTestApp();
-    await testApp.stub.setMode('refuse');
-    const response = await request(testApp.server).get('/healthz').expect(200, { status: 'ok' });
+    site = await startTestSite();
+    await site.upstream.setMode('refuse');
+    const response = await request(site.server).get('/healthz').expect(200, { status: 'ok' });
     expect(response.headers['cache-control']).toBe('no-store');
-    await request(testApp.server).head('/healthz').expect(200);
-    await request(testApp.server).post('/healthz').expect(405).expect('Allow', 'GET, HEAD');
+    await request(site.server).head('/healthz').expect(200);
+    await request(site.server).post('/healthz').expect(405).expect('Allow', 'GET, HEAD');
   });
 
   it.each(['/api', '/api/', '/api/nope', '/api/products/1/extra', '/api/categories'])('answers %s with a JSON 404', async (path) => {
-    testApp = await startTestApp();
-    await request(testApp.server).get(path).expect(404, { error: MESSAGES.notFound });
-    await request(testApp.server).delete(path).expect(404, { error: MESSAGES.notFound });
-    expect(testApp.stub.requestCount()).toBe(0);
+    site = await startTestSite();
+    await request(site.server).get(path).expect(404, { error: MESSAGES.notFound });
+    await request(site.server).delete(path).expect(404, { error: MESSAGES.notFound });
+    expect(site.upstream.requestCount()).toBe(0);
   });
 
   it('answers other methods on page paths with a JSON 404', async () => {
-    testApp = await startTestApp();
-    await request(testApp.server).post('/products').expect(404, { error: MESSAGES.notFound });
+    site = await startTestSite();
+    await request(site.server).post('/products').expect(404, { error: MESSAGES.notFound });
   });
 
   it('sends security headers and a small content security policy, and hides Express', async () => {
-    testApp = await startTestApp();
-    const response = await request(testApp.server).get('/').expect(200);
+    site = await startTestSite();
+    const response = await request(site.server).get('/').expect(200);
     expect(response.headers['x-powered-by']).toBeUndefined();
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     const csp = response.headers['content-security-policy'] as string;
@@ -50,20 +52,20 @@ describe('createApp', () => {
   });
 
   it('gives every request an id, reusing a well-formed incoming one', async () => {
-    testApp = await startTestApp();
-    const fresh = await request(testApp.server).get('/healthz');
+    site = await startTestSite();
+    const fresh = await request(site.server).get('/healthz');
     expect(fresh.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
-    const reused = await request(testApp.server).get('/healthz').set('X-Request-Id', 'edge-42');
+    const reused = await request(site.server).get('/healthz').set('X-Request-Id', 'edge-42');
     expect(reused.headers['x-request-id']).toBe('edge-42');
-    const replaced = await request(testApp.server).get('/healthz').set('X-Request-Id', 'bad id\twith spaces');
+    const replaced = await request(site.server).get('/healthz').set('X-Request-Id', 'bad id\twith spaces');
     expect(replaced.headers['x-request-id']).not.toBe('bad id\twith spaces');
   });
 
   it('logs each request with its id, status, latency and cache status, but not probes', async () => {
-    testApp = await startTestApp({ env: { LOG_LEVEL: 'info' } });
-    await request(testApp.server).get('/api/products/1').set('X-Request-Id', 'trace-me').expect(200);
-    await request(testApp.server).get('/healthz').expect(200);
-    const lines = testApp.logs.filter((record) => record.msg === 'request completed');
+    site = await startTestSite({ config: { LOG_LEVEL: 'info' } });
+    await request(site.server).get('/api/products/1').set('X-Request-Id', 'trace-me').expect(200);
+    await request(site.server).get('/healthz').expect(200);
+    const lines = site.logs.filter((record) => record.msg === 'request completed');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({
       req: { id: 'trace-me', method: 'GET', url: '/api/products/1' },
@@ -109,60 +111,60 @@ describe('createApp', () => {
   });
 
   it('answers /readyz with 200 when the source answers, and warms the cache doing so', async () => {
-    testApp = await startTestApp();
-    await request(testApp.server).get('/readyz').expect(200, { status: 'ready' });
-    await request(testApp.server).get('/api/products').expect('X-Cache', 'HIT');
+    site = await startTestSite();
+    await request(site.server).get('/readyz').expect(200, { status: 'ready' });
+    await request(site.server).get('/api/products').expect('X-Cache', 'HIT');
   });
 
   it('answers /readyz with 503 when the source fails and nothing is cached, 200 once a copy is held', async () => {
-    testApp = await startTestApp();
-    testApp.stub.override('/products', 'status500');
-    await request(testApp.server).get('/readyz').expect(503, { status: 'unavailable' });
-    await request(testApp.server).get('/api/products/1').expect(200);
-    await request(testApp.server).get('/readyz').expect(200);
+    site = await startTestSite();
+    site.upstream.override('/products', 'status500');
+    await request(site.server).get('/readyz').expect(503, { status: 'unavailable' });
+    await request(site.server).get('/api/products/1').expect(200);
+    await request(site.server).get('/readyz').expect(200);
   });
 });
 
 describe('rate limiting', () => {
   it('answers 429 JSON past RATE_LIMIT_PER_MINUTE API requests from one address, with RateLimit headers', async () => {
-    testApp = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '3' } });
-    for (let count = 0; count < 3; count += 1) await request(testApp.server).get('/api/products').expect(200);
-    const limited = await request(testApp.server).get('/api/products/1').expect(429);
+    site = await startTestSite({ config: { RATE_LIMIT_PER_MINUTE: '3' } });
+    for (let count = 0; count < 3; count += 1) await request(site.server).get('/api/products').expect(200);
+    const limited = await request(site.server).get('/api/products/1').expect(429);
     expect(limited.body).toEqual({ error: MESSAGES.tooManyRequests });
     expect(limited.headers.ratelimit).toMatch(/; r=0;/);
     // Pages and probes are not API requests.
-    await request(testApp.server).get('/products').expect(200);
-    await request(testApp.server).get('/healthz').expect(200);
+    await request(site.server).get('/products').expect(200);
+    await request(site.server).get('/healthz').expect(200);
   });
 
   it('is off with RATE_LIMIT_PER_MINUTE=0', async () => {
-    testApp = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
-    for (let count = 0; count < 20; count += 1) await request(testApp.server).get('/api/products').expect(200);
+    site = await startTestSite({ config: { RATE_LIMIT_PER_MINUTE: '0' } });
+    for (let count = 0; count < 20; count += 1) await request(site.server).get('/api/products').expect(200);
   });
 
   it('tells clients apart by X-Forwarded-For only with TRUST_PROXY', async () => {
-    testApp = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1', TRUST_PROXY: 'true' } });
-    await request(testApp.server).get('/api/products').set('X-Forwarded-For', '203.0.113.1').expect(200);
-    await request(testApp.server).get('/api/products').set('X-Forwarded-For', '203.0.113.2').expect(200);
-    await request(testApp.server).get('/api/products').set('X-Forwarded-For', '203.0.113.2').expect(429);
-    await testApp.close();
+    site = await startTestSite({ config: { RATE_LIMIT_PER_MINUTE: '1', TRUST_PROXY: 'true' } });
+    await request(site.server).get('/api/products').set('X-Forwarded-For', '203.0.113.1').expect(200);
+    await request(site.server).get('/api/products').set('X-Forwarded-For', '203.0.113.2').expect(200);
+    await request(site.server).get('/api/products').set('X-Forwarded-For', '203.0.113.2').expect(429);
+    await site.close();
 
-    testApp = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1' } });
-    await request(testApp.server).get('/api/products').set('X-Forwarded-For', '203.0.113.1').expect(200);
-    await request(testApp.server).get('/api/products').set('X-Forwarded-For', '203.0.113.2').expect(429);
+    site = await startTestSite({ config: { RATE_LIMIT_PER_MINUTE: '1' } });
+    await request(site.server).get('/api/products').set('X-Forwarded-For', '203.0.113.1').expect(200);
+    await request(site.server).get('/api/products').set('X-Forwarded-For', '203.0.113.2').expect(429);
   });
 });
 
 describe('GET /metrics', () => {
   it('counts requests by route and status, cache answers, and upstream calls by outcome', async () => {
-    testApp = await startTestApp();
-    await request(testApp.server).get('/api/products/1').expect(200);
-    await request(testApp.server).get('/api/products/1').expect(200);
-    await request(testApp.server).get('/api/products/999').expect(404);
-    testApp.stub.override('/products', 'status500');
-    await request(testApp.server).get('/api/products').expect(502);
+    site = await startTestSite();
+    await request(site.server).get('/api/products/1').expect(200);
+    await request(site.server).get('/api/products/1').expect(200);
+    await request(site.server).get('/api/products/999').expect(404);
+    site.upstream.override('/products', 'status500');
+    await request(site.server).get('/api/products').expect(502);
 
-    const response = await request(testApp.server).get('/metrics').expect(200);
+    const response = await request(site.server).get('/metrics').expect(200);
     expect(response.headers['content-type']).toMatch(/^text\/plain/);
     const text = response.text;
     expect(text).toContain('http_request_duration_seconds_count{route="/api/products/:id",method="GET",status="200"} 2');

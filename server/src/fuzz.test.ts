@@ -1,11 +1,11 @@
 import { Agent, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawExchange } from './testing/raw-http.js';
-import { startTestApp, type TestApp } from './testing/test-app.js';
+import { rawExchange } from '@catalogue/testing/raw-http';
+import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
 
 /**
- * Hostile input against the whole app on a real port, over a real upstream stub so that cache misses really
+ * Hostile input against the whole app on a real port, over a real upstream upstream so that cache misses really
  * go out. The inputs come from a seeded generator: a failure names the seed and the input, and rerunning with
  * the same seed replays the same inputs (FUZZ_SEED explores others).
  */
@@ -249,17 +249,17 @@ function reachesUpstream(path: string): boolean {
   return /^\/api\/products(\/0*\d{1,16}(\/image)?)?\/?(\?|$)/.test(path);
 }
 
-let testApp: TestApp;
+let site: TestSite;
 let agent: Agent;
 
 beforeAll(async () => {
-  testApp = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
+  site = await startTestSite({ config: { RATE_LIMIT_PER_MINUTE: '0' } });
   agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 });
 
 afterAll(async () => {
   agent.destroy();
-  await testApp.close();
+  await site.close();
 });
 
 function send(port: number, input: FuzzInput): Promise<Outcome | { error: string }> {
@@ -307,7 +307,7 @@ describe(`fuzzing the running app (seed ${SEED})`, () => {
     const generator = createGenerator(SEED);
     const inputs = Array.from({ length: HTTP_INPUTS }, () => generator.request());
     const rawInputs = Array.from({ length: RAW_INPUTS }, () => generator.rawRequest());
-    const port = (testApp.server.address() as AddressInfo).port;
+    const port = (site.server.address() as AddressInfo).port;
     const problems: string[] = [];
     const statuses = new Map<number, number>();
     const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
@@ -342,11 +342,11 @@ describe(`fuzzing the running app (seed ${SEED})`, () => {
     const started = performance.now();
     await Promise.all([...Array.from({ length: CONCURRENCY }, worker), ...Array.from({ length: 4 }, rawWorker)]);
     const seconds = (performance.now() - started) / 1000;
-    await testApp.catalogue.settled();
+    await site.catalogue.settled();
 
     expect(problems.slice(0, 20), `seed ${SEED}: ${problems.length} problems`).toEqual([]);
     // The upstream was only ever asked for the list, numeric ids and the images those products name.
-    expect(testApp.stub.requestedPaths().filter((path) => !/^\/products(\/\d+)?$|^\/images\/\d+\.png$/.test(path))).toEqual([]);
+    expect(site.upstream.requestedPaths().filter((path) => !/^\/products(\/\d+)?$|^\/images\/\d+\.png$/.test(path))).toEqual([]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(({} as Record<string, unknown>).x).toBeUndefined();
     // Only the healthy answers of a healthy upstream: no 502 or 504 came up at all.
@@ -357,7 +357,7 @@ describe(`fuzzing the running app (seed ${SEED})`, () => {
       .map(([status, n]) => `${status}×${n}`)
       .join(' ');
     console.info(
-      `fuzz seed ${SEED}: ${HTTP_INPUTS + RAW_INPUTS} inputs in ${seconds.toFixed(1)} s, ${testApp.stub.requestCount()} upstream requests; statuses ${figures}`,
+      `fuzz seed ${SEED}: ${HTTP_INPUTS + RAW_INPUTS} inputs in ${seconds.toFixed(1)} s, ${site.upstream.requestCount()} upstream requests; statuses ${figures}`,
     );
   }, 120_000);
 });

@@ -1,15 +1,11 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { buildServer } from './build-server.js';
-import { rawExchange } from './testing/raw-http.js';
-import { createStaticDir } from './testing/test-app.js';
-import { transpileServer } from './testing/transpile-server.js';
-import { startUpstreamStub, TINY_PNG } from './testing/upstream-stub.js';
+import { rawExchange } from '@catalogue/testing/raw-http';
+import { createStaticDir } from '@catalogue/testing/static-dir';
+import { startUpstreamStub, TINY_PNG } from '@catalogue/testing/upstream-double';
 
 // The real server.ts, as index.ts starts it: these check that it applies the limits its configuration names.
 
@@ -33,37 +29,6 @@ describe('request header size (the real server)', () => {
     } finally {
       await running.close(0);
       statics.remove();
-    }
-  });
-});
-
-describe('request header size, whatever the runtime default', () => {
-  let build: ReturnType<typeof transpileServer>;
-  beforeAll(() => {
-    build = transpileServer();
-  }, 30_000);
-  afterAll(() => build.remove());
-
-  // server.ts passes `maxHeaderSize: 16 * 1024` to createServer, so neither NODE_OPTIONS nor a future Node
-  // default moves the limit.
-  it('keeps the 16 KiB limit when Node is started with --max-http-header-size=65536', async () => {
-    const child = spawn(process.execPath, ['--max-http-header-size=65536', build.entry], {
-      env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', PRODUCTS_API_URL: '' },
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    try {
-      let url = '';
-      for await (const line of createInterface({ input: child.stdout })) {
-        const record = JSON.parse(line) as { url?: string; msg?: string };
-        if (record.msg?.startsWith('Serving the product catalogue at ')) {
-          url = String(record.url);
-          break;
-        }
-      }
-      expect((await rawExchange(Number(new URL(url).port), requestWithHeaders(20_000))).status).toBe(431);
-    } finally {
-      child.kill('SIGKILL');
-      await once(child, 'exit');
     }
   });
 });

@@ -2,8 +2,9 @@ import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 import { type BuiltServer, buildServer } from './build-server.js';
-import { createCapturingLogger, createStaticDir } from './testing/test-app.js';
-import { startUpstreamStub, type UpstreamStub } from './testing/upstream-stub.js';
+import { createCapturingLogger } from '@catalogue/testing/capturing-logger';
+import { createStaticDir } from '@catalogue/testing/static-dir';
+import { startUpstreamStub, type UpstreamStub } from '@catalogue/testing/upstream-double';
 
 let running: BuiltServer | undefined;
 let stub: UpstreamStub | undefined;

@@ -3,13 +3,15 @@ import type { AddressInfo, Socket } from 'node:net';
 import { FIXTURE_PRODUCTS } from './fixture-products.js';
 
 /**
- * A real HTTP server shaped like the Fake Store API, for server tests, browser e2e runs and benchmarks.
+ * The one upstream test double: a real HTTP server shaped like the Fake Store API, for the server tests, the
+ * client tests (through test-site.ts), the browser suite and the bench.
  *
  * ```ts
  * const stub = await startUpstreamStub();           // listens on 127.0.0.1, an ephemeral port
  * process.env.PRODUCTS_API_URL = stub.url;           // or pass it in a Config
  * await stub.setMode('status500');                  // every path now answers 500
  * stub.override('/products/3', 'hang');             // …except this one, which never answers
+ * stub.override('/products', 'status500', { times: 1 }); // …and this one fails once, then answers normally
  * stub.requestCount('/products');                   // requests seen on that path
  * stub.releaseHangingRequests();                    // answers what `hang` held, in the mode now in force
  * await stub.close();                               // also destroys hanging sockets
@@ -27,9 +29,10 @@ export interface UpstreamStub {
   setMode(mode: StubMode): Promise<void>;
   /**
    * Makes one path (exact pathname, e.g. `/products/3`) answer in its own way, whatever the global mode: in one
-   * of the modes, or with a canned answer such as `{ status: 200, body: '{"title":"no id"}' }`.
+   * of the modes, or with a canned answer such as `{ status: 200, body: '{"title":"no id"}' }`; for the next
+   * `times` requests only, if given, then as before.
    */
-  override(path: string, answer: PathMode | CannedAnswer): void;
+  override(path: string, answer: PathMode | CannedAnswer, options?: { times?: number }): void;
   clearOverrides(): void;
   /** Replaces the products served from now on. */
   setProducts(products: readonly unknown[]): void;
@@ -106,7 +109,7 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
   const slowDelayMs = options.slowDelayMs ?? 200;
   let products = options.products ?? FIXTURE_PRODUCTS;
   let mode: StubMode = 'normal';
-  const overrides = new Map<string, PathMode | CannedAnswer>();
+  const overrides = new Map<string, { answer: PathMode | CannedAnswer; remaining: number }>();
   const counts = new Map<string, number>();
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
@@ -127,8 +130,10 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
     counts.set(path, (counts.get(path) ?? 0) + 1);
     notifyWaiters();
     const override = overrides.get(path);
-    if (typeof override === 'object') return send(res, override.status, override.contentType ?? 'application/json', override.body);
-    answer(override ?? (mode === 'refuse' ? 'normal' : mode), path, req, res);
+    if (override !== undefined && --override.remaining === 0) overrides.delete(path);
+    const canned = override?.answer;
+    if (typeof canned === 'object') return send(res, canned.status, canned.contentType ?? 'application/json', canned.body);
+    answer(canned ?? (mode === 'refuse' ? 'normal' : mode), path, req, res);
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -225,8 +230,8 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
       if (next === 'refuse' && !wasRefusing) await stopListening();
       if (next !== 'refuse' && wasRefusing) await listen(port);
     },
-    override(path, answer) {
-      overrides.set(path, answer);
+    override(path, answer, { times = Infinity } = {}) {
+      overrides.set(path, { answer, remaining: times });
     },
     clearOverrides() {
       overrides.clear();

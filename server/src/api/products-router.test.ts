@@ -2,21 +2,21 @@ import { MESSAGES } from '@catalogue/shared/messages';
 import type { Product } from '@catalogue/shared/product';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FIXTURE_PRODUCTS } from '../testing/fixture-products.js';
-import { startTestApp, type TestApp } from '../testing/test-app.js';
-import { startUpstreamStub, TINY_PNG, type PathMode, type UpstreamStub } from '../testing/upstream-stub.js';
+import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
+import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
+import { startUpstreamStub, TINY_PNG, type PathMode, type UpstreamStub } from '@catalogue/testing/upstream-double';
 
-let testApp: TestApp;
+let site: TestSite;
 const extraStubs: UpstreamStub[] = [];
 
 afterEach(async () => {
-  await testApp.close();
-  await Promise.all(extraStubs.splice(0).map((stub) => stub.close()));
+  await site.close();
+  await Promise.all(extraStubs.splice(0).map((upstream) => upstream.close()));
 });
 
 async function start(env: Record<string, string> = {}) {
-  testApp = await startTestApp({ env });
-  return testApp;
+  site = await startTestSite({ config: env });
+  return site;
 }
 
 describe('GET /api/products', () => {
@@ -34,21 +34,19 @@ describe('GET /api/products', () => {
   });
 
   it('drops products of the wrong shape and unknown fields, and logs what it dropped', async () => {
-    testApp = await startTestApp({
-      stub: {
-        products: [
-          { ...FIXTURE_PRODUCTS[0], secretField: 'upstream internals' },
-          { id: 2, title: 'No price' },
-          { ...FIXTURE_PRODUCTS[2], price: 'cheap' },
-          FIXTURE_PRODUCTS[3],
-        ],
-      },
+    site = await startTestSite({
+      products: [
+        { ...FIXTURE_PRODUCTS[0], secretField: 'upstream internals' },
+        { id: 2, title: 'No price' },
+        { ...FIXTURE_PRODUCTS[2], price: 'cheap' },
+        FIXTURE_PRODUCTS[3],
+      ],
     });
-    const response = await request(testApp.server).get('/api/products').expect(200);
+    const response = await request(site.server).get('/api/products').expect(200);
 
     expect((response.body as Product[]).map((product) => product.id)).toEqual([1, 4]);
-    expect(response.body[0]).not.toHaveProperty('secretField');
-    expect(testApp.logs.filter((record) => record.msg === 'Dropped an upstream product of the wrong shape')).toHaveLength(2);
+    expect((response.body as Product[])[0]).not.toHaveProperty('secretField');
+    expect(site.logs.filter((record) => record.msg === 'Dropped an upstream product of the wrong shape')).toHaveLength(2);
   });
 
   it.each<[PathMode | 'refuse', number, string]>([
@@ -61,23 +59,23 @@ describe('GET /api/products', () => {
     ['empty', 502, MESSAGES.catalogueUnavailable],
     ['notFound', 502, MESSAGES.catalogueUnavailable],
   ])('answers %s from the upstream with %d and a message', async (mode, status, message) => {
-    const { server, stub } = await start();
-    await stub.setMode(mode);
+    const { server, upstream } = await start();
+    await upstream.setMode(mode);
     const response = await request(server).get('/api/products').expect(status);
     expect(response.body).toEqual({ error: message });
     expect(response.headers['cache-control']).toBe('no-store');
   });
 
   it('answers 504 when the upstream does not answer within UPSTREAM_TIMEOUT_MS', async () => {
-    const { server, stub } = await start({ UPSTREAM_TIMEOUT_MS: '50' });
-    await stub.setMode('hang');
+    const { server, upstream } = await start({ UPSTREAM_TIMEOUT_MS: '50' });
+    await upstream.setMode('hang');
     const response = await request(server).get('/api/products').expect(504);
     expect(response.body).toEqual({ error: MESSAGES.catalogueTimeout });
   });
 
   it('answers 502 when the upstream answers JSON that is not an array', async () => {
-    const { server, stub } = await start();
-    stub.override('/products', { status: 200, body: '{"products":[]}' });
+    const { server, upstream } = await start();
+    upstream.override('/products', { status: 200, body: '{"products":[]}' });
     await request(server).get('/api/products').expect(502, { error: MESSAGES.catalogueUnavailable });
   });
 });
@@ -90,96 +88,96 @@ describe('GET /api/products/:id', () => {
   });
 
   it('accepts leading zeros as the same id', async () => {
-    const { server, stub } = await start();
+    const { server, upstream } = await start();
     const response = await request(server).get('/api/products/007').expect(200);
     expect(response.body).toMatchObject({ id: 7 });
-    expect(stub.requestCount('/products/7')).toBe(1);
+    expect(upstream.requestCount('/products/7')).toBe(1);
   });
 
   it.each(['abc', '1.5', '-1', '+1', '1e3', '%201', '%20', '0x10', '1'.repeat(40), String(Number.MAX_SAFE_INTEGER + 1)])(
     'answers 400 for the id %j without asking the upstream',
     async (id) => {
-      const { server, stub } = await start();
+      const { server, upstream } = await start();
       const response = await request(server).get(`/api/products/${id}`).expect(400);
       expect(response.body).toEqual({ error: MESSAGES.invalidProductId });
-      expect(stub.requestCount()).toBe(0);
+      expect(upstream.requestCount()).toBe(0);
     },
   );
 
   it('answers 400 for an invalid id on the image route too, without asking the upstream', async () => {
-    const { server, stub } = await start();
+    const { server, upstream } = await start();
     await request(server).get('/api/products/abc/image').expect(400, { error: MESSAGES.invalidProductId });
-    expect(stub.requestCount()).toBe(0);
+    expect(upstream.requestCount()).toBe(0);
   });
 
   it('answers 404 for an id the upstream does not know (200 null, as the Fake Store API does)', async () => {
-    const { server, stub } = await start();
+    const { server, upstream } = await start();
     await request(server).get('/api/products/999').expect(404, { error: MESSAGES.productNotFound });
-    expect(stub.requestCount('/products/999')).toBe(1);
+    expect(upstream.requestCount('/products/999')).toBe(1);
   });
 
   it.each<PathMode>(['notFound', 'empty', 'null'])('answers 404 when the upstream answers %s', async (mode) => {
-    const { server, stub } = await start();
-    stub.override('/products/3', mode);
+    const { server, upstream } = await start();
+    upstream.override('/products/3', mode);
     await request(server).get('/api/products/3').expect(404, { error: MESSAGES.productNotFound });
   });
 
   it('answers 404 when the upstream answers an object without id', async () => {
-    const { server, stub } = await start();
-    stub.override('/products/1', { status: 200, body: JSON.stringify({ title: 'Orphan', price: 1 }) });
+    const { server, upstream } = await start();
+    upstream.override('/products/1', { status: 200, body: JSON.stringify({ title: 'Orphan', price: 1 }) });
     await request(server).get('/api/products/1').expect(404, { error: MESSAGES.productNotFound });
   });
 
   it.each<PathMode | 'refuse'>(['refuse', 'reset', 'status500', 'html', 'badJson'])(
     'answers 502 "Product not found" when the upstream fails with %s',
     async (mode) => {
-      const { server, stub } = await start();
-      await stub.setMode(mode);
+      const { server, upstream } = await start();
+      await upstream.setMode(mode);
       await request(server).get('/api/products/1').expect(502, { error: MESSAGES.productNotFound });
     },
   );
 
   it('answers 502 when the upstream sends an object with an id but the wrong shape', async () => {
-    const { server, stub } = await start();
-    stub.override('/products/1', { status: 200, body: JSON.stringify({ id: 1, title: 42 }) });
+    const { server, upstream } = await start();
+    upstream.override('/products/1', { status: 200, body: JSON.stringify({ id: 1, title: 42 }) });
     await request(server).get('/api/products/1').expect(502, { error: MESSAGES.productNotFound });
   });
 
   it('answers 502 when the upstream sends another product than the one asked for', async () => {
-    const { server, stub } = await start();
-    stub.override('/products/1', { status: 200, body: JSON.stringify(FIXTURE_PRODUCTS[1]) });
+    const { server, upstream } = await start();
+    upstream.override('/products/1', { status: 200, body: JSON.stringify(FIXTURE_PRODUCTS[1]) });
     await request(server).get('/api/products/1').expect(502, { error: MESSAGES.productNotFound });
   });
 
   it('answers 504 "Product not found" when the upstream hangs past UPSTREAM_TIMEOUT_MS', async () => {
-    const { server, stub } = await start({ UPSTREAM_TIMEOUT_MS: '50' });
-    await stub.setMode('hang');
+    const { server, upstream } = await start({ UPSTREAM_TIMEOUT_MS: '50' });
+    await upstream.setMode('hang');
     await request(server).get('/api/products/1').expect(504, { error: MESSAGES.productNotFound });
   });
 
   it('answers a malformed percent escape with 400, never a stack', async () => {
-    const { server, stub } = await start();
+    const { server, upstream } = await start();
     const response = await request(server).get('/api/products/%E0%A4%A').expect(400);
     expect(response.body).toEqual({ error: 'Bad Request' });
-    expect(stub.requestCount()).toBe(0);
+    expect(upstream.requestCount()).toBe(0);
   });
 });
 
 describe('GET /api/products/:id/image', () => {
   it('passes the bytes and content type of the image the upstream named for that product', async () => {
-    const { server, stub } = await start();
+    const { server, upstream } = await start();
     const response = await request(server).get('/api/products/2/image').expect(200);
     expect(response.headers['content-type']).toBe('image/png');
     expect(Buffer.compare(response.body as Buffer, TINY_PNG)).toBe(0);
     expect(response.headers['cache-control']).toMatch(/^public, max-age=(\d+)/);
     expect(Number(/max-age=(\d+)/.exec(response.headers['cache-control'] as string)?.[1])).toBeGreaterThanOrEqual(86400);
-    expect(stub.requestCount('/images/2.png')).toBe(1);
+    expect(upstream.requestCount('/images/2.png')).toBe(1);
   });
 
   it('never fetches a URL the client supplies', async () => {
     const elsewhere = await startUpstreamStub();
     extraStubs.push(elsewhere);
-    const { server, stub } = await start();
+    const { server, upstream } = await start();
     await request(server)
       .get(`/api/products/2/image?url=${encodeURIComponent(`${elsewhere.url}/images/1.png`)}`)
       .expect(200);
@@ -188,35 +186,35 @@ describe('GET /api/products/:id/image', () => {
       .expect(400);
     await request(server).get('/api/products/2/image').set('Referer', elsewhere.url).expect(200);
     expect(elsewhere.requestCount()).toBe(0);
-    expect(stub.requestCount('/images/2.png')).toBe(1);
+    expect(upstream.requestCount('/images/2.png')).toBe(1);
   });
 
   it('answers 404 JSON for a product the upstream does not have', async () => {
-    const { server, stub } = await start();
+    const { server, upstream } = await start();
     await request(server).get('/api/products/999/image').expect(404, { error: MESSAGES.productNotFound });
-    expect(stub.requestCount('/images/999.png')).toBe(0);
+    expect(upstream.requestCount('/images/999.png')).toBe(0);
   });
 
   it('answers 502 when the image fetch fails', async () => {
-    const { server, stub } = await start();
-    stub.override('/images/3.png', 'status500');
+    const { server, upstream } = await start();
+    upstream.override('/images/3.png', 'status500');
     await request(server).get('/api/products/3/image').expect(502, { error: MESSAGES.catalogueUnavailable });
   });
 
   it('answers 502 rather than pass through something that is not an image', async () => {
-    const { server, stub } = await start();
-    stub.override('/images/3.png', 'html');
+    const { server, upstream } = await start();
+    upstream.override('/images/3.png', 'html');
     await request(server).get('/api/products/3/image').expect(502);
   });
 });
 
 describe('methods', () => {
   it.each(['/api/products', '/api/products/1', '/api/products/1/image'])('answers POST %s with 405 and Allow', async (path) => {
-    const { server, stub } = await start();
+    const { server, upstream } = await start();
     const response = await request(server).post(path).expect(405);
     expect(response.headers.allow).toBe('GET, HEAD');
     expect(response.body).toEqual({ error: 'Method not allowed' });
-    expect(stub.requestCount()).toBe(0);
+    expect(upstream.requestCount()).toBe(0);
   });
 
   it('answers HEAD like GET, without a body', async () => {

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { createTestClock } from '../testing/test-app.js';
+import { createTestClock } from '@catalogue/testing/test-clock';
 import { clientKey, createApiRateLimit } from './rate-limit.js';
 
 /** The two things the limit reads of a request: its socket's address and X-Forwarded-For. */

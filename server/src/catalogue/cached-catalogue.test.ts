@@ -4,27 +4,25 @@ import { MESSAGES } from '@catalogue/shared/messages';
 import type { Product } from '@catalogue/shared/product';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FIXTURE_PRODUCTS } from '../testing/fixture-products.js';
-import { arrivals } from '../testing/arrivals.js';
-import { rawGet, startTestApp, type TestApp } from '../testing/test-app.js';
-import type { StubMode, UpstreamStubOptions } from '../testing/upstream-stub.js';
+import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
+import { arrivals } from '@catalogue/testing/arrivals';
+import { rawGet } from '@catalogue/testing/raw-http';
+import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
+import type { StubMode } from '@catalogue/testing/upstream-double';
 
 // Small numbers keep the arithmetic readable: fresh for 60 s, then servable for 600 s more.
 const TTL = 60;
 const STALE_MAX = 600;
 
-let testApp: TestApp;
+let site: TestSite;
 
 afterEach(async () => {
-  await testApp.close();
+  await site.close();
 });
 
-async function start(env: Record<string, string> = {}, stub: UpstreamStubOptions = {}) {
-  testApp = await startTestApp({
-    env: { CACHE_TTL_SECONDS: String(TTL), STALE_MAX_SECONDS: String(STALE_MAX), ...env },
-    stub,
-  });
-  return testApp;
+async function start(env: Record<string, string> = {}) {
+  site = await startTestSite({ config: { CACHE_TTL_SECONDS: String(TTL), STALE_MAX_SECONDS: String(STALE_MAX), ...env } });
+  return site;
 }
 
 /** The first chunk each response wrote, in order: the Buffer objects the server handed to the socket. */
@@ -47,14 +45,14 @@ describe.each([
   ['one product', '/api/products/4', '/products/4'],
 ])('caching %s', (_name, apiPath, upstreamPath) => {
   it('answers a second request from the cache without asking the upstream', async () => {
-    const { server, stub } = await start();
+    const { server, upstream } = await start();
     const first = await request(server).get(apiPath).expect(200);
     const second = await request(server).get(apiPath).expect(200);
 
     expect(first.headers['x-cache']).toBe('MISS');
     expect(second.headers['x-cache']).toBe('HIT');
     expect(second.body).toEqual(first.body);
-    expect(stub.requestCount(upstreamPath)).toBe(1);
+    expect(upstream.requestCount(upstreamPath)).toBe(1);
   });
 
   it('describes its freshness in Cache-Control and Age', async () => {
@@ -71,12 +69,12 @@ describe.each([
   });
 
   it('serves the cached copy at once past its freshness, while exactly one background refresh runs', async () => {
-    const { server, stub, clock, catalogue } = await start();
+    const { server, upstream, clock, catalogue } = await start();
     await request(server).get(apiPath).expect(200);
-    stub.setProducts(renamed);
+    upstream.setProducts(renamed);
     // The refresh hangs for UPSTREAM_TIMEOUT_MS (5 s, the test's own limit): answers that waited for it would
     // not arrive in time.
-    await stub.setMode('hang');
+    await upstream.setMode('hang');
     clock.advanceSeconds(TTL + 1);
 
     const stale = await Promise.all([1, 2, 3, 4, 5].map(() => request(server).get(apiPath).expect(200)));
@@ -87,16 +85,16 @@ describe.each([
       expect(response.headers.age).toBe(String(TTL + 1));
       expect(JSON.stringify(response.body)).not.toContain('(new)');
     }
-    await stub.waitForRequests(upstreamPath, 2);
-    stub.dropHangingRequests();
+    await upstream.waitForRequests(upstreamPath, 2);
+    upstream.dropHangingRequests();
     await catalogue.settled();
-    expect(stub.requestCount(upstreamPath)).toBe(2);
+    expect(upstream.requestCount(upstreamPath)).toBe(2);
   });
 
   it('replaces the copy with the background refresh once it lands', async () => {
-    const { server, stub, clock, catalogue } = await start();
+    const { server, upstream, clock, catalogue } = await start();
     await request(server).get(apiPath).expect(200);
-    stub.setProducts(renamed);
+    upstream.setProducts(renamed);
     clock.advanceSeconds(TTL + 1);
 
     await request(server).get(apiPath).expect(200).expect('X-Cache', 'STALE');
@@ -106,13 +104,13 @@ describe.each([
     expect(refreshed.headers['x-cache']).toBe('HIT');
     expect(refreshed.headers.age).toBe('0');
     expect(JSON.stringify(refreshed.body)).toContain('(new)');
-    expect(stub.requestCount(upstreamPath)).toBe(2);
+    expect(upstream.requestCount(upstreamPath)).toBe(2);
   });
 
   it('keeps serving the copy while the upstream fails, and logs the failed refresh', async () => {
-    const { server, stub, clock, catalogue, logs } = await start();
+    const { server, upstream, clock, catalogue, logs } = await start();
     const original = await request(server).get(apiPath).expect(200);
-    await stub.setMode('status500');
+    await upstream.setMode('status500');
     clock.advanceSeconds(TTL + STALE_MAX - 1);
 
     for (let attempt = 0; attempt < 2; attempt += 1) {
@@ -122,16 +120,16 @@ describe.each([
       await catalogue.settled();
     }
     // Failures are not cached: each stale answer tried the upstream again.
-    expect(stub.requestCount(upstreamPath)).toBe(3);
+    expect(upstream.requestCount(upstreamPath)).toBe(3);
     expect(logs.filter((record) => record.msg === 'Background refresh failed; the cached copy is still served')).toHaveLength(2);
   });
 
   it.each<StubMode>(['refuse', 'reset', 'status500', 'hang', 'html'])(
     'answers at once from the copy, with STALE, Age and Cache-Control, once the upstream turns to %s',
     async (mode) => {
-      const { server, stub, clock, catalogue } = await start();
+      const { server, upstream, clock, catalogue } = await start();
       const original = await request(server).get(apiPath).expect(200);
-      await stub.setMode(mode);
+      await upstream.setMode(mode);
       clock.advanceSeconds(TTL + 100);
 
       // Twice: the first answer starts a refresh that fails (or hangs); the second is served all the same.
@@ -145,16 +143,16 @@ describe.each([
       }
       if (mode === 'hang') {
         // One refresh at a time: the second answer did not start another while the first still hangs.
-        await stub.waitForRequests(upstreamPath, 2);
-        expect(stub.requestCount(upstreamPath)).toBe(2);
-        stub.dropHangingRequests();
+        await upstream.waitForRequests(upstreamPath, 2);
+        expect(upstream.requestCount(upstreamPath)).toBe(2);
+        upstream.dropHangingRequests();
       }
       await catalogue.settled();
     },
   );
 
   it('hands every answer of one fill the very same prepared bytes: no serialising or compressing per request', async () => {
-    const { server, stub } = await start();
+    const { server, upstream } = await start();
     const sent = recordSentBodies(server);
     for (const encoding of ['identity', 'gzip', 'br']) {
       for (let count = 0; count < 3; count += 1) await rawGet(server, apiPath, { 'Accept-Encoding': encoding });
@@ -166,13 +164,13 @@ describe.each([
       for (const hit of hits) expect(hit).toBe(miss);
     }
     expect(new Set(sent).size).toBe(3);
-    expect(stub.requestCount(upstreamPath)).toBe(1);
+    expect(upstream.requestCount(upstreamPath)).toBe(1);
   });
 
   it('lets the error through once the copy is older than its freshness plus STALE_MAX_SECONDS', async () => {
-    const { server, stub, clock } = await start();
+    const { server, upstream, clock } = await start();
     await request(server).get(apiPath).expect(200);
-    await stub.setMode('refuse');
+    await upstream.setMode('refuse');
     clock.advanceSeconds(TTL + STALE_MAX);
 
     const response = await request(server).get(apiPath).expect(502);
@@ -182,17 +180,17 @@ describe.each([
   });
 
   it('does not cache failures: the next request asks the upstream again', async () => {
-    const { server, stub } = await start();
-    stub.override(upstreamPath, 'status500');
+    const { server, upstream } = await start();
+    upstream.override(upstreamPath, 'status500');
     await request(server).get(apiPath).expect(502);
-    stub.clearOverrides();
+    upstream.clearOverrides();
     await request(server).get(apiPath).expect(200).expect('X-Cache', 'MISS');
-    expect(stub.requestCount(upstreamPath)).toBe(2);
+    expect(upstream.requestCount(upstreamPath)).toBe(2);
   });
 
   it('shares one upstream request among 100 concurrent misses', async () => {
-    const { server, stub } = await start();
-    await stub.setMode('hang');
+    const { server, upstream } = await start();
+    await upstream.setMode('hang');
     const allIn = arrivals(server, 100);
     const pending = Array.from({ length: 100 }, () =>
       request(server)
@@ -200,29 +198,29 @@ describe.each([
         .then((response) => response),
     );
     await allIn;
-    await stub.waitForRequests(upstreamPath, 1);
-    await stub.setMode('normal');
-    stub.releaseHangingRequests();
+    await upstream.waitForRequests(upstreamPath, 1);
+    await upstream.setMode('normal');
+    upstream.releaseHangingRequests();
     const responses = await Promise.all(pending);
 
     expect(responses.map((response) => response.status)).toEqual(Array(100).fill(200));
     // Every one of them waited for the same fill: none came late enough to be a HIT.
     expect(responses.map((response) => response.headers['x-cache'])).toEqual(Array(100).fill('MISS'));
     expect(new Set(responses.map((response) => JSON.stringify(response.body))).size).toBe(1);
-    expect(stub.requestCount(upstreamPath)).toBe(1);
+    expect(upstream.requestCount(upstreamPath)).toBe(1);
   });
 
   it('bounds every waiter by UPSTREAM_TIMEOUT_MS: 100 misses behind a hanging upstream all get 504', async () => {
     // Long enough for all 100 to join the one request on a busy machine; if one did not, it would start a
     // second request and the count below would fail, never pass wrongly.
-    const { server, stub } = await start({ UPSTREAM_TIMEOUT_MS: '1500' });
-    await stub.setMode('hang');
+    const { server, upstream } = await start({ UPSTREAM_TIMEOUT_MS: '1500' });
+    await upstream.setMode('hang');
     const responses = await Promise.all(Array.from({ length: 100 }, () => request(server).get(apiPath)));
 
     expect(responses.map((response) => response.status)).toEqual(Array(100).fill(504));
     const message = apiPath === '/api/products' ? MESSAGES.catalogueTimeout : MESSAGES.productNotFound;
-    expect(responses.every((response) => response.body.error === message)).toBe(true);
-    expect(stub.requestCount(upstreamPath)).toBe(1);
+    expect(responses.every((response) => (response.body as { error: string }).error === message)).toBe(true);
+    expect(upstream.requestCount(upstreamPath)).toBe(1);
   });
 
   it('answers 304 without a body to a matching If-None-Match, for any encoding of the same content', async () => {
@@ -267,26 +265,26 @@ describe.each([
 
 describe('caching single products', () => {
   it('keeps the list and each product under separate keys', async () => {
-    const { server, stub } = await start();
+    const { server, upstream } = await start();
     await request(server).get('/api/products').expect(200);
     await request(server).get('/api/products/1').expect(200).expect('X-Cache', 'MISS');
     await request(server).get('/api/products/2').expect(200).expect('X-Cache', 'MISS');
     await request(server).get('/api/products/1').expect(200).expect('X-Cache', 'HIT');
-    expect(stub.requestCount('/products/1')).toBe(1);
-    expect(stub.requestCount('/products/2')).toBe(1);
+    expect(upstream.requestCount('/products/1')).toBe(1);
+    expect(upstream.requestCount('/products/2')).toBe(1);
   });
 
   it('does not cache "no such product": each request asks the upstream', async () => {
-    const { server, stub } = await start();
+    const { server, upstream } = await start();
     await request(server).get('/api/products/999').expect(404);
     await request(server).get('/api/products/999').expect(404);
-    expect(stub.requestCount('/products/999')).toBe(2);
+    expect(upstream.requestCount('/products/999')).toBe(2);
   });
 
   it('drops a cached product once the upstream says it is gone', async () => {
-    const { server, stub, clock, catalogue } = await start();
+    const { server, upstream, clock, catalogue } = await start();
     await request(server).get('/api/products/3').expect(200);
-    stub.setProducts(FIXTURE_PRODUCTS.filter((product) => product.id !== 3));
+    upstream.setProducts(FIXTURE_PRODUCTS.filter((product) => product.id !== 3));
     clock.advanceSeconds(TTL + 1);
 
     await request(server).get('/api/products/3').expect(200).expect('X-Cache', 'STALE');
@@ -295,16 +293,16 @@ describe('caching single products', () => {
   });
 
   it('fetches the image from the location the cached product holds', async () => {
-    const { server, stub } = await start();
+    const { server, upstream } = await start();
     await request(server).get('/api/products/6').expect(200);
     await request(server).get('/api/products/6/image').expect(200).expect('Content-Type', 'image/png');
-    expect(stub.requestCount('/products/6')).toBe(1);
-    expect(stub.requestCount('/images/6.png')).toBe(1);
+    expect(upstream.requestCount('/products/6')).toBe(1);
+    expect(upstream.requestCount('/images/6.png')).toBe(1);
   });
 
   it('keeps image bytes: 50 concurrent and later requests for one image make one upstream call', async () => {
-    const { server, stub } = await start();
-    stub.override('/images/6.png', 'hang');
+    const { server, upstream } = await start();
+    upstream.override('/images/6.png', 'hang');
     const allIn = arrivals(server, 50);
     const pending = Array.from({ length: 50 }, () =>
       request(server)
@@ -312,24 +310,24 @@ describe('caching single products', () => {
         .then((response) => response),
     );
     await allIn;
-    await stub.waitForRequests('/images/6.png', 1);
-    stub.releaseHangingRequests();
+    await upstream.waitForRequests('/images/6.png', 1);
+    upstream.releaseHangingRequests();
     const responses = await Promise.all(pending);
-    stub.clearOverrides();
+    upstream.clearOverrides();
     await request(server).get('/api/products/6/image').expect(200);
 
     expect(responses.map((response) => response.status)).toEqual(Array(50).fill(200));
-    expect(stub.requestCount('/images/6.png')).toBe(1);
-    expect(stub.requestCount('/products/6')).toBe(1);
+    expect(upstream.requestCount('/images/6.png')).toBe(1);
+    expect(upstream.requestCount('/products/6')).toBe(1);
   });
 
   it('does not keep a failed image fetch', async () => {
-    const { server, stub } = await start();
-    stub.override('/images/6.png', 'status500');
+    const { server, upstream } = await start();
+    upstream.override('/images/6.png', 'status500');
     await request(server).get('/api/products/6/image').expect(502);
-    stub.clearOverrides();
+    upstream.clearOverrides();
     await request(server).get('/api/products/6/image').expect(200);
-    expect(stub.requestCount('/images/6.png')).toBe(2);
+    expect(upstream.requestCount('/images/6.png')).toBe(2);
   });
 
   it('rewrites every image to this server in the list and in the detail', async () => {

@@ -2,21 +2,23 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Product } from '@catalogue/shared/product';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.js';
-import { FIXTURE_PRODUCTS } from '../testing/fixture-products.js';
-import { createCapturingLogger, startTestApp, type TestApp } from '../testing/test-app.js';
+import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
+import { createCapturingLogger } from '@catalogue/testing/capturing-logger';
+import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
 import { createEmbeddedSource } from './embedded-source.js';
 import { UpstreamError } from './product-source.js';
 
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>';
 const folders: string[] = [];
-let testApp: TestApp | undefined;
+let site: TestSite | undefined;
 
 afterEach(async () => {
-  await testApp?.close();
-  testApp = undefined;
+  await site?.close();
+  site = undefined;
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
@@ -82,15 +84,15 @@ describe('the embedded source', () => {
   });
 
   it('serves the catalogue over HTTP, images included', async () => {
-    testApp = await startTestApp({ embeddedDirectory: catalogueFolder(embeddedProducts) });
-    const list = await request(testApp.server).get('/api/products').expect(200);
+    site = await startTestSite({ embeddedDirectory: catalogueFolder(embeddedProducts) });
+    const list = await request(site.server).get('/api/products').expect(200);
     expect(list.body).toHaveLength(3);
-    expect(list.body[0].image).toBe('/api/products/1/image');
-    const image = await request(testApp.server).get('/api/products/1/image').expect(200);
+    expect((list.body as Product[])[0]?.image).toBe('/api/products/1/image');
+    const image = await request(site.server).get('/api/products/1/image').expect(200);
     expect(image.headers['content-type']).toBe('image/svg+xml');
-    await request(testApp.server).get('/api/products/2/image').expect(502);
-    await request(testApp.server).get('/api/products/42').expect(404);
-    expect(testApp.stub.requestCount()).toBe(0);
+    await request(site.server).get('/api/products/2/image').expect(502);
+    await request(site.server).get('/api/products/42').expect(404);
+    expect(site.upstream.requestCount()).toBe(0);
   });
 });
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.js';
-import { startUpstreamStub, TINY_PNG, type UpstreamStub } from '../testing/upstream-stub.js';
+import { startUpstreamStub, TINY_PNG, type UpstreamStub } from '@catalogue/testing/upstream-double';
 import { createHttpSource } from './http-source.js';
 import { UpstreamError } from './product-source.js';
 

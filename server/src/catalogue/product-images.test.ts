@@ -1,13 +1,13 @@
 import { MESSAGES } from '@catalogue/shared/messages';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../testing/test-app.js';
-import { TINY_PNG } from '../testing/upstream-stub.js';
+import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
+import { TINY_PNG } from '@catalogue/testing/upstream-double';
 
-let testApp: TestApp;
+let site: TestSite;
 
 afterEach(async () => {
-  await testApp.close();
+  await site.close();
 });
 
 const CAP = 1000;
@@ -18,17 +18,17 @@ function png(bytes: number): Buffer {
 
 describe('product images from the upstream', () => {
   it('refuses an image larger than IMAGE_MAX_BYTES with a 502 JSON answer, and keeps nothing', async () => {
-    testApp = await startTestApp({ env: { IMAGE_MAX_BYTES: String(CAP) } });
-    const { server, stub } = testApp;
-    stub.override('/images/3.png', { status: 200, contentType: 'image/png', body: png(CAP + 1) });
-    stub.override('/images/4.png', { status: 200, contentType: 'image/png', body: png(CAP) });
+    site = await startTestSite({ config: { IMAGE_MAX_BYTES: String(CAP) } });
+    const { server, upstream } = site;
+    upstream.override('/images/3.png', { status: 200, contentType: 'image/png', body: png(CAP + 1) });
+    upstream.override('/images/4.png', { status: 200, contentType: 'image/png', body: png(CAP) });
 
     const refused = await request(server).get('/api/products/3/image').expect(502);
     expect(refused.body).toEqual({ error: MESSAGES.catalogueUnavailable });
     expect(refused.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(refused.headers['cache-control']).toBe('no-store');
     await request(server).get('/api/products/3/image').expect(502);
-    expect(stub.requestCount('/images/3.png')).toBe(2);
+    expect(upstream.requestCount('/images/3.png')).toBe(2);
 
     const atTheCap = await request(server).get('/api/products/4/image').expect(200);
     expect((atTheCap.body as Buffer).length).toBe(CAP);
@@ -37,9 +37,9 @@ describe('product images from the upstream', () => {
   it.each(['text/html; charset=utf-8', 'application/octet-stream', 'image-not/png', ''])(
     'refuses an image answered as %j with a 502 JSON answer',
     async (contentType) => {
-      testApp = await startTestApp();
-      testApp.stub.override('/images/3.png', { status: 200, contentType, body: TINY_PNG });
-      const response = await request(testApp.server).get('/api/products/3/image').expect(502);
+      site = await startTestSite();
+      site.upstream.override('/images/3.png', { status: 200, contentType, body: TINY_PNG });
+      const response = await request(site.server).get('/api/products/3/image').expect(502);
       expect(response.body).toEqual({ error: MESSAGES.catalogueUnavailable });
     },
   );
@@ -47,9 +47,9 @@ describe('product images from the upstream', () => {
   it('keeps images within IMAGE_CACHE_MAX_BYTES, letting the least recently used go first', async () => {
     const unit = TINY_PNG.length;
     // Room for four small images, or for two small ones and one twice their size.
-    testApp = await startTestApp({ env: { IMAGE_CACHE_MAX_BYTES: String(4 * unit) } });
-    const { server, stub } = testApp;
-    stub.override('/images/4.png', { status: 200, contentType: 'image/png', body: png(2 * unit) });
+    site = await startTestSite({ config: { IMAGE_CACHE_MAX_BYTES: String(4 * unit) } });
+    const { server, upstream } = site;
+    upstream.override('/images/4.png', { status: 200, contentType: 'image/png', body: png(2 * unit) });
     const get = (id: number) => request(server).get(`/api/products/${id}/image`).expect(200);
 
     await get(1);
@@ -61,8 +61,8 @@ describe('product images from the upstream', () => {
     await get(1);
     await get(3);
     await get(4);
-    expect([1, 3, 4].map((id) => stub.requestCount(`/images/${id}.png`))).toEqual([1, 1, 1]);
+    expect([1, 3, 4].map((id) => upstream.requestCount(`/images/${id}.png`))).toEqual([1, 1, 1]);
     await get(2);
-    expect(stub.requestCount('/images/2.png')).toBe(2);
+    expect(upstream.requestCount('/images/2.png')).toBe(2);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createCapturingLogger, createTestClock } from '../testing/test-app.js';
+import { createCapturingLogger } from '@catalogue/testing/capturing-logger';
+import { createTestClock } from '@catalogue/testing/test-clock';
 import { prepareBody } from './prepared-body.js';
 import { ReadThroughCache } from './read-through-cache.js';
 
@@ -43,8 +44,8 @@ describe('ReadThroughCache', () => {
 
   it('prepares the body once per fill and hands the same bytes to every hit', async () => {
     const { cache } = setUp();
-    const miss = await cache.get('k', async () => ({ n: 1 }));
-    const hit = await cache.get('k', async () => ({ n: 2 }));
+    const miss = await cache.get('k', () => Promise.resolve({ n: 1 }));
+    const hit = await cache.get('k', () => Promise.resolve({ n: 2 }));
     expect(miss?.cacheStatus).toBe('MISS');
     expect(hit?.cacheStatus).toBe('HIT');
     expect(hit?.body).toBe(miss?.body);
@@ -53,7 +54,7 @@ describe('ReadThroughCache', () => {
 
   it('serves stale while one refresh runs, and logs (never throws) a failed refresh', async () => {
     const { cache, clock, records } = setUp();
-    await cache.get('k', async () => ({ n: 1 }));
+    await cache.get('k', () => Promise.resolve({ n: 1 }));
     clock.advanceSeconds(11);
     const loader = controlledLoader<{ n: number }>();
 
@@ -71,7 +72,7 @@ describe('ReadThroughCache', () => {
   it('drops a copy past its freshness plus stale max, and reports copies it holds', async () => {
     const { cache, clock } = setUp();
     expect(cache.hasAnyCopy()).toBe(false);
-    await cache.get('k', async () => ({ n: 1 }));
+    await cache.get('k', () => Promise.resolve({ n: 1 }));
     expect(cache.hasAnyCopy()).toBe(true);
     clock.advanceSeconds(110);
     expect(cache.hasAnyCopy()).toBe(false);
@@ -81,7 +82,7 @@ describe('ReadThroughCache', () => {
   it('peeks only at fresh copies, with the figures get() would give, and never loads or refreshes', async () => {
     const { cache, clock } = setUp();
     expect(cache.peekHit('k')).toBeUndefined();
-    await cache.get('k', async () => ({ n: 1 }));
+    await cache.get('k', () => Promise.resolve({ n: 1 }));
     clock.advanceSeconds(4);
     const peeked = cache.peekHit('k');
     expect(peeked).toEqual(await cache.get('k', () => Promise.reject(new Error('must not load'))));
@@ -90,15 +91,15 @@ describe('ReadThroughCache', () => {
     clock.advanceSeconds(6);
     expect(cache.peekHit('k')).toBeUndefined();
     // get() still finds the stale copy: peeking did not refresh or drop it.
-    expect((await cache.get('k', async () => ({ n: 2 })))?.cacheStatus).toBe('STALE');
+    expect((await cache.get('k', () => Promise.resolve({ n: 2 })))?.cacheStatus).toBe('STALE');
   });
 
   it('evicts the copy when the source says the key no longer exists', async () => {
     const { cache, clock } = setUp();
-    await cache.get('k', async () => ({ n: 1 }));
+    await cache.get('k', () => Promise.resolve({ n: 1 }));
     clock.advanceSeconds(11);
-    expect((await cache.get('k', async () => null))?.cacheStatus).toBe('STALE');
+    expect((await cache.get('k', () => Promise.resolve(null)))?.cacheStatus).toBe('STALE');
     await cache.settled();
-    expect(await cache.get('k', async () => null)).toBeNull();
+    expect(await cache.get('k', () => Promise.resolve(null))).toBeNull();
   });
 });

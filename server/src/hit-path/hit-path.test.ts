@@ -5,9 +5,11 @@ import { buildServer } from '../build-server.js';
 import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
 import { loadConfig } from '../config.js';
 import type { Metrics } from '../metrics.js';
-import { FIXTURE_PRODUCTS } from '../testing/fixture-products.js';
-import { createCapturingLogger, createStaticDir, createTestClock, type LogRecord, type TestClock } from '../testing/test-app.js';
-import { startUpstreamStub, type UpstreamStub } from '../testing/upstream-stub.js';
+import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
+import { createCapturingLogger, type LogRecord } from '@catalogue/testing/capturing-logger';
+import { createStaticDir } from '@catalogue/testing/static-dir';
+import { createTestClock, type TestClock } from '@catalogue/testing/test-clock';
+import { startUpstreamStub, type UpstreamStub } from '@catalogue/testing/upstream-double';
 
 /**
  * One site as production builds it (buildServer), over the shared upstream stub and clock. Two are compared

@@ -1,3 +1,4 @@
+import { request as httpRequest, type Server } from 'node:http';
 import { connect } from 'node:net';
 
 export interface RawExchange {
@@ -66,4 +67,27 @@ function dechunk(bytes: Buffer): Buffer {
     offset = lineEnd + 2 + size + 2;
   }
   return Buffer.concat(chunks);
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body exactly as sent, still encoded. */
+  body: Buffer;
+}
+
+/** A GET that leaves the body as it came over the wire (supertest decodes gzip on its own). */
+export function rawGet(server: Server, path: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the server is not listening on a port');
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port: address.port, path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
