@@ -25,6 +25,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       imageMaxBytes: 5 * 1024 * 1024,
       imageCacheMaxBytes: 32 * 1024 * 1024,
+      redisUrl: null,
     });
   });
 
@@ -42,6 +43,7 @@ describe('loadConfig', () => {
         LOG_LEVEL: 'silent',
         IMAGE_MAX_BYTES: '1000',
         IMAGE_CACHE_MAX_BYTES: '4000',
+        REDIS_URL: 'redis://:secret@redis:6379/2',
       }),
     ).toEqual({
       port: 8080,
@@ -55,6 +57,7 @@ describe('loadConfig', () => {
       logLevel: 'silent',
       imageMaxBytes: 1000,
       imageCacheMaxBytes: 4000,
+      redisUrl: 'redis://:secret@redis:6379/2',
     });
   });
 
@@ -86,6 +89,11 @@ describe('loadConfig', () => {
     [{ IMAGE_MAX_BYTES: '0' }, 'IMAGE_MAX_BYTES must be an integer from 1 to 104857600, got "0"'],
     [{ IMAGE_CACHE_MAX_BYTES: '-1' }, 'IMAGE_CACHE_MAX_BYTES must be an integer from 1 to 4294967296, got "-1"'],
     [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"'],
+    [{ REDIS_URL: 'redis:6379' }, 'REDIS_URL must be a redis:// or rediss:// URL such as redis://redis:6379, got "redis:6379"'],
+    [
+      { REDIS_URL: 'http://redis:6379' },
+      'REDIS_URL must be a redis:// or rediss:// URL such as redis://redis:6379, got "http://redis:6379"',
+    ],
   ])('rejects %j with one line naming the variable', (env, message) => {
     const error = configError(env);
     expect(error.message).toBe(message);

@@ -20,6 +20,8 @@ export interface Config {
   imageMaxBytes: number;
   /** Memory budget of the image LRU, in bytes of image data. */
   imageCacheMaxBytes: number;
+  /** A Redis shared by several replicas (README, "More than one machine"); `null`: this process's memory only. */
+  redisUrl: string | null;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -74,6 +76,11 @@ const VARIABLES = {
   IMAGE_MAX_BYTES: { default: String(5 * MIB), ...integer(1, 100 * MIB) },
   // 32 MiB holds a few hundred product photos: the whole catalogue of a shop this size.
   IMAGE_CACHE_MAX_BYTES: { default: String(32 * MIB), ...integer(1, 4096 * MIB) },
+  REDIS_URL: {
+    default: undefined,
+    schema: z.url({ protocol: /^rediss?$/ }),
+    expected: 'a redis:// or rediss:// URL such as redis://redis:6379',
+  },
 } as const;
 
 type VariableName = keyof typeof VARIABLES;
@@ -114,5 +121,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel: required('LOG_LEVEL'),
     imageMaxBytes: required('IMAGE_MAX_BYTES'),
     imageCacheMaxBytes: required('IMAGE_CACHE_MAX_BYTES'),
+    redisUrl: read('REDIS_URL') ?? null,
   };
 }
