@@ -7,6 +7,7 @@ import { createApp } from './app.js';
 import { type CachedCatalogue, createCachedCatalogue } from './catalogue/cached-catalogue.js';
 import { createEmbeddedSource } from './catalogue/embedded-source.js';
 import { measuredSource } from './catalogue/measured-source.js';
+import { createRedisStore } from './catalogue/redis-store.js';
 import type { ProductSource } from './catalogue/product-source.js';
 import type { Config } from './config.js';
 import { createHitPath } from './hit-path/hit-path.js';
@@ -63,7 +64,12 @@ export async function buildServer(config: Config, dependencies: ServerDependenci
   const metrics = createMetrics();
   collectDefaultMetrics({ register: metrics.registry });
   const source = measuredSource(await createSource(config, logger, embeddedDirectory), metrics);
-  const catalogue = createCachedCatalogue({ source, config, logger, now });
+  // With REDIS_URL, replicas share validated answers and coalesce fills through Redis (README, "More than one machine").
+  const sharedStore =
+    config.redisUrl === null
+      ? undefined
+      : createRedisStore({ url: config.redisUrl, namespace: config.productsApiUrl ?? 'embedded', logger, metrics });
+  const catalogue = createCachedCatalogue({ source, config, logger, now, ...(sharedStore && { sharedStore }) });
   const rateLimit = createApiRateLimit(config, now);
   const app = createApp({ config, catalogue, logger, metrics, staticDir, rateLimit });
   const listener = createHitPath({ catalogue, metrics, logger, rateLimit, fallback: app });

@@ -1,11 +1,12 @@
 import type { RequestHandler } from 'express';
-import { Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { SharedStoreMetrics } from './catalogue/redis-store.js';
 
 /**
  * The figures behind `GET /metrics`, in a registry of their own (not prom-client's global one) so that every
  * app built in one process, as tests do, counts separately.
  */
-export interface Metrics {
+export interface Metrics extends SharedStoreMetrics {
   registry: Registry;
   /** Counts and times every HTTP request by route pattern, method and status, and API answers by X-Cache. */
   recordRequests: RequestHandler;
@@ -50,6 +51,14 @@ export function createMetrics(): Metrics {
     registers: [registry],
   });
   const cacheHits = cacheAnswers.labels({ status: 'HIT' });
+  const sharedCacheCommands = new Counter({
+    name: 'catalogue_shared_cache_commands_total',
+    help: 'Commands to the shared cache (Redis, with REDIS_URL) by command and outcome (hit, miss, ok, taken, error)',
+    labelNames: ['command', 'outcome'] as const,
+    registers: [registry],
+  });
+  // Registered by the first report, so that without REDIS_URL no series says the shared cache is down.
+  let sharedCacheUp: Gauge | undefined;
 
   return {
     registry,
@@ -74,6 +83,17 @@ export function createMetrics(): Metrics {
     },
     recordUpstreamCall(operation, outcome, seconds) {
       upstreamCalls.observe({ operation, outcome }, seconds);
+    },
+    recordSharedCacheCommand(command, outcome) {
+      sharedCacheCommands.inc({ command, outcome });
+    },
+    setSharedCacheUp(up) {
+      sharedCacheUp ??= new Gauge({
+        name: 'catalogue_shared_cache_up',
+        help: 'Whether the shared cache (Redis, with REDIS_URL) answers: 1 or 0',
+        registers: [registry],
+      });
+      sharedCacheUp.set(up ? 1 : 0);
     },
   };
 }

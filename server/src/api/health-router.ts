@@ -26,10 +26,12 @@ export function createHealthRouter(catalogue: CachedCatalogue): Router {
           () => true,
           () => false,
         ));
+      // The shared cache is shown, not required: without it, a replica still answers from memory and the source.
+      const sharedCache = catalogue.sharedCacheState();
       res
         .status(ready ? 200 : 503)
         .set('Cache-Control', 'no-store')
-        .json({ status: ready ? 'ready' : 'unavailable' });
+        .json({ status: ready ? 'ready' : 'unavailable', ...(sharedCache !== 'off' && { sharedCache }) });
     })
     .all(allowOnlyGetAndHead);
 

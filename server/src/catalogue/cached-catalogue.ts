@@ -1,21 +1,29 @@
 import type { Product } from '@catalogue/shared/product';
 import { LRUCache } from 'lru-cache';
+import { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { prepareBody } from './prepared-body.js';
+import { productSchema } from './product-schema.js';
 import { type ProductImage, ProductNotFoundError, type ProductSource, UpstreamError } from './product-source.js';
 import { toPublicProduct } from './public-product.js';
 import { type CachedAnswer, ReadThroughCache } from './read-through-cache.js';
+import type { SharedStore } from './shared-store.js';
 
 export type { CachedAnswer, CacheStatus } from './read-through-cache.js';
 
 export interface CachedCatalogueOptions {
   source: ProductSource;
   /** The cache settings, taken straight from the checked configuration so no caller maps them by hand. */
-  config: Pick<Config, 'cacheTtlSeconds' | 'staleMaxSeconds' | 'imageCacheMaxBytes'>;
+  config: Pick<Config, 'cacheTtlSeconds' | 'staleMaxSeconds' | 'imageCacheMaxBytes' | 'upstreamTimeoutMs'>;
   logger: Logger;
   /** Milliseconds since the epoch; tests inject their own clock. */
   now?: () => number;
+  /**
+   * A store shared with other replicas (Redis, with REDIS_URL): list and product answers are shared through it.
+   * The catalogue closes it when it is closed.
+   */
+  sharedStore?: SharedStore;
 }
 
 /** What the routes ask for. Errors are the source's: ProductNotFoundError or UpstreamError. */
@@ -32,6 +40,8 @@ export interface CachedCatalogue {
   peekProductHit(id: number): CachedAnswer<Product> | undefined;
   /** Whether a cached copy is held that could still be served (for readiness). */
   hasAnyCopy(): boolean;
+  /** Whether the shared store answers ('up' or 'down', for readiness), or 'off' without one. */
+  sharedCacheState(): 'up' | 'down' | 'off';
   /** Resolves when every source request started so far has settled (tests, shutdown). */
   settled(): Promise<void>;
   close(): void;
@@ -40,25 +50,44 @@ export interface CachedCatalogue {
 const LIST_KEY = 'list';
 
 /**
+ * How long one replica may hold the claim on a fill before the others ask the source themselves: the source's own
+ * time limit, plus a second for storing the copy.
+ */
+const CLAIM_MARGIN_MS = 1_000;
+
+const productListSchema = z.array(productSchema);
+
+/** A shared copy must have the shape a source answer had when it was stored; anything else is ignored. */
+function parseWith<T>(schema: z.ZodType<T>): (value: unknown) => T | undefined {
+  return (value) => {
+    const result = schema.safeParse(value);
+    return result.success ? result.data : undefined;
+  };
+}
+
+/**
  * The read-through cache over a ProductSource, with the list and each product under separate keys. Bodies
  * are prepared from the public shape of the products (image rewritten to this server's image route), while
  * the cached values keep the source's own image location for the image route.
  */
-export function createCachedCatalogue({ source, config, logger, now }: CachedCatalogueOptions): CachedCatalogue {
+export function createCachedCatalogue({ source, config, logger, now, sharedStore }: CachedCatalogueOptions): CachedCatalogue {
   const timing = {
     ttlSeconds: config.cacheTtlSeconds,
     staleMaxSeconds: config.staleMaxSeconds,
     ...(now === undefined ? {} : { now }),
   };
+  const holdMs = config.upstreamTimeoutMs + CLAIM_MARGIN_MS;
   const list = new ReadThroughCache<Product[]>({
     ...timing,
     logger,
     prepare: (products) => prepareBody(products.map(toPublicProduct)),
+    ...(sharedStore && { shared: { store: sharedStore, keyPrefix: 'list:', parse: parseWith(productListSchema), holdMs } }),
   });
   const products = new ReadThroughCache<Product>({
     ...timing,
     logger,
     prepare: (product) => prepareBody(toPublicProduct(product)),
+    ...(sharedStore && { shared: { store: sharedStore, keyPrefix: 'product:', parse: parseWith(productSchema), holdMs } }),
   });
   // Images by source location, so a product whose image changes upstream gets the new one. `fetch` shares one
   // source request among concurrent callers and stores nothing when it fails. Sized by bytes, not by count:
@@ -98,6 +127,7 @@ export function createCachedCatalogue({ source, config, logger, now }: CachedCat
     },
 
     hasAnyCopy: () => list.hasAnyCopy() || products.hasAnyCopy(),
+    sharedCacheState: () => (sharedStore === undefined ? 'off' : sharedStore.available ? 'up' : 'down'),
     peekListHit: () => list.peekHit(LIST_KEY),
     peekProductHit: (id) => products.peekHit(String(id)),
 
@@ -109,6 +139,7 @@ export function createCachedCatalogue({ source, config, logger, now }: CachedCat
       list.close();
       products.close();
       images.clear();
+      void sharedStore?.close();
     },
   };
 }

@@ -1,6 +1,7 @@
 import NodeCache from 'node-cache';
 import type { Logger } from '../logger.js';
 import type { PreparedBody } from './prepared-body.js';
+import { type LoadedValue, type SharedCopies, SharedFill } from './shared-fill.js';
 
 export type CacheStatus = 'HIT' | 'MISS' | 'STALE';
 
@@ -25,6 +26,8 @@ export interface ReadThroughCacheOptions<T> {
   logger: Logger;
   /** Milliseconds since the epoch; injectable so tests can move time without waiting. */
   now?: () => number;
+  /** Copies shared with other replicas (README, "More than one machine"); absent: this process's memory only. */
+  shared?: SharedCopies<T>;
 }
 
 /** A loader resolves `null` when the source says definitively that the key does not exist. */
@@ -35,6 +38,8 @@ interface Entry<T> {
   body: PreparedBody;
   storedAt: number;
 }
+
+type Filled<T> = Entry<T> & Pick<LoadedValue<T>, 'from'>;
 
 /**
  * The caching rules of the README ("Caching"), for any kind of value:
@@ -49,12 +54,13 @@ interface Entry<T> {
  */
 export class ReadThroughCache<T> {
   readonly #entries: NodeCache;
-  readonly #inFlight = new Map<string, Promise<Entry<T> | null>>();
+  readonly #inFlight = new Map<string, Promise<Filled<T> | null>>();
   readonly #ttlMs: number;
   readonly #usableMs: number;
   readonly #prepare: (value: T) => Promise<PreparedBody>;
   readonly #logger: Logger;
   readonly #now: () => number;
+  readonly #shared: SharedFill<T> | undefined;
 
   constructor(options: ReadThroughCacheOptions<T>) {
     this.#ttlMs = options.ttlSeconds * 1000;
@@ -62,6 +68,8 @@ export class ReadThroughCache<T> {
     this.#prepare = options.prepare;
     this.#logger = options.logger;
     this.#now = options.now ?? Date.now;
+    this.#shared =
+      options.shared && new SharedFill({ copies: options.shared, usableMs: this.#usableMs, now: this.#now, logger: this.#logger });
     this.#entries = new NodeCache({
       // A clone per read would cost every hit; entries are never mutated after they are stored.
       useClones: false,
@@ -84,9 +92,15 @@ export class ReadThroughCache<T> {
       }
       this.#entries.del(key);
     }
-    const filled = await this.#fill(key, load);
-    // A miss answers what was just stored: as fresh as an answer gets, whatever the time spent preparing it.
-    return filled === null ? null : this.#answer(filled, 'MISS', filled.storedAt);
+    const filled = await this.#fill(key, load, (storedAt) => this.#now() - storedAt < this.#usableMs);
+    if (filled === null) return null;
+    // A miss answers what the source just gave: as fresh as an answer gets, whatever the time spent preparing it.
+    if (filled.from === 'source') return this.#answer(filled, 'MISS', filled.storedAt);
+    // A copy another replica stored keeps its own age: a HIT while fresh, else STALE with a refresh, as if held here.
+    const now = this.#now();
+    if (now - filled.storedAt < this.#ttlMs) return this.#answer(filled, 'HIT', now);
+    this.#refreshInBackground(key, load);
+    return this.#answer(filled, 'STALE', now);
   }
 
   /**
@@ -119,29 +133,37 @@ export class ReadThroughCache<T> {
     this.#entries.close();
   }
 
-  #fill(key: string, load: Loader<T>): Promise<Entry<T> | null> {
+  /** `accept`: whether a shared copy filled at that time will do (any usable one for a miss, a fresh one for a refresh). */
+  #fill(key: string, load: Loader<T>, accept: (storedAt: number) => boolean): Promise<Filled<T> | null> {
     let pending = this.#inFlight.get(key);
     if (pending === undefined) {
-      pending = this.#loadAndStore(key, load).finally(() => this.#inFlight.delete(key));
+      pending = this.#loadAndStore(key, load, accept).finally(() => this.#inFlight.delete(key));
       this.#inFlight.set(key, pending);
     }
     return pending;
   }
 
-  async #loadAndStore(key: string, load: Loader<T>): Promise<Entry<T> | null> {
-    const value = await load();
-    if (value === null) {
+  async #loadAndStore(key: string, load: Loader<T>, accept: (storedAt: number) => boolean): Promise<Filled<T> | null> {
+    const loaded = this.#shared ? await this.#shared.load(key, load, accept) : await this.#loadFromSource(load);
+    if (loaded === null) {
       this.#entries.del(key);
       return null;
     }
-    const entry: Entry<T> = { value, body: await this.#prepare(value), storedAt: this.#now() };
-    this.#entries.set(key, entry);
-    return entry;
+    const entry: Entry<T> = { value: loaded.value, body: await this.#prepare(loaded.value), storedAt: loaded.storedAt };
+    // A refresh that found nothing newer than what is held (only possible with shared copies) keeps what is held.
+    const held = this.#entries.get<Entry<T>>(key);
+    if (held === undefined || held.storedAt <= entry.storedAt) this.#entries.set(key, entry);
+    return { ...entry, from: loaded.from };
+  }
+
+  async #loadFromSource(load: Loader<T>): Promise<LoadedValue<T> | null> {
+    const value = await load();
+    return value === null ? null : { value, storedAt: this.#now(), from: 'source' };
   }
 
   #refreshInBackground(key: string, load: Loader<T>): void {
     if (this.#inFlight.has(key)) return;
-    this.#fill(key, load).catch((error: unknown) => {
+    this.#fill(key, load, (storedAt) => this.#now() - storedAt < this.#ttlMs).catch((error: unknown) => {
       this.#logger.warn({ err: error, key }, 'Background refresh failed; the cached copy is still served');
     });
   }

@@ -1,0 +1,162 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { Logger } from '../logger.js';
+import type { FillClaim, SharedCopy, SharedStore } from './shared-store.js';
+
+/** What the store reports to /metrics: each command's outcome, and whether Redis is answering. */
+export interface SharedStoreMetrics {
+  recordSharedCacheCommand(command: SharedCacheCommand, outcome: SharedCacheOutcome): void;
+  setSharedCacheUp(up: boolean): void;
+}
+export type SharedCacheCommand = 'read' | 'write' | 'remove' | 'claim' | 'release';
+export type SharedCacheOutcome = 'hit' | 'miss' | 'ok' | 'taken' | 'error';
+
+export interface RedisStoreOptions {
+  /** `redis://[user:password@]host:port[/db]` or `rediss://…`, as checked by the configuration. */
+  url: string;
+  /**
+   * What the cached answers are answers of (the upstream's base URL, or 'embedded'): replicas proxying different
+   * upstreams can share one Redis without reading each other's copies.
+   */
+  namespace: string;
+  logger: Logger;
+  metrics: SharedStoreMetrics;
+  /**
+   * The longest a command may take before it counts as failed and the caller goes on without Redis. A hit from
+   * Redis is a single GET on a local network (well under a millisecond), so 500 ms only cuts off a Redis that is
+   * in trouble.
+   */
+  commandTimeoutMs?: number;
+}
+
+/** Deletes a claim only if it is still ours: a claim that expired may already belong to another replica. */
+const RELEASE_IF_OURS = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
+
+/**
+ * The shared store on Redis (ioredis). Copies are JSON `{storedAt, value}` under `<namespace>:copy:<key>` with an
+ * expiry at the end of their usable life; claims are `SET NX PX` under `<namespace>:fill:<key>` holding this
+ * process's token.
+ *
+ * Redis being down, slow or full never reaches a visitor: commands are not queued while disconnected (they fail at
+ * once), each has a time limit, the client reconnects with exponential backoff by itself, and every failure is
+ * counted; the first failure after a success and the first success after failures are logged, not each command.
+ */
+export function createRedisStore({ url, namespace, logger, metrics, commandTimeoutMs = 500 }: RedisStoreOptions): SharedStore {
+  const prefix = `catalogue:v1:${createHash('sha256').update(namespace).digest('hex').slice(0, 16)}`;
+  const token = randomUUID();
+  const redis = new Redis(url, {
+    // Every command, also one queued while the first connection is made, fails after this long.
+    commandTimeout: commandTimeoutMs,
+    connectTimeout: 2_000,
+    // A command is never retried on another connection: the caller has the upstream to fall back on.
+    maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
+    // Retrying the connection in the background is ioredis's default (exponential backoff up to 5 s, with jitter).
+  });
+
+  let failing = false;
+  metrics.setSharedCacheUp(false);
+  redis.on('ready', () => {
+    logger.info('Shared cache (Redis) connected');
+    failing = false;
+    metrics.setSharedCacheUp(true);
+  });
+  // ioredis emits an error for every failed reconnection attempt; without a listener each would be an unhandled
+  // 'error' event. They are counted as an outage once, through `failed`.
+  redis.on('error', (error: Error) => failed(error));
+  redis.on('close', () => metrics.setSharedCacheUp(false));
+
+  function failed(error: unknown): void {
+    metrics.setSharedCacheUp(false);
+    if (failing) return;
+    failing = true;
+    logger.warn({ err: error }, 'Shared cache (Redis) unavailable: serving from memory and the upstream; reconnecting in the background');
+  }
+
+  function succeeded(): void {
+    if (!failing) return;
+    failing = false;
+    metrics.setSharedCacheUp(true);
+    logger.info('Shared cache (Redis) answering again');
+  }
+
+  /** Runs one command; `undefined` (counted, and logged once per outage) when Redis cannot answer it. */
+  async function attempt<T>(command: SharedCacheCommand, run: () => Promise<T>): Promise<T | undefined> {
+    // During an outage, commands are not even queued: a visitor's request must not wait out a time limit each time.
+    // (Before the first connection they are queued, bounded by the time limit, so a new replica uses Redis at once.)
+    if (failing && redis.status !== 'ready') {
+      metrics.recordSharedCacheCommand(command, 'error');
+      return undefined;
+    }
+    try {
+      const result = await run();
+      succeeded();
+      return result;
+    } catch (error) {
+      metrics.recordSharedCacheCommand(command, 'error');
+      failed(error);
+      return undefined;
+    }
+  }
+
+  const copyKey = (key: string) => `${prefix}:copy:${key}`;
+  const fillKey = (key: string) => `${prefix}:fill:${key}`;
+
+  return {
+    get available() {
+      return redis.status === 'ready' && !failing;
+    },
+
+    async read(key) {
+      const raw = await attempt('read', () => redis.get(copyKey(key)));
+      if (raw === undefined) return undefined;
+      const copy = raw === null ? undefined : decodeCopy(raw);
+      metrics.recordSharedCacheCommand('read', copy === undefined ? 'miss' : 'hit');
+      return copy;
+    },
+
+    async write(key, copy, keepMs) {
+      const ms = Math.ceil(keepMs);
+      if (ms <= 0) return;
+      const done = await attempt('write', () => redis.set(copyKey(key), JSON.stringify(copy), 'PX', ms));
+      if (done !== undefined) metrics.recordSharedCacheCommand('write', 'ok');
+    },
+
+    async remove(key) {
+      const done = await attempt('remove', () => redis.del(copyKey(key)));
+      if (done !== undefined) metrics.recordSharedCacheCommand('remove', 'ok');
+    },
+
+    async claimFill(key, holdMs): Promise<FillClaim> {
+      const reply = await attempt('claim', () => redis.set(fillKey(key), token, 'PX', Math.max(1, Math.ceil(holdMs)), 'NX'));
+      if (reply === undefined) return 'unavailable';
+      const claim = reply === 'OK' ? 'claimed' : 'taken';
+      metrics.recordSharedCacheCommand('claim', claim === 'claimed' ? 'ok' : 'taken');
+      return claim;
+    },
+
+    async releaseFill(key) {
+      const done = await attempt('release', () => redis.eval(RELEASE_IF_OURS, 1, fillKey(key), token));
+      if (done !== undefined) metrics.recordSharedCacheCommand('release', 'ok');
+    },
+
+    async close() {
+      // quit() waits for Redis to answer, which a Redis that is down never does; disconnect() does not wait.
+      if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
+      else redis.disconnect();
+    },
+  };
+}
+
+/** A stored copy, or `undefined` for anything else (another program's key, a truncated value). */
+function decodeCopy(raw: string): SharedCopy | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null || !('storedAt' in parsed) || !('value' in parsed)) return undefined;
+  const { storedAt, value } = parsed;
+  return typeof storedAt === 'number' && Number.isFinite(storedAt) ? { storedAt, value } : undefined;
+}
