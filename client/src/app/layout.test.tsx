@@ -17,17 +17,26 @@ describe('layout', () => {
     expect(await screen.findAllByRole('heading', { level: 1 })).toHaveLength(1);
   });
 
-  it('opens each page scrolled to the top, but not on a change of search or sort', async () => {
+  it('makes the page beneath inert while the mobile menu is open', async () => {
+    const { user } = renderApp('/', { server });
+    const button = screen.getByRole('button', { name: 'Open menu' });
+    await user.click(button);
+    expect(screen.getByRole('main', { hidden: true })).toHaveAttribute('inert');
+    await user.click(button);
+    expect(screen.getByRole('main')).not.toHaveAttribute('inert');
+  });
+
+  it('opens each page scrolled to the top, but not on a change of search or sort', () => {
     const scrollTo = vi.spyOn(window, 'scrollTo');
     const { router } = renderApp('/', { server });
     expect(scrollTo).toHaveBeenLastCalledWith(0, 0);
     scrollTo.mockClear();
-    act(() => router.navigate('/products'));
+    act(() => void router.navigate('/products'));
     expect(scrollTo).toHaveBeenCalledWith(0, 0);
     scrollTo.mockClear();
-    act(() => router.navigate('/products?sort=nameAZ'));
+    act(() => void router.navigate('/products?sort=nameAZ'));
     expect(scrollTo).not.toHaveBeenCalled();
-    act(() => router.navigate('/productdetails/1'));
+    act(() => void router.navigate('/productdetails/1'));
     expect(scrollTo).toHaveBeenCalledWith(0, 0);
     scrollTo.mockRestore();
   });

@@ -1,4 +1,4 @@
-import { Suspense, useLayoutEffect } from 'react';
+import { Suspense, useLayoutEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import styled from 'styled-components';
 import { ErrorBoundary } from '../components/error-boundary';
@@ -36,9 +36,13 @@ const StyledMain = styled.main`
   }
 `;
 
-/** The shared page: fixed top bar, then the active route. Each page opens scrolled to the top. */
+/**
+ * The shared page: fixed top bar, then the active route. Each page opens scrolled to the top. While the mobile
+ * menu covers the page, the page is inert: it takes neither focus nor presses.
+ */
 export function Layout() {
   const { pathname } = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
 
   useLayoutEffect(() => {
     window.scrollTo(0, 0);
@@ -47,8 +51,8 @@ export function Layout() {
   return (
     <>
       <StyledSkipLink href="#main">Skip to content</StyledSkipLink>
-      <NavBar />
-      <StyledMain id="main" tabIndex={-1}>
+      <NavBar onMenuOpenChange={setMenuOpen} />
+      <StyledMain id="main" tabIndex={-1} inert={menuOpen}>
         {/* Keyed by path: after a page fails, following a link gives the next page a fresh start. */}
         <ErrorBoundary key={pathname}>
           <Suspense fallback={<Spinner />}>

@@ -4,19 +4,14 @@ import styled, { css } from 'styled-components';
 import { PAGE_PATHS } from '@catalogue/shared/routes';
 import { useMediaQuery } from '../hooks/use-media-query';
 import { useScrolledPast } from '../hooks/use-scrolled-past';
-import { BREAKPOINTS, media, MENU_TRANSITION_MS } from '../styles/theme';
+import { BREAKPOINTS, media } from '../styles/theme';
 import { StyledIconButton } from './icon-button';
+import { MobileMenu } from './mobile-menu';
+import { NAV_ENTRIES } from './nav-entries';
 import { ThemeToggle } from './theme-toggle';
 
 /** docs/product.md, "Navigation bar": the bar turns compact once the page is scrolled more than 10 px. */
 const COMPACT_AFTER_PX = 10;
-
-const FOCUSABLE = 'a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])';
-
-const NAV_ENTRIES = [
-  { to: PAGE_PATHS.home, label: 'Home', end: true },
-  { to: PAGE_PATHS.products, label: 'Products', end: false },
-] as const;
 
 const StyledHeader = styled.header`
   position: fixed;
@@ -152,67 +147,11 @@ const StyledMenuIcon = styled.span<{ $open: boolean }>`
     `}
 `;
 
-const StyledOverlay = styled.div<{ $open: boolean }>`
-  position: fixed;
-  inset: 0;
-  z-index: 1;
-  background: ${({ theme }) => theme.colors.overlay};
-  opacity: ${({ $open }) => ($open ? 1 : 0)};
-  visibility: ${({ $open }) => ($open ? 'visible' : 'hidden')};
-  /* Stay visible while sliding out, then hide so the closed menu is out of the tab order. */
-  transition:
-    opacity ${({ theme }) => theme.transition.menu},
-    visibility 0s linear ${({ $open }) => ($open ? '0ms' : `${MENU_TRANSITION_MS}ms`)};
-
-  ${media.lg} {
-    display: none;
-  }
-`;
-
-const StyledPanel = styled.nav<{ $open: boolean }>`
-  position: absolute;
-  inset: 0 0 0 auto;
-  width: min(86vw, 380px);
-  padding: calc(${({ theme }) => theme.layout.barHeight} + ${({ theme }) => theme.space.lg}) ${({ theme }) => theme.space.lg}
-    ${({ theme }) => theme.space.lg};
-  background: ${({ theme }) => theme.colors.surface};
-  box-shadow: ${({ theme }) => theme.shadow.cardHover};
-  transform: translateX(${({ $open }) => ($open ? '0' : '100%')});
-  transition: transform ${({ theme }) => theme.transition.menu};
-
-  ul {
-    display: grid;
-    gap: ${({ theme }) => theme.space.sm};
-    margin: 0;
-    padding: 0;
-    list-style: none;
-  }
-`;
-
-const StyledPanelLink = styled(NavLink)`
-  display: block;
-  padding: ${({ theme }) => `${theme.space.md} ${theme.space.lg}`};
-  border-radius: ${({ theme }) => theme.radius.md};
-  font-size: 1.375rem;
-  font-weight: 700;
-  text-decoration: none;
-  color: ${({ theme }) => theme.colors.text};
-
-  &:hover {
-    background: ${({ theme }) => theme.colors.surfaceMuted};
-  }
-
-  &.active {
-    color: ${({ theme }) => theme.colors.accentStrong};
-    background: ${({ theme }) => theme.colors.badgeBackground};
-  }
-`;
-
 /**
- * The fixed top bar. Below 1024 px the entries move into a full-screen overlay behind a hamburger button; the
- * overlay closes on choosing an entry, a press outside its panel or Escape, and hands focus back to the button.
+ * The fixed top bar: logo, the entries, the theme toggle and, below 1024 px, the hamburger button in place of
+ * the entries, which opens the mobile menu. `onMenuOpenChange` tells the layout when the menu covers the page.
  */
-export function NavBar() {
+export function NavBar({ onMenuOpenChange }: { onMenuOpenChange: (open: boolean) => void }) {
   const compact = useScrolledPast(COMPACT_AFTER_PX);
   const isLarge = useMediaQuery(`(min-width: ${BREAKPOINTS.lg}px)`);
   const [menuWanted, setMenuWanted] = useState(false);
@@ -220,42 +159,9 @@ export function NavBar() {
   const menuOpen = menuWanted && !isLarge;
   const menuId = useId();
   const buttonRef = useRef<HTMLButtonElement>(null);
-  const panelRef = useRef<HTMLElement>(null);
+  const closeMenu = useCallback(() => setMenuWanted(false), []);
 
-  const closeMenu = useCallback((restoreFocus: boolean) => {
-    setMenuWanted(false);
-    if (restoreFocus) buttonRef.current?.focus();
-  }, []);
-
-  useEffect(() => {
-    if (!menuOpen) return;
-    panelRef.current?.querySelector('a')?.focus();
-
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') closeMenu(true);
-    };
-    // 'click', not 'pointerdown': the press has moved focus by then, so handing it back to the button sticks.
-    const onOutsideClick = (event: MouseEvent) => {
-      const target = event.target as Element;
-      // The button toggles by itself; reacting here too would reopen the menu on the same press.
-      if (panelRef.current?.contains(target) || buttonRef.current?.contains(target)) return;
-      // A press on another control (the theme toggle) keeps its focus; a press on the backdrop returns it.
-      closeMenu(!target.closest(FOCUSABLE));
-    };
-    // While the overlay covers the page, the page beneath can neither scroll nor take focus.
-    const { overflow } = document.body.style;
-    document.body.style.overflow = 'hidden';
-    const page = document.querySelector('main');
-    page?.setAttribute('inert', '');
-    document.addEventListener('keydown', onKeyDown);
-    document.addEventListener('click', onOutsideClick);
-    return () => {
-      document.body.style.overflow = overflow;
-      page?.removeAttribute('inert');
-      document.removeEventListener('keydown', onKeyDown);
-      document.removeEventListener('click', onOutsideClick);
-    };
-  }, [menuOpen, closeMenu]);
+  useEffect(() => onMenuOpenChange(menuOpen), [menuOpen, onMenuOpenChange]);
 
   return (
     <StyledHeader>
@@ -283,7 +189,7 @@ export function NavBar() {
               aria-label={menuOpen ? 'Close menu' : 'Open menu'}
               aria-expanded={menuOpen}
               aria-controls={menuId}
-              onClick={() => (menuOpen ? closeMenu(false) : setMenuWanted(true))}
+              onClick={() => setMenuWanted(!menuOpen)}
             >
               <StyledMenuIcon aria-hidden="true" $open={menuOpen}>
                 <span />
@@ -294,19 +200,7 @@ export function NavBar() {
           </StyledActions>
         </StyledBarInner>
       </StyledBar>
-      <StyledOverlay $open={menuOpen}>
-        <StyledPanel id={menuId} ref={panelRef} aria-label="Menu" $open={menuOpen} inert={!menuOpen}>
-          <ul>
-            {NAV_ENTRIES.map((entry) => (
-              <li key={entry.to}>
-                <StyledPanelLink to={entry.to} end={entry.end} onClick={() => closeMenu(true)}>
-                  {entry.label}
-                </StyledPanelLink>
-              </li>
-            ))}
-          </ul>
-        </StyledPanel>
-      </StyledOverlay>
+      <MobileMenu id={menuId} open={menuOpen} onClose={closeMenu} triggerRef={buttonRef} />
     </StyledHeader>
   );
 }

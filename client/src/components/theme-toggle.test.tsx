@@ -1,0 +1,37 @@
+import { screen } from '@testing-library/react';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureServer, type FixtureServer } from '../testing/fixture-server';
+import { renderApp } from '../testing/render-app';
+
+let server: FixtureServer;
+beforeAll(async () => {
+  server = await startFixtureServer();
+});
+afterAll(() => server.close());
+
+describe('theme toggle', () => {
+  it('starts light and flips the dark class on <html>, saving the choice', async () => {
+    const { user } = renderApp('/', { server });
+    expect(document.documentElement).not.toHaveClass('dark');
+    await user.click(screen.getByRole('button', { name: 'Switch to dark theme' }));
+    expect(document.documentElement).toHaveClass('dark');
+    expect(localStorage.getItem('theme')).toBe('dark');
+    await user.click(screen.getByRole('button', { name: 'Switch to light theme' }));
+    expect(document.documentElement).not.toHaveClass('dark');
+    expect(localStorage.getItem('theme')).toBe('light');
+  });
+
+  it('restores a stored dark theme', () => {
+    localStorage.setItem('theme', 'dark');
+    renderApp('/', { server });
+    expect(document.documentElement).toHaveClass('dark');
+    expect(screen.getByRole('button', { name: 'Switch to light theme' })).toBeInTheDocument();
+  });
+
+  it.each(['DARK', 'night', '', 'true', '"dark"'])('treats the stored value %j as light', (stored) => {
+    localStorage.setItem('theme', stored);
+    renderApp('/', { server });
+    expect(document.documentElement).not.toHaveClass('dark');
+    expect(screen.getByRole('button', { name: 'Switch to dark theme' })).toBeInTheDocument();
+  });
+});
