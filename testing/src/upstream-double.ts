@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { FIXTURE_PRODUCTS } from './fixture-products.js';
+import { productPhoto } from './photos.js';
 
 /**
  * The one upstream test double: a real HTTP server shaped like the Fake Store API, for the server tests, the
@@ -18,8 +19,9 @@ import { FIXTURE_PRODUCTS } from './fixture-products.js';
  * ```
  *
  * Routes in `normal` mode: `GET /products`, `GET /products/:id` (unknown numeric ids answer `200 null`, and
- * non-numeric ids hang, as the real API does), `GET /images/<name>.png` (the bytes of TINY_PNG). Product
- * images given as a path (`/images/1.png`) are served as absolute URLs on the stub's own address.
+ * non-numeric ids hang, as the real API does), `GET /images/<name>.png` (the bytes of TINY_PNG), `GET
+ * /photos/<id>.jpg` (product `id`'s photo-like JPEG). Product images given as a path (`/images/1.png`) are served
+ * as absolute URLs on the stub's own address, or on `imageOrigin`'s; with `photos`, every product gets its photo.
  */
 export interface UpstreamStub {
   /** Base URL without a trailing slash, e.g. `http://127.0.0.1:41234`. */
@@ -83,6 +85,8 @@ export interface CannedAnswer {
   status: number;
   body: string | Buffer;
   contentType?: string;
+  /** More headers, e.g. `{ Location: '…' }` with a 302. */
+  headers?: Record<string, string>;
 }
 
 export interface UpstreamStubOptions {
@@ -92,6 +96,13 @@ export interface UpstreamStubOptions {
   slowDelayMs?: number;
   host?: string;
   port?: number;
+  /**
+   * Give every product a real photo: its `image` becomes `/photos/<id>.jpg`, a photo-like JPEG of the real
+   * upstream's sizes (testing/src/photos.ts). `/photos/<id>.jpg` is served whatever this says.
+   */
+  photos?: boolean;
+  /** The origin that image paths (`/images/1.png`, `/photos/1.jpg`) are made absolute on. Default: the double's own. */
+  imageOrigin?: string;
 }
 
 /** A valid 1×1 transparent PNG, the body of every image the stub serves. */
@@ -103,6 +114,7 @@ export const TINY_PNG = Buffer.from(
 const HTML_ERROR_PAGE = '<!DOCTYPE html><html><head><title>522</title></head><body>Connection timed out</body></html>';
 const PRODUCT_PATH = /^\/products\/([^/]+)$/;
 const IMAGE_PATH = /^\/images\/[A-Za-z0-9_-]+\.png$/;
+const PHOTO_PATH = /^\/photos\/([1-9][0-9]{0,5})\.jpg$/;
 
 export async function startUpstreamStub(options: UpstreamStubOptions = {}): Promise<UpstreamStub> {
   const host = options.host ?? '127.0.0.1';
@@ -132,7 +144,7 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
     const override = overrides.get(path);
     if (override !== undefined && --override.remaining === 0) overrides.delete(path);
     const canned = override?.answer;
-    if (typeof canned === 'object') return send(res, canned.status, canned.contentType ?? 'application/json', canned.body);
+    if (typeof canned === 'object') return send(res, canned.status, canned.contentType ?? 'application/json', canned.body, canned.headers);
     answer(canned ?? (mode === 'refuse' ? 'normal' : mode), path, req, res);
   });
   server.on('connection', (socket) => {
@@ -190,13 +202,24 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
       return send(res, 200, 'application/json', JSON.stringify(product === undefined ? null : withAbsoluteImage(product)));
     }
     if (IMAGE_PATH.test(path)) return send(res, 200, 'image/png', TINY_PNG);
+    const photoMatch = PHOTO_PATH.exec(path);
+    if (photoMatch) {
+      productPhoto(Number(photoMatch[1])).then(
+        (photo) => send(res, 200, 'image/jpeg', photo),
+        () => send(res, 500, 'text/plain', 'Internal Server Error'),
+      );
+      return;
+    }
     send(res, 404, 'text/plain', 'Not Found');
   }
 
   function withAbsoluteImage(product: unknown): unknown {
     if (typeof product !== 'object' || product === null || !('image' in product)) return product;
-    const image = product.image;
-    return typeof image === 'string' && image.startsWith('/') ? { ...product, image: `${stub.url}${image}` } : product;
+    const id = idOf(product);
+    const image = options.photos && typeof id === 'number' ? `/photos/${id}.jpg` : product.image;
+    return typeof image === 'string' && image.startsWith('/')
+      ? { ...product, image: `${options.imageOrigin ?? stub.url}${image}` }
+      : product;
   }
 
   function listen(port: number): Promise<number> {
@@ -277,7 +300,7 @@ function idOf(product: unknown): unknown {
   return typeof product === 'object' && product !== null && 'id' in product ? product.id : undefined;
 }
 
-function send(res: ServerResponse, status: number, contentType: string, body: string | Buffer): void {
-  res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) });
+function send(res: ServerResponse, status: number, contentType: string, body: string | Buffer, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { ...headers, 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) });
   res.end(body);
 }
