@@ -123,6 +123,7 @@ async function createSource(config: Config, logger: Logger, embeddedDirectory: U
     baseUrl: config.productsApiUrl,
     timeoutMs: config.upstreamTimeoutMs,
     maxImageBytes: config.imageMaxBytes,
+    imageHosts: config.imageHosts,
     logger,
   });
 }

@@ -25,6 +25,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       imageMaxBytes: 5 * 1024 * 1024,
       imageCacheMaxBytes: 32 * 1024 * 1024,
+      imageHosts: [],
       redisUrl: null,
     });
   });
@@ -43,6 +44,7 @@ describe('loadConfig', () => {
         LOG_LEVEL: 'silent',
         IMAGE_MAX_BYTES: '1000',
         IMAGE_CACHE_MAX_BYTES: '4000',
+        IMAGE_HOSTS: 'https://cdn.example.com',
         REDIS_URL: 'redis://:secret@redis:6379/2',
       }),
     ).toEqual({
@@ -57,6 +59,7 @@ describe('loadConfig', () => {
       logLevel: 'silent',
       imageMaxBytes: 1000,
       imageCacheMaxBytes: 4000,
+      imageHosts: ['https://cdn.example.com'],
       redisUrl: 'redis://:secret@redis:6379/2',
     });
   });
@@ -68,6 +71,13 @@ describe('loadConfig', () => {
 
   it('keeps a path in the base URL', () => {
     expect(loadConfig({ PRODUCTS_API_URL: 'http://localhost:9000/fake/' }).productsApiUrl).toBe('http://localhost:9000/fake');
+  });
+
+  it('reads IMAGE_HOSTS as a list of origins', () => {
+    expect(
+      loadConfig({ IMAGE_HOSTS: ' https://cdn.example.com/ ,http://127.0.0.1:8080,, HTTPS://Images.Example.COM:443' }).imageHosts,
+    ).toEqual(['https://cdn.example.com', 'http://127.0.0.1:8080', 'https://images.example.com']);
+    expect(loadConfig({ IMAGE_HOSTS: ' , ' }).imageHosts).toEqual([]);
   });
 
   it.each([
@@ -98,5 +108,18 @@ describe('loadConfig', () => {
     const error = configError(env);
     expect(error.message).toBe(message);
     expect(error.message).not.toContain('\n');
+  });
+
+  it.each([
+    'cdn.example.com',
+    'ftp://cdn.example.com',
+    'https://cdn.example.com/images',
+    'https://cdn.example.com/?size=1',
+    'https://user:pw@cdn.example.com',
+    'https://a.example.com,not a url',
+  ])('rejects IMAGE_HOSTS=%j with one line: origins only', (value) => {
+    expect(configError({ IMAGE_HOSTS: value }).message).toBe(
+      `IMAGE_HOSTS must be comma-separated http(s) origins such as https://cdn.example.com, got ${JSON.stringify(value)}`,
+    );
   });
 });

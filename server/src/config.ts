@@ -20,6 +20,8 @@ export interface Config {
   imageMaxBytes: number;
   /** Memory budget of the image LRU, in bytes of image data. */
   imageCacheMaxBytes: number;
+  /** Origins (`https://cdn.example.com`) images may be fetched from besides the upstream's own; never anything else. */
+  imageHosts: string[];
   /** A Redis shared by several replicas (README, "More than one machine"); `null`: this process's memory only. */
   redisUrl: string | null;
 }
@@ -76,12 +78,49 @@ const VARIABLES = {
   IMAGE_MAX_BYTES: { default: String(5 * MIB), ...integer(1, 100 * MIB) },
   // 32 MiB holds a few hundred product photos: the whole catalogue of a shop this size.
   IMAGE_CACHE_MAX_BYTES: { default: String(32 * MIB), ...integer(1, 4096 * MIB) },
+  // Origins only: a path would promise a narrower rule than the one applied (scheme, host and port).
+  IMAGE_HOSTS: {
+    default: undefined,
+    schema: z
+      .string()
+      .transform((list) =>
+        list
+          .split(',')
+          .map((item) => item.trim())
+          .filter((item) => item !== ''),
+      )
+      .pipe(
+        z.array(
+          z
+            .url({ protocol: /^https?$/ })
+            .refine(isOrigin)
+            .transform((url) => new URL(url).origin),
+        ),
+      ),
+    expected: 'comma-separated http(s) origins such as https://cdn.example.com',
+  },
   REDIS_URL: {
     default: undefined,
     schema: z.url({ protocol: /^rediss?$/ }),
     expected: 'a redis:// or rediss:// URL such as redis://redis:6379',
   },
 } as const;
+
+/** `https://cdn.example.com` or `https://cdn.example.com/`, nothing more: no path, query, fragment or credentials. */
+function isOrigin(value: string): boolean {
+  // Zod runs this even after z.url() has refused the value.
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return (
+    url.pathname === '/' &&
+    url.search === '' &&
+    url.hash === '' &&
+    url.username === '' &&
+    url.password === '' &&
+    !value.endsWith('?') &&
+    !value.endsWith('#')
+  );
+}
 
 type VariableName = keyof typeof VARIABLES;
 type ParsedValue<Name extends VariableName> = z.output<(typeof VARIABLES)[Name]['schema']>;
@@ -121,6 +160,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel: required('LOG_LEVEL'),
     imageMaxBytes: required('IMAGE_MAX_BYTES'),
     imageCacheMaxBytes: required('IMAGE_CACHE_MAX_BYTES'),
+    imageHosts: read('IMAGE_HOSTS') ?? [],
     redisUrl: read('REDIS_URL') ?? null,
   };
 }

@@ -71,3 +71,73 @@ describe('the http source', () => {
     await upstreamError(http.getImage('/images/4.png'));
   });
 });
+
+describe('the hosts images come from', () => {
+  /** Another server on this machine: an internal service the upstream must not be able to reach through us. */
+  let other: UpstreamStub;
+
+  afterEach(async () => {
+    await other.close();
+  });
+
+  async function sourceWith({ otherIsAnImageHost = false } = {}) {
+    stub = await startUpstreamStub();
+    other = await startUpstreamStub();
+    const imageHosts = otherIsAnImageHost ? [other.url] : [];
+    return createHttpSource({ baseUrl: stub.url, timeoutMs: 2000, imageHosts, logger: createLogger('silent') });
+  }
+
+  it('fetches from the upstream’s own origin, following redirects that stay on it', async () => {
+    const http = await sourceWith();
+    stub.override('/images/moved.png', { status: 301, body: '', headers: { Location: '/images/4.png' } });
+    expect((await http.getImage(`${stub.url}/images/moved.png`)).body.equals(TINY_PNG)).toBe(true);
+    expect(stub.requestCount('/images/4.png')).toBe(1);
+  });
+
+  it('refuses another origin without contacting it, whether named directly or by a redirect', async () => {
+    const http = await sourceWith();
+    const direct = await upstreamError(http.getImage(`${other.url}/images/4.png`));
+    expect(direct.message).toBe(`the image location ${other.url}/images/4.png is neither on the upstream's origin nor in IMAGE_HOSTS`);
+
+    stub.override('/images/moved.png', { status: 302, body: '', headers: { Location: `${other.url}/images/4.png` } });
+    const redirected = await upstreamError(http.getImage('/images/moved.png'));
+    expect(redirected.message).toBe(
+      `${stub.url}/images/moved.png redirected to ${other.url}/images/4.png, which is neither on the upstream's origin nor in IMAGE_HOSTS`,
+    );
+    expect(redirected.timedOut).toBe(false);
+    expect(other.requestCount()).toBe(0);
+  });
+
+  it('treats another port, scheme or host name of the same machine as another origin', async () => {
+    const http = await sourceWith();
+    const port = new URL(stub.url).port;
+    for (const location of [
+      `https://127.0.0.1:${port}/images/4.png`,
+      `http://localhost:${port}/images/4.png`,
+      'http://127.0.0.1/images/4.png',
+    ]) {
+      await upstreamError(http.getImage(location));
+    }
+    expect(stub.requestCount()).toBe(0);
+  });
+
+  it('fetches from IMAGE_HOSTS origins, and follows redirects among the allowed origins only', async () => {
+    const third = await startUpstreamStub();
+    try {
+      const http = await sourceWith({ otherIsAnImageHost: true });
+      expect((await http.getImage(`${other.url}/images/4.png`)).body.equals(TINY_PNG)).toBe(true);
+
+      other.override('/images/cdn.png', { status: 307, body: '', headers: { Location: `${stub.url}/images/5.png` } });
+      expect((await http.getImage(`${other.url}/images/cdn.png`)).body.equals(TINY_PNG)).toBe(true);
+      expect(stub.requestCount('/images/5.png')).toBe(1);
+
+      stub.override('/images/away.png', { status: 302, body: '', headers: { Location: `${other.url}/images/hop.png` } });
+      other.override('/images/hop.png', { status: 302, body: '', headers: { Location: `${third.url}/images/4.png` } });
+      await upstreamError(http.getImage('/images/away.png'));
+      expect(other.requestCount('/images/hop.png')).toBe(1);
+      expect(third.requestCount()).toBe(0);
+    } finally {
+      await third.close();
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import type { Product } from '@catalogue/shared/product';
-import axios, { type AxiosResponse, isAxiosError } from 'axios';
+import axios, { type AxiosRequestConfig, type AxiosResponse, isAxiosError } from 'axios';
 import type { Logger } from '../logger.js';
 import { describeProductIssues, productSchema } from './product-schema.js';
 import { type ProductImage, type ProductSource, UpstreamError } from './product-source.js';
@@ -10,6 +10,8 @@ export interface HttpSourceOptions {
   timeoutMs: number;
   /** IMAGE_MAX_BYTES: a bigger image is refused, and its download cut as soon as it passes this size. */
   maxImageBytes?: number;
+  /** IMAGE_HOSTS: origins images may come from besides the upstream's own (`baseUrl`'s). Default: none. */
+  imageHosts?: readonly string[];
   logger: Logger;
 }
 
@@ -26,17 +28,24 @@ export function createHttpSource({
   baseUrl,
   timeoutMs,
   maxImageBytes = DEFAULT_MAX_IMAGE_BYTES,
+  imageHosts = [],
   logger,
 }: HttpSourceOptions): ProductSource {
+  // The upstream names image URLs, and nothing it says is trusted: fetched as they are, they would let it point
+  // this server at any address it can reach (an internal service on its own network). Images come only from
+  // these origins, directly or through redirects that stay among them.
+  const imageOrigins = new Set([new URL(baseUrl).origin, ...imageHosts.map((host) => new URL(host).origin)]);
+
   const client = axios.create({
     timeout: timeoutMs,
     validateStatus: () => true,
     maxRedirects: 3,
   });
 
-  async function get(url: string, responseType: 'text' | 'arraybuffer', maxContentLength: number) {
+  async function get(url: string, responseType: 'text' | 'arraybuffer', maxContentLength: number, config: AxiosRequestConfig = {}) {
     try {
       return await client.get<unknown>(url, {
+        ...config,
         responseType,
         maxContentLength,
         // Keep the raw body: axios would otherwise guess at JSON and hide broken bodies.
@@ -98,7 +107,21 @@ export function createHttpSource({
 
     async getImage(location: string): Promise<ProductImage> {
       const url = resolveImageUrl(location, baseUrl);
-      const response = await get(url, 'arraybuffer', maxImageBytes);
+      if (!imageOrigins.has(new URL(url).origin)) throw new UpstreamError(`the image location ${url} ${NOT_AN_IMAGE_HOST}`);
+      let refusedRedirect: string | undefined;
+      const response = await get(url, 'arraybuffer', maxImageBytes, {
+        // Called before each redirect is followed; throwing cancels it, so the other host is never contacted.
+        beforeRedirect: (options) => {
+          const next = new URL(String(options.href));
+          if (imageOrigins.has(next.origin)) return;
+          refusedRedirect = next.href;
+          throw new Error(`redirect to ${next.href} refused`);
+        },
+      }).catch((error: unknown) => {
+        throw refusedRedirect === undefined
+          ? error
+          : new UpstreamError(`${url} redirected to ${refusedRedirect}, which ${NOT_AN_IMAGE_HOST}`);
+      });
       if (!isSuccess(response)) throw new UpstreamError(`${url} answered ${response.status}`);
       const contentType = String(response.headers['content-type'] ?? '');
       // Passing anything else through would let the upstream put, say, an HTML page on this site's origin.
@@ -124,6 +147,8 @@ function resolveImageUrl(location: string, baseUrl: string): string {
   }
   return url.href;
 }
+
+const NOT_AN_IMAGE_HOST = "is neither on the upstream's origin nor in IMAGE_HOSTS";
 
 const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ERR_CANCELED']);
 
