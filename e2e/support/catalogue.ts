@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Product } from '@catalogue/shared/product';
-import { FIXTURE_PRODUCTS } from '../../testing/src/fixture-products.ts';
+import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 
 /**
  * What the pages should show, worked out here from the data itself (not with the app's shared code, so a bug in
