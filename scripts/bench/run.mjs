@@ -5,16 +5,13 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { runScenario, SCENARIOS } from './api-throughput.mjs';
 import { launchChromium } from './browser.mjs';
 import { startBuiltServer } from './built-server.mjs';
 import { get } from './http.mjs';
-import { measureLargeCatalogue } from './large-catalogue.mjs';
 import { runLighthouse } from './lighthouse.mjs';
 import { measureRouteScripts, ROUTE_BUDGETS } from './page-budgets.mjs';
 import { killChildrenOnExit, PINNING, stopAllProcesses, stopProcess } from './processes.mjs';
 import { describeMachine, loadAverage, median, percent, Report, writeReport } from './report.mjs';
-import { startUpstream } from './upstream.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SECONDS = positiveInteger('BENCH_SECONDS', 6);
@@ -94,6 +91,11 @@ if (build.status !== 0) {
   cannotRun('`npm run build` failed');
 }
 log(`  built in ${((performance.now() - buildStarted) / 1000).toFixed(1)} s`);
+
+// These load our workspaces (the upstream double, the sort rule) from their built `dist`: only now do they exist.
+const { runScenario, SCENARIOS } = await import('./api-throughput.mjs');
+const { measureLargeCatalogue } = await import('./large-catalogue.mjs');
+const { startUpstream } = await import('./upstream.mjs');
 
 const workDir = `${ROOT}.bench/tmp`;
 mkdirSync(workDir, { recursive: true });
