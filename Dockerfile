@@ -8,12 +8,14 @@
 # `prod-deps` installs only what the server needs at run time; `runtime` gets those node_modules plus the built
 # output, and nothing else (no TypeScript sources, no dev tools, no npm cache).
 
-# ---- build: npm ci + npm run build ------------------------------------------------------------------------------
+# ---- build: npm ci + build the three workspaces the image runs ---------------------------------------------------
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
-# Manifests first, so that editing source code does not invalidate the (slow) npm ci layer.
+# Manifests first, so that editing source code does not invalidate the (slow) npm ci layer. npm ci needs every
+# workspace's manifest the lockfile names, the dev-only `testing` workspace included.
 COPY package.json package-lock.json ./
 COPY shared/package.json shared/
+COPY testing/package.json testing/
 COPY server/package.json server/
 COPY client/package.json client/
 RUN npm ci --no-audit --no-fund
@@ -21,19 +23,21 @@ COPY tsconfig.base.json ./
 COPY shared shared
 COPY server server
 COPY client client
-RUN npm run build
+# Not `npm run build`: that would build the test doubles too, which the image never runs.
+RUN npm run build --workspace shared --workspace server --workspace client
 
 # ---- prod-deps: the server's production dependencies only -------------------------------------------------------
 FROM node:20-bookworm-slim AS prod-deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY shared/package.json shared/
+COPY testing/package.json testing/
 COPY server/package.json server/
 COPY client/package.json client/
-# `--workspace shared` as well: the server imports @catalogue/shared/*, and npm only links that workspace into
-# node_modules/@catalogue/ when it is selected (server/package.json does not list it as a dependency).
-RUN npm ci --omit=dev --workspace server --workspace shared --include-workspace-root=false \
-      --no-audit --no-fund \
+# The server declares @catalogue/shared as a dependency, so selecting the server workspace links shared too.
+# Optional dependencies stay included: sharp's native binary for this platform (@img/sharp-linux-x64) is one.
+RUN npm ci --omit=dev --workspace server --include-workspace-root=false --no-audit --no-fund \
+ && node -e "require('/app/node_modules/sharp')" \
  && npm cache clean --force
 
 # ---- runtime ------------------------------------------------------------------------------------------------------
