@@ -1,26 +1,43 @@
 #!/usr/bin/env bash
-# Container smoke test: build the image from the Dockerfile, run it, and check that it starts healthy, serves the
-# API, images and the app, runs as non-root and stops at once on SIGTERM.
+# Container smoke test: builds the images (the app; nginx and Redis for the scale profile), then checks
+#   - the app image alone: healthy, serves the API, images and the app, runs as non-root, stops at once on SIGTERM;
+#   - `docker compose up` without a profile: the one container;
+#   - `docker compose --profile scale up`: nginx is the only published port and reaches every replica; with the
+#     upstream gone, a restarted replica still serves the catalogue (from Redis); with every replica stopped,
+#     nginx still answers from its cache.
 #
-#   bash scripts/docker-smoke.sh
+#   bash scripts/docker-smoke.sh                          # with a Docker daemon that answers
+#   bash .ci/docker/with-docker.sh bash scripts/docker-smoke.sh   # what CI runs (starts dockerd, base image)
 #
-# Starts dockerd when none answers (and stops it again at the end), and creates the base image
-# node:20-bookworm-slim locally when no registry can provide it (scripts/docker/build-base-image.sh).
-# Removes the container it started, also on failure; keeps the images so that the next run is fast.
-# Settings (environment): CATALOGUE_IMAGE (default product-catalogue:local), CATALOGUE_DOCKER_CACHE
-# (default /var/cache/catalogue-docker), CATALOGUE_KEEP_DOCKERD=1 to leave a daemon it started running,
-# HEALTHY_TIMEOUT (s, default 90), BUILD_TIMEOUT (s, default 1800).
+# Removes the containers, networks and volumes it created, also on failure; keeps the images so the next run is fast.
+# Settings (environment): CATALOGUE_IMAGE (default product-catalogue:local), DOCKER_NET (network for builds and the
+# single container: bridge or host), HEALTHY_TIMEOUT (s, default 90), BUILD_TIMEOUT (s, default 1800), COMPOSE
+# (default: `docker compose`, else `docker-compose`).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 # shellcheck source=scripts/docker/lib.sh
 source scripts/docker/lib.sh
+DOCKER_NET=${DOCKER_NET:-bridge}
 
 IMAGE=${CATALOGUE_IMAGE:-product-catalogue:local}
 HEALTHY_TIMEOUT=${HEALTHY_TIMEOUT:-90}
 BUILD_TIMEOUT=${BUILD_TIMEOUT:-1800}
 STOP_LIMIT_S=3
 CONTAINER="catalogue-smoke-$$"
+# The compose project of this run: its own containers, network and volume, whatever else runs on the machine.
+PROJECT="catalogue-smoke-$$"
+NGINX_IMAGE=product-catalogue-nginx:local
+REDIS_IMAGE=product-catalogue-redis:local
+if [ -z "${COMPOSE:-}" ]; then
+  if docker compose version >/dev/null 2>&1; then COMPOSE="docker compose"; else COMPOSE="docker-compose"; fi
+fi
+compose_up=0
+# compose [args...]: this run's project, with the smoke test's upstream added to the scale profile.
+compose() {
+  # shellcheck disable=SC2086  # $COMPOSE is a command and its subcommand
+  timeout 300 $COMPOSE -p "$PROJECT" -f docker-compose.yml -f scripts/docker/smoke.compose.yml "$@"
+}
 # The classic builder: it needs no buildx plugin (absent from Debian's docker.io and from bare CLIs), and it
 # builds against images in the local store without trying to resolve them in a registry.
 export DOCKER_BUILDKIT=0
@@ -52,9 +69,12 @@ cleanup() {
     fi
     timeout 30 docker rm -f "$CONTAINER" >/dev/null 2>&1
   fi
-  if [ -n "$DOCKERD_PID" ] && [ "${CATALOGUE_KEEP_DOCKERD:-0}" != 1 ]; then
-    log "stopping the dockerd this run started (pid $DOCKERD_PID); images stay in its store for the next run"
-    stop_dockerd_pid "$DOCKERD_PID"
+  if [ "$compose_up" = 1 ]; then
+    if [ "$status" -ne 0 ] || [ "$failures" -ne 0 ]; then
+      echo "-- last log lines of the scale profile:"
+      compose --profile scale logs --no-color --tail 15 2>&1 | sed 's/^/    /'
+    fi
+    compose --profile scale --profile single down -v --remove-orphans >/dev/null 2>&1
   fi
   [ "$status" -eq 0 ] && [ "$failures" -ne 0 ] && status=1
   summary "$status"
@@ -66,31 +86,12 @@ trap 'exit 143' TERM
 
 total_started=$(now_ms)
 
-# ---- daemon ---------------------------------------------------------------------------------------------------------
-echo "== Docker daemon"
-t=$(now_ms)
-ensure_dockerd
-pass "docker daemon answers ($(seconds_since "$t") s, network mode $DOCKER_NET)"
-
-# ---- base image -------------------------------------------------------------------------------------------------
-echo "== base image node:20-bookworm-slim"
-t=$(now_ms)
-bash scripts/docker/build-base-image.sh || { fail "base image node:20-bookworm-slim"; exit 1; }
-pass "base image node:20-bookworm-slim ready ($(seconds_since "$t") s)"
-
-# The build downloads npm packages and Debian's tini. If the default bridge cannot reach the npm registry but the
-# host network can (some sandboxes have no NAT), build and run on the host network instead.
-registry=$(npm config get registry 2>/dev/null || echo https://registry.npmjs.org/)
-net_probe="fetch('${registry%/}/-/ping',{signal:AbortSignal.timeout(15000)}).then(()=>process.exit(0),()=>process.exit(1))"
-if [ "$DOCKER_NET" = bridge ] \
-    && ! timeout 60 docker run --rm --network bridge node:20-bookworm-slim node -e "$net_probe" >/dev/null 2>&1; then
-  if timeout 60 docker run --rm --network host node:20-bookworm-slim node -e "$net_probe" >/dev/null 2>&1; then
-    log "containers on the bridge cannot reach $registry, the host network can: using --network host"
-    DOCKER_NET=host
-  else
-    log "WARNING: no container network reaches $registry; the build only works from cached layers"
-  fi
-fi
+# ---- daemon and base image -----------------------------------------------------------------------------------------
+echo "== Docker"
+docker_answers || die "no Docker daemon answers (on a machine without one set up, run: bash .ci/docker/with-docker.sh bash $0)"
+timeout 30 docker image inspect node:20-bookworm-slim >/dev/null 2>&1 || timeout 300 docker pull node:20-bookworm-slim >/dev/null \
+  || die "the base image node:20-bookworm-slim is neither present nor pullable (CI builds one: .ci/docker/with-docker.sh)"
+pass "docker daemon answers; base image node:20-bookworm-slim present; builds use network $DOCKER_NET"
 
 # ---- app image ----------------------------------------------------------------------------------------------------
 echo "== build $IMAGE"
@@ -135,6 +136,25 @@ for i in "${!build_tags[@]}"; do
 done
 size_bytes=$(docker image inspect -f '{{.Size}}' "$IMAGE")
 log "image $IMAGE: $((size_bytes / 1000000)) MB"
+if timeout 60 docker run --rm --entrypoint node "$IMAGE" -e "require('sharp')" >/dev/null 2>&1; then
+  pass "sharp's native binary loads in $IMAGE"
+else
+  fail "sharp's native binary loads in $IMAGE"
+fi
+
+echo "== build $NGINX_IMAGE and $REDIS_IMAGE (Debian's nginx and redis-server on the same base)"
+for pair in "$NGINX_IMAGE deploy/nginx" "$REDIS_IMAGE deploy/redis"; do
+  t=$(now_ms)
+  set -- $pair
+  echo "--- docker build -t $1 $2" >>"$build_log"
+  if timeout "$BUILD_TIMEOUT" docker build --force-rm --network "$DOCKER_NET" -t "$1" "$2" >>"$build_log" 2>&1; then
+    pass "docker build $1 ($(seconds_since "$t") s)"
+  else
+    tail -n 20 "$build_log" | sed 's/^/    /'
+    fail "docker build $1 (full log: $build_log)"
+    exit 1
+  fi
+done
 
 # ---- run ------------------------------------------------------------------------------------------------------------
 echo "== run $IMAGE"
@@ -210,5 +230,112 @@ if [ "$stop_ms" -le $((STOP_LIMIT_S * 1000)) ]; then
 else
   fail "docker stop -t 10 returned in $(seconds_since "$t") s, over the ${STOP_LIMIT_S} s limit (SIGTERM not handled?)"
 fi
+
+# ---- docker compose: the default is the one container ------------------------------------------------------------
+echo "== $COMPOSE up (no profile)"
+compose_up=1
+# The containers of this project, by service name.
+project_services() {
+  timeout 15 docker ps -a --filter "label=com.docker.compose.project=$PROJECT" --format '{{.Label "com.docker.compose.service"}}' | sort | tr '\n' ' '
+}
+if created=$(compose up --no-start --no-build 2>&1); then
+  if [ "$(project_services)" = "app " ]; then
+    pass "$COMPOSE up without a profile creates exactly one container: app"
+  else
+    fail "$COMPOSE up without a profile creates exactly one container (it made: $(project_services))"
+  fi
+else
+  fail "$COMPOSE up --no-start: $(echo "$created" | tail -n 3)"
+fi
+compose --profile single down >/dev/null 2>&1 || true
+
+# ---- docker compose --profile scale -------------------------------------------------------------------------------
+echo "== $COMPOSE --profile scale up"
+if [ "$(timeout 15 docker network ls --filter driver=bridge -q | wc -l)" = 0 ]; then
+  fail "the scale profile needs bridge networking, which this daemon does not offer"
+  exit 1
+fi
+scale_port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
+export APP_PORT=$scale_port PRODUCTS_API_URL=http://upstream:3000/api LOG_LEVEL=info
+t=$(now_ms)
+if ! up_log=$(compose --profile scale up -d --no-build 2>&1); then
+  echo "$up_log" | tail -n 20 | sed 's/^/    /'
+  fail "$COMPOSE --profile scale up -d"
+  exit 1
+fi
+scale_base="http://127.0.0.1:$scale_port"
+
+# wait_healthy SERVICE...: Docker's health verdict for each, bounded by HEALTHY_TIMEOUT.
+wait_healthy() {
+  local service id health started
+  started=$(now_ms)
+  for service in "$@"; do
+    while :; do
+      id=$(compose ps -q "$service" 2>/dev/null | head -n 1)
+      health=$(timeout 15 docker inspect -f '{{if .State.Health}}{{.State.Health.Status}}{{else}}{{.State.Status}}{{end}}' "$id" 2>/dev/null || echo unknown)
+      [ "$health" = healthy ] && break
+      [ $(( ($(now_ms) - started) / 1000 )) -ge "$HEALTHY_TIMEOUT" ] && { echo "$service: $health"; return 1; }
+      sleep 1
+    done
+  done
+}
+if wait_healthy redis app-1 app-2 app-3 nginx; then
+  pass "scale profile healthy: nginx, redis, app-1..3 ($(seconds_since "$t") s)"
+else
+  fail "scale profile healthy within ${HEALTHY_TIMEOUT}s"
+  exit 1
+fi
+
+published=$(timeout 15 docker ps --filter "label=com.docker.compose.project=$PROJECT" --format '{{.Label "com.docker.compose.service"}} {{.Ports}}' \
+  | grep -- '->' | cut -d' ' -f1 | sort | tr '\n' ' ')
+if [ "$published" = "nginx " ]; then
+  pass "nginx is the only published port (APP_PORT=$scale_port)"
+else
+  fail "nginx is the only published port (published: $published)"
+fi
+
+scale_probe() {
+  local what=$1 label=$2 seen
+  if seen=$(timeout 30 node scripts/docker/probe.mjs "$what" "$scale_base" 2>&1); then pass "$label: $seen"; else fail "$label: $seen"; fi
+}
+scale_probe products "through nginx: GET /api/products -> non-empty JSON array"
+scale_probe proxy-cache-hit "through nginx: GET /api/products again -> answered from nginx's cache"
+scale_probe page "through nginx: GET / -> HTML page"
+
+# Answers nginx must not cache (404s are no-store) go round-robin: each replica should log some of them.
+for i in 1 2 3 4 5 6 7 8 9; do
+  timeout 10 node -e "fetch('$scale_base/api/smoke-$PROJECT-$i').then(r=>r.arrayBuffer(),()=>{})" || true
+done
+spread=""
+all_reached=1
+for replica in app-1 app-2 app-3; do
+  n=$(compose logs --no-color "$replica" 2>/dev/null | grep -c "/api/smoke-$PROJECT-" || true)
+  spread="$spread $replica:$n"
+  [ "$n" -ge 1 ] || all_reached=0
+done
+if [ "$all_reached" = 1 ]; then pass "requests through nginx reach every replica ($spread )"; else fail "requests through nginx reach every replica ($spread )"; fi
+
+# The upstream goes away; a replica restarts with an empty memory and must serve the catalogue from Redis.
+compose stop upstream >/dev/null 2>&1
+compose restart app-2 >/dev/null 2>&1
+if wait_healthy app-2; then
+  seen=$(compose exec -T app-2 node -e "
+    fetch('http://127.0.0.1:3000/api/products',{signal:AbortSignal.timeout(10000)})
+      .then(async r=>{const b=await r.json();console.log(r.status,r.headers.get('x-cache'),Array.isArray(b)?b.length:'not-a-list')},e=>console.log('failed',e.message))" 2>&1 | tail -n 1)
+  ready=$(compose exec -T app-2 node -e "
+    fetch('http://127.0.0.1:3000/readyz',{signal:AbortSignal.timeout(10000)}).then(async r=>console.log(r.status,await r.text()),e=>console.log('failed',e.message))" 2>&1 | tail -n 1)
+  if [[ "$seen" =~ ^200\ (HIT|STALE)\ [1-9] ]]; then
+    pass "upstream stopped, app-2 restarted: it serves the catalogue from Redis ($seen; readyz $ready)"
+  else
+    fail "upstream stopped, app-2 restarted: it serves the catalogue from Redis (it answered: $seen; readyz $ready)"
+  fi
+else
+  fail "app-2 healthy again after a restart"
+fi
+
+# Every replica gone: nginx answers from its own cache.
+compose stop app-1 app-2 app-3 >/dev/null 2>&1
+scale_probe proxy-cache-any "every replica stopped: GET /api/products through nginx -> still answered from its cache"
+log "scale profile checks took $(seconds_since "$t") s"
 
 log "smoke test took $(seconds_since "$total_started") s in all; image $IMAGE is $((size_bytes / 1000000)) MB"

@@ -13,7 +13,7 @@
 # Idempotent: does nothing when the image already exists.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=scripts/docker/lib.sh
+# shellcheck source=.ci/docker/lib.sh
 source "$here/lib.sh"
 
 BASE_IMAGE=${BASE_IMAGE:-node:20-bookworm-slim}
@@ -140,7 +140,7 @@ EOF
   echo 'Apt::AutoRemove::SuggestsImportant "false";' >"$rootfs/etc/apt/apt.conf.d/docker-autoremove-suggests"
   # /etc/resolv.conf and /etc/hosts are provided by Docker at run time.
   : >"$rootfs/etc/resolv.conf"
-  printf 'local stand-in for %s, built by scripts/docker/build-base-image.sh\n' "$BASE_IMAGE" \
+  printf 'local stand-in for %s, built by .ci/docker/build-base-image.sh\n' "$BASE_IMAGE" \
     >"$rootfs/etc/catalogue-local-base-image"
 
   # Prove the copied node runs inside this rootfs (catches a missing shared library now, not mid-build).

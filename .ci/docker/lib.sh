@@ -1,20 +1,10 @@
-# Helpers shared by scripts/docker-smoke.sh and scripts/docker/*.sh. Sourced, never run.
-# Everything here either succeeds, or fails loudly with a message that says what to do; every wait is bounded.
+# What CI needs on a machine that is not set up for Docker: starting dockerd, with the fallbacks sandboxes need.
+# Sourced by .ci/docker/*.sh, never run. An operator's machine runs its own daemon and needs none of this.
+# shellcheck source=scripts/docker/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/docker/lib.sh"
 
-CATALOGUE_DOCKER_CACHE=${CATALOGUE_DOCKER_CACHE:-/var/cache/catalogue-docker}
 DOCKERD_LOG=${DOCKERD_LOG:-$CATALOGUE_DOCKER_CACHE/dockerd.log}
 DOCKERD_START_TIMEOUT=${DOCKERD_START_TIMEOUT:-60}
-
-log() { printf '[docker %s] %s\n' "$(date +%H:%M:%S)" "$*"; }
-die() { printf '[docker %s] ERROR: %s\n' "$(date +%H:%M:%S)" "$*" >&2; exit 1; }
-
-# Milliseconds since the epoch, for the timings the smoke test prints.
-now_ms() { date +%s%3N; }
-# seconds_since START_MS -> "12.3"
-seconds_since() { local t=$(( $(now_ms) - $1 )); printf '%d.%d' $((t / 1000)) $(((t % 1000) / 100)); }
-
-# `docker info` can itself hang when a daemon is wedged, so it is bounded too.
-docker_answers() { timeout 15 docker info >/dev/null 2>&1; }
 
 # Set by ensure_dockerd: the PID of a daemon this run started (empty when one was already answering), and the
 # network that builds and containers must use ("bridge" normally; "host" when the daemon runs without a bridge).

@@ -11,7 +11,12 @@ async function get(path, accept) {
     signal: AbortSignal.timeout(TIMEOUT_MS),
   });
   const body = Buffer.from(await response.arrayBuffer());
-  return { status: response.status, type: response.headers.get('content-type') ?? '', body };
+  return {
+    status: response.status,
+    type: response.headers.get('content-type') ?? '',
+    proxyCache: response.headers.get('x-proxy-cache'),
+    body,
+  };
 }
 
 const checks = {
@@ -42,6 +47,16 @@ const checks = {
   async image() {
     const r = await get('/api/products/1/image');
     return [r.status === 200 && r.type.startsWith('image/') && r.body.length > 0, `${r.status} ${r.type}, ${r.body.length} bytes`];
+  },
+  // Through nginx (the scale profile): X-Proxy-Cache is nginx's own cache status.
+  async ['proxy-cache-hit']() {
+    const r = await get('/api/products');
+    return [r.status === 200 && r.proxyCache === 'HIT', `${r.status}, X-Proxy-Cache ${r.proxyCache}, ${r.body.length} bytes`];
+  },
+  async ['proxy-cache-any']() {
+    const r = await get('/api/products');
+    const fromCache = ['HIT', 'STALE', 'UPDATING'].includes(r.proxyCache);
+    return [r.status === 200 && fromCache && r.body.length > 2, `${r.status}, X-Proxy-Cache ${r.proxyCache}, ${r.body.length} bytes`];
   },
   async page() {
     const r = await get('/', 'text/html');
