@@ -28,7 +28,7 @@ describe('product details page', () => {
   it('shows the product: image, title, description, category, price, stars with the rate', async () => {
     renderApp('/productdetails/2', { server });
     expect(await screen.findByRole('heading', { level: 1, name: 'Mens Casual Slim Fit T-Shirt' })).toBeInTheDocument();
-    expect(screen.getByRole('img', { name: 'Mens Casual Slim Fit T-Shirt' })).toHaveAttribute('src', '/api/products/2/image');
+    expect(screen.getByRole('img', { name: 'Mens Casual Slim Fit T-Shirt' })).toHaveAttribute('src', '/api/products/2/image?w=640');
     expect(screen.getByText('Mens Casual Slim Fit T-Shirt, described at length for the detail page.')).toBeInTheDocument();
     expect(screen.getByText("men's clothing")).toBeInTheDocument();
     expect(screen.getByText('$22.30')).toBeInTheDocument();

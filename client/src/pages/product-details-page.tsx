@@ -107,7 +107,7 @@ export function ProductDetailsPage() {
       </StyledBack>
       {product && (
         <StyledProduct>
-          <ProductImage src={product.image} alt={product.title} eager />
+          <ProductImage src={product.image} alt={product.title} layout="detail" priority />
           <StyledInfo>
             <StyledBadge>{product.category}</StyledBadge>
             <StyledTitle>{product.title}</StyledTitle>

@@ -58,7 +58,7 @@ describe('products page', () => {
     await openProducts();
     const card = screen.getByRole('link', { name: /Mens Casual Slim Fit T-Shirt/ });
     expect(card).toHaveAttribute('href', '/productdetails/2');
-    expect(within(card).getByRole('img', { name: 'Mens Casual Slim Fit T-Shirt' })).toHaveAttribute('src', '/api/products/2/image');
+    expect(within(card).getByRole('img', { name: 'Mens Casual Slim Fit T-Shirt' })).toHaveAttribute('src', '/api/products/2/image?w=640');
     expect(within(card).getByText("men's clothing")).toBeInTheDocument();
     expect(within(card).getByRole('img', { name: 'Rated 4.1 out of 5' })).toBeInTheDocument();
     expect(within(card).getByText('$22.30')).toBeInTheDocument();

@@ -78,17 +78,18 @@ const StyledPrice = styled.span`
 
 interface ProductCardProps {
   product: Product;
-  eager?: boolean;
+  /** Its photo is a largest-contentful-paint candidate (ProductImage's `priority`). */
+  priority?: boolean;
 }
 
 /**
  * One link to the product's page: image, category, title, stars and price. Memoised: when the grid grows or
  * the search changes, the cards that stay are not rendered again.
  */
-export const ProductCard = memo(function ProductCard({ product, eager = false }: ProductCardProps) {
+export const ProductCard = memo(function ProductCard({ product, priority = false }: ProductCardProps) {
   return (
     <StyledCard to={productDetailsPath(product.id)}>
-      <ProductImage src={product.image} alt={product.title} eager={eager} />
+      <ProductImage src={product.image} alt={product.title} layout="grid" priority={priority} />
       <StyledBody>
         <StyledBadge>{product.category}</StyledBadge>
         <StyledTitle>{product.title}</StyledTitle>

@@ -118,7 +118,8 @@ export function ProductGallery({ products }: { products: readonly Product[] }) {
         {products.map((product, index) => (
           <SwiperSlide key={product.id}>
             <StyledSlideLink to={productDetailsPath(product.id)}>
-              <ProductImage src={product.image} alt={product.title} eager={index < 3} />
+              {/* The first product is the centred slide when the carousel starts. */}
+              <ProductImage src={product.image} alt={product.title} layout="carousel" priority={index === 0} />
               <StyledSlideTitle>{product.title}</StyledSlideTitle>
               <StyledSlidePrice>{formatPrice(product.price)}</StyledSlidePrice>
             </StyledSlideLink>

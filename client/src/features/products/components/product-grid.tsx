@@ -6,8 +6,8 @@ import { useProgressiveList } from '../../../hooks/use-progressive-list';
 import { media } from '../../../styles/theme';
 import { ProductCard } from './product-card';
 
-/** Cards in the first row (up to 4 columns) load eagerly; the rest wait until they near the viewport. */
-const EAGER_CARDS = 4;
+/** Cards in the first row (up to 4 columns) are the paint candidates, loaded first; the rest wait until they near the viewport. */
+const PRIORITY_CARDS = 4;
 /**
  * Cards rendered at first and added per step: a few screens' worth, so a 5,000-product catalogue costs 48 cards
  * per paint and per keystroke. Divisible by 1, 2, 3 and 4, so every chunk ends on a full row.
@@ -70,7 +70,7 @@ export const ProductGrid = memo(function ProductGrid({ products, resetKey }: Pro
       <StyledGrid ref={listRef}>
         {shown.map((product, index) => (
           <li key={product.id}>
-            <ProductCard product={product} eager={index < EAGER_CARDS} />
+            <ProductCard product={product} priority={index < PRIORITY_CARDS} />
           </li>
         ))}
       </StyledGrid>
