@@ -1,0 +1,117 @@
+import { useId } from 'react';
+import styled, { css } from 'styled-components';
+import { isSortOption, SORT_OPTIONS, type SortOption } from '@catalogue/shared/sort';
+import { visuallyHidden } from '../../../styles/global-style';
+import { media } from '../../../styles/theme';
+
+const StyledToolbar = styled.div`
+  display: grid;
+  gap: ${({ theme }) => theme.space.md};
+  margin-bottom: ${({ theme }) => theme.space.md};
+
+  ${media.sm} {
+    grid-template-columns: minmax(0, 1fr) auto;
+  }
+`;
+
+const StyledLabel = styled.label`
+  ${visuallyHidden}
+`;
+
+/** The look both controls share: a pill-shaped field on the card surface. */
+const field = css`
+  width: 100%;
+  min-height: 48px;
+  border: 1px solid ${({ theme }) => theme.colors.border};
+  border-radius: ${({ theme }) => theme.radius.pill};
+  background: ${({ theme }) => theme.colors.surface};
+  color: ${({ theme }) => theme.colors.text};
+  box-shadow: ${({ theme }) => theme.shadow.card};
+
+  &:hover {
+    border-color: ${({ theme }) => theme.colors.textMuted};
+  }
+`;
+
+const StyledSearchField = styled.div`
+  position: relative;
+
+  svg {
+    position: absolute;
+    top: 50%;
+    left: 18px;
+    width: 20px;
+    height: 20px;
+    color: ${({ theme }) => theme.colors.textMuted};
+    transform: translateY(-50%);
+    pointer-events: none;
+  }
+`;
+
+const StyledSearchInput = styled.input`
+  ${field}
+  padding: 0 ${({ theme }) => theme.space.md} 0 48px;
+
+  &::placeholder {
+    color: ${({ theme }) => theme.colors.textMuted};
+    opacity: 1;
+  }
+`;
+
+const StyledSelect = styled.select`
+  ${field}
+  padding: 0 ${({ theme }) => theme.space.xl} 0 ${({ theme }) => theme.space.lg};
+  cursor: pointer;
+
+  ${media.sm} {
+    min-width: 220px;
+  }
+`;
+
+function SearchIcon() {
+  return (
+    <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+      <circle cx="11" cy="11" r="7" />
+      <path d="M20 20l-3.5-3.5" />
+    </svg>
+  );
+}
+
+interface ProductsToolbarProps {
+  search: string;
+  onSearchChange: (search: string) => void;
+  sort: SortOption;
+  onSortChange: (sort: SortOption) => void;
+}
+
+/** The products list's controls: the search box and the sort dropdown, in one search landmark. */
+export function ProductsToolbar({ search, onSearchChange, sort, onSortChange }: ProductsToolbarProps) {
+  const searchId = useId();
+  const sortId = useId();
+  return (
+    <StyledToolbar role="search">
+      <StyledSearchField>
+        <StyledLabel htmlFor={searchId}>Search products</StyledLabel>
+        <SearchIcon />
+        <StyledSearchInput
+          id={searchId}
+          type="search"
+          placeholder="Search products..."
+          autoComplete="off"
+          value={search}
+          onChange={(event) => onSearchChange(event.target.value)}
+        />
+      </StyledSearchField>
+      <div>
+        <StyledLabel htmlFor={sortId}>Sort products</StyledLabel>
+        <StyledSelect id={sortId} value={sort} onChange={(event) => isSortOption(event.target.value) && onSortChange(event.target.value)}>
+          {SORT_OPTIONS.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </StyledSelect>
+      </div>
+    </StyledToolbar>
+  );
+}
