@@ -84,6 +84,7 @@ describe('createApp', () => {
       peekListHit: () => undefined,
       peekProductHit: () => undefined,
       hasAnyCopy: () => false,
+      sharedCacheState: () => 'off',
       settled: () => Promise.resolve(),
       close: () => undefined,
     };

@@ -2,7 +2,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { collectDefaultMetrics } from 'prom-client';
-import { createApiRateLimit } from './api/rate-limit.js';
+import { cacheableProductRoutes } from './api/cacheable-product-routes.js';
 import { createApp } from './app.js';
 import { type CachedCatalogue, createCachedCatalogue } from './catalogue/cached-catalogue.js';
 import { createEmbeddedSource } from './catalogue/embedded-source.js';
@@ -10,9 +10,11 @@ import { measuredSource } from './catalogue/measured-source.js';
 import { createRedisStore } from './catalogue/redis-store.js';
 import type { ProductSource } from './catalogue/product-source.js';
 import type { Config } from './config.js';
-import { createHitPath } from './hit-path/hit-path.js';
 import type { Logger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
+import { createApiRateLimit } from './rate-limit.js';
+import { httpCachingPolicy } from './response-cache/cached-answer.js';
+import { createResponseCache } from './response-cache/response-cache.js';
 
 /** `client/dist`, reached the same way from `server/src/` and from `server/dist/`. */
 export const CLIENT_DIST_DIR = fileURLToPath(new URL('../../client/dist/', import.meta.url));
@@ -55,9 +57,10 @@ export class ListenError extends Error {
 
 /**
  * The one way the server is put together, by index.ts and by every test that runs it: metrics, the product
- * source, the cached catalogue, one rate limit, the Express app, and the layer in front of it that answers fresh
- * cache hits. The rate limit, the metrics and the logger are shared by both, so every request is limited,
- * counted and logged the same way whichever answers it. Logs nothing itself.
+ * source, the cached catalogue, one rate limit, the Express app, and the response cache in front of it that
+ * answers fresh cache hits (response-cache/; cacheable routes are registered here). The rate limit, the metrics
+ * and the logger are shared by both, so every request is limited, counted and logged the same way whichever
+ * answers it. Logs nothing itself.
  */
 export async function buildServer(config: Config, dependencies: ServerDependencies): Promise<BuiltServer> {
   const { logger, staticDir = CLIENT_DIST_DIR, now = Date.now, embeddedDirectory } = dependencies;
@@ -72,7 +75,14 @@ export async function buildServer(config: Config, dependencies: ServerDependenci
   const catalogue = createCachedCatalogue({ source, config, logger, now, ...(sharedStore && { sharedStore }) });
   const rateLimit = createApiRateLimit(config, now);
   const app = createApp({ config, catalogue, logger, metrics, staticDir, rateLimit });
-  const listener = createHitPath({ catalogue, metrics, logger, rateLimit, fallback: app });
+  const listener = createResponseCache({
+    routes: cacheableProductRoutes(catalogue),
+    policy: httpCachingPolicy(config),
+    metrics,
+    logger,
+    rateLimit,
+    fallback: app,
+  });
 
   // 16 KiB of request headers whatever NODE_OPTIONS or a future Node default says (431 beyond, at the socket).
   const server = createServer({ maxHeaderSize: 16 * 1024 }, listener);
@@ -123,7 +133,6 @@ async function createSource(config: Config, logger: Logger, embeddedDirectory: U
     baseUrl: config.productsApiUrl,
     timeoutMs: config.upstreamTimeoutMs,
     maxImageBytes: config.imageMaxBytes,
-    imageHosts: config.imageHosts,
     logger,
   });
 }

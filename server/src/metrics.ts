@@ -11,11 +11,12 @@ export interface Metrics extends SharedStoreMetrics {
   /** Counts and times every HTTP request by route pattern, method and status, and API answers by X-Cache. */
   recordRequests: RequestHandler;
   /**
-   * Records cache HITs answered 200 by the hit path in front of Express (hit-path/) for one route pattern and
-   * method: counted exactly as recordRequests counts them, and in a count of their own so operators see how
-   * much traffic bypasses Express. Bound once per route and method, as label lookups cost a hash per call.
+   * Records the answers of the response cache in front of Express (response-cache/) for one route pattern and
+   * method: counted exactly as recordRequests counts them (fresh hits, so X-Cache HIT), and in a count of their
+   * own so operators see how much traffic bypasses Express. Bound once per route and method, as label lookups
+   * cost a hash per call.
    */
-  hitPathRecorder(route: string, method: string): (seconds: number) => void;
+  cachedAnswerRecorder(route: string, method: string): (status: number, seconds: number) => void;
   /** One upstream call: which operation, how it ended, how long it took. */
   recordUpstreamCall(operation: UpstreamOperation, outcome: UpstreamOutcome, seconds: number): void;
 }
@@ -47,7 +48,7 @@ export function createMetrics(): Metrics {
   });
   const hitPathAnswers = new Counter({
     name: 'http_hit_path_answers_total',
-    help: 'Requests answered by the hit path in front of Express (fresh cache hits); they are also in the figures above',
+    help: 'Requests answered by the response cache in front of Express (fresh cache hits); they are also in the figures above',
     registers: [registry],
   });
   const cacheHits = cacheAnswers.labels({ status: 'HIT' });
@@ -66,16 +67,23 @@ export function createMetrics(): Metrics {
       const stopTimer = requestDuration.startTimer();
       res.on('finish', () => {
         // Route patterns, never raw paths: one label value per route keeps the series count bounded.
-        const route = req.route ? `${req.baseUrl}${String(req.route.path)}` : 'other';
+        const matched = req.route as { path: string } | undefined;
+        const route = matched ? `${req.baseUrl}${matched.path}` : 'other';
         stopTimer({ route, method: req.method, status: String(res.statusCode) });
         const cacheStatus = res.getHeader('X-Cache');
         if (typeof cacheStatus === 'string') cacheAnswers.inc({ status: cacheStatus });
       });
       next();
     },
-    hitPathRecorder(route, method) {
-      const duration = requestDuration.labels({ route, method, status: '200' });
-      return (seconds) => {
+    cachedAnswerRecorder(route, method) {
+      // 200, or 304 for a matching If-None-Match: one series each, bound on first use.
+      const durations = new Map<number, Histogram.Internal<'route' | 'method' | 'status'>>();
+      return (status, seconds) => {
+        let duration = durations.get(status);
+        if (duration === undefined) {
+          duration = requestDuration.labels({ route, method, status: String(status) });
+          durations.set(status, duration);
+        }
         duration.observe(seconds);
         cacheHits.inc();
         hitPathAnswers.inc();

@@ -18,7 +18,7 @@ afterEach(async () => {
 });
 
 describe('buildServer', () => {
-  it('serves repeated cache hits from the hit path, in front of the whole Express app', async () => {
+  it('serves repeated cache hits from the response cache, in front of the whole Express app', async () => {
     stub = await startUpstreamStub();
     statics = createStaticDir();
     const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', PRODUCTS_API_URL: stub.url });
@@ -29,7 +29,7 @@ describe('buildServer', () => {
     await request(url).get('/healthz').expect(200, { status: 'ok' });
     await request(url).get('/').expect(200);
     const metrics = await request(url).get('/metrics').expect(200);
-    expect(metrics.text).toContain('http_hit_path_answers_total 2');
+    expect(metrics.text).toContain('http_hit_path_answers_total 3');
     expect(metrics.text).toContain('http_request_duration_seconds_count{route="/api/products",method="GET",status="200"} 4');
   });
 });

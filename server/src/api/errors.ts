@@ -1,7 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import { MESSAGES } from '@catalogue/shared/messages';
-import type { ErrorRequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, Response } from 'express';
 import { ProductNotFoundError, UpstreamError } from '../catalogue/product-source.js';
+import type { Logger } from '../logger.js';
 
 interface FailureMessages {
   notFound: string;
@@ -14,14 +15,14 @@ interface FailureMessages {
  * 502, upstream too slow → 504. Anything else is passed on to the app's last error handler. Error answers are
  * `no-store`, so no shared cache keeps a passing failure.
  */
-function answerCatalogueErrors(messages: FailureMessages): ErrorRequestHandler {
+function answerCatalogueErrors(messages: FailureMessages, logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
     if (error instanceof ProductNotFoundError) {
       res.status(404).set('Cache-Control', 'no-store').json({ error: messages.notFound });
       return;
     }
     if (error instanceof UpstreamError) {
-      req.log.warn({ err: error }, 'The product source failed');
+      logger.warn({ err: error, ...requestFields(req, res) }, 'The product source failed');
       res
         .status(error.timedOut ? 504 : 502)
         .set('Cache-Control', 'no-store')
@@ -32,48 +33,55 @@ function answerCatalogueErrors(messages: FailureMessages): ErrorRequestHandler {
   };
 }
 
-/** One product: the page shows 'Product not found' for any failure, and so does the API (README, "HTTP API"). */
-export const answerProductErrors = answerCatalogueErrors({
-  notFound: MESSAGES.productNotFound,
-  unavailable: MESSAGES.productNotFound,
-  timedOut: MESSAGES.productNotFound,
-});
-
-export const answerListErrors = answerCatalogueErrors({
-  notFound: MESSAGES.notFound,
-  unavailable: MESSAGES.catalogueUnavailable,
-  timedOut: MESSAGES.catalogueTimeout,
-});
-
-export const answerImageErrors = answerCatalogueErrors({
-  notFound: MESSAGES.productNotFound,
-  unavailable: MESSAGES.catalogueUnavailable,
-  timedOut: MESSAGES.catalogueTimeout,
-});
+/** The error handlers of the product API's routes, logging to `logger`. */
+export function catalogueErrorHandlers(logger: Logger): Record<'product' | 'list' | 'image', ErrorRequestHandler> {
+  return {
+    // One product: the page shows 'Product not found' for any failure, and so does the API (README, "HTTP API").
+    product: answerCatalogueErrors(
+      { notFound: MESSAGES.productNotFound, unavailable: MESSAGES.productNotFound, timedOut: MESSAGES.productNotFound },
+      logger,
+    ),
+    list: answerCatalogueErrors(
+      { notFound: MESSAGES.notFound, unavailable: MESSAGES.catalogueUnavailable, timedOut: MESSAGES.catalogueTimeout },
+      logger,
+    ),
+    image: answerCatalogueErrors(
+      { notFound: MESSAGES.productNotFound, unavailable: MESSAGES.catalogueUnavailable, timedOut: MESSAGES.catalogueTimeout },
+      logger,
+    ),
+  };
+}
 
 /**
  * The app's last handler. Client errors Express raises itself (a malformed `%` escape in a path is a 400) keep
  * their status with the standard reason phrase; anything else is a 500. Never a stack or a path.
  */
-export const answerUnexpectedError: ErrorRequestHandler = (error: unknown, req, res, next) => {
-  if (res.headersSent) {
-    next(error); // Express's own handler closes the connection: the answer cannot be changed any more.
-    return;
-  }
-  const status = clientErrorStatus(error);
-  if (status === undefined) {
-    req.log.error({ err: error }, 'Unexpected error');
-    res.status(500).set('Cache-Control', 'no-store').json({ error: MESSAGES.internalError });
-    return;
-  }
-  res
-    .status(status)
-    .set('Cache-Control', 'no-store')
-    .json({ error: STATUS_CODES[status] ?? 'Bad Request' });
-};
+export const answerUnexpectedError =
+  (logger: Logger): ErrorRequestHandler =>
+  (error: unknown, req, res, next) => {
+    if (res.headersSent) {
+      next(error); // Express's own handler closes the connection: the answer cannot be changed any more.
+      return;
+    }
+    const status = clientErrorStatus(error);
+    if (status === undefined) {
+      logger.error({ err: error, ...requestFields(req, res) }, 'Unexpected error');
+      res.status(500).set('Cache-Control', 'no-store').json({ error: MESSAGES.internalError });
+      return;
+    }
+    res
+      .status(status)
+      .set('Cache-Control', 'no-store')
+      .json({ error: STATUS_CODES[status] ?? 'Bad Request' });
+  };
 
 function clientErrorStatus(error: unknown): number | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const status = 'status' in error ? error.status : 'statusCode' in error ? error.statusCode : undefined;
   return typeof status === 'number' && status >= 400 && status <= 499 ? status : undefined;
+}
+
+/** How these lines name their request, so they join up with its access-log line (access-log.ts) by id. */
+function requestFields(req: Request, res: Response) {
+  return { req: { id: res.locals.requestId, method: req.method, url: req.originalUrl } };
 }

@@ -2,13 +2,17 @@ import { MESSAGES } from '@catalogue/shared/messages';
 import { parseProductId } from '@catalogue/shared/product-id';
 import { type Request, type RequestHandler, type Response, Router } from 'express';
 import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
-import { answerImageErrors, answerListErrors, answerProductErrors } from './errors.js';
+import type { Logger } from '../logger.js';
+import type { HttpCachingPolicy } from '../response-cache/cached-answer.js';
+import { jsonAnswer } from './cacheable-product-routes.js';
+import { catalogueErrorHandlers } from './errors.js';
 import { allowOnlyGetAndHead } from './method-not-allowed.js';
-import { type HttpCachingPolicy, sendCachedAnswer } from './send-cached-answer.js';
+import { sendCachedAnswer } from './send-cached-answer.js';
 
 export interface ProductsRouterOptions {
   catalogue: CachedCatalogue;
   caching: HttpCachingPolicy;
+  logger: Logger;
 }
 
 /** Images are named by product and only change with it, so browsers and CDNs may keep them for a day. */
@@ -17,22 +21,23 @@ const IMAGE_CACHE_CONTROL = 'public, max-age=86400';
 const IMAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
 /** `/products`, `/products/:id` and `/products/:id/image`, mounted under `/api`. */
-export function createProductsRouter({ catalogue, caching }: ProductsRouterOptions): Router {
+export function createProductsRouter({ catalogue, caching, logger }: ProductsRouterOptions): Router {
   const router = Router();
+  const answerErrors = catalogueErrorHandlers(logger);
 
   const listProducts: RequestHandler = async (req, res) => {
-    sendCachedAnswer(req, res, await catalogue.listProducts(), caching);
+    sendCachedAnswer(req, res, jsonAnswer(await catalogue.listProducts()), caching);
   };
 
-  router.route('/products').get(listProducts, answerListErrors).all(allowOnlyGetAndHead);
+  router.route('/products').get(listProducts, answerErrors.list).all(allowOnlyGetAndHead);
 
   router
     .route('/products/:id')
     .get(
       withProductId(async (id, req, res) => {
-        sendCachedAnswer(req, res, await catalogue.getProduct(id), caching);
+        sendCachedAnswer(req, res, jsonAnswer(await catalogue.getProduct(id)), caching);
       }),
-      answerProductErrors,
+      answerErrors.product,
     )
     .all(allowOnlyGetAndHead);
 
@@ -46,7 +51,7 @@ export function createProductsRouter({ catalogue, caching }: ProductsRouterOptio
           .set({ 'Content-Type': image.contentType, 'Cache-Control': IMAGE_CACHE_CONTROL, 'Content-Security-Policy': IMAGE_CSP })
           .send(image.body);
       }),
-      answerImageErrors,
+      answerErrors.image,
     )
     .all(allowOnlyGetAndHead);
 

@@ -1,4 +1,4 @@
-import { type BodyEncoding, chooseEncoding } from '../api/accept-encoding.js';
+import { type BodyEncoding, chooseEncoding } from './accept-encoding.js';
 
 /** Browsers and HTTP clients send a handful of distinct Accept-Encoding values; more than this is not worth keeping. */
 const MAX_REMEMBERED = 64;

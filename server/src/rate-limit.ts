@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { isIPv6 } from 'node:net';
 import { MESSAGES } from '@catalogue/shared/messages';
 import type { RequestHandler } from 'express';
-import type { Config } from '../config.js';
+import type { Config } from './config.js';
 
 const WINDOW_MS = 60_000;
 
@@ -14,12 +14,31 @@ export interface RateLimitVerdict {
   resetSeconds: number;
 }
 
+/** The values of the two headers a rate-limited answer carries: `RateLimit` and `RateLimit-Policy`. */
+export interface RateLimitHeaders {
+  header: string;
+  policyHeader: string;
+}
+
+declare module 'express-serve-static-core' {
+  interface Locals {
+    /** Set by the rate limit's middleware for the answer's headers (response-cache/cached-answer.ts). */
+    rateLimit?: RateLimitHeaders;
+  }
+}
+
 export interface ApiRateLimit {
   /** The IETF `RateLimit-Policy` header, the same on every answer. */
   readonly policyHeader: string;
-  /** Counts one request from this request's client. Synchronous, so the hit path (hit-path/) can ask it too. */
+  /**
+   * Counts one request from this request's client. Synchronous, so the response cache in front of Express
+   * (response-cache/) can ask it too.
+   */
   consume(req: IncomingMessage): RateLimitVerdict;
-  /** For Express: counts the request, sets the RateLimit headers, and answers a JSON 429 past the limit. */
+  /**
+   * For Express: counts the request, sets the RateLimit headers (and `res.locals.rateLimit`), and answers a
+   * JSON 429 past the limit.
+   */
   readonly middleware: RequestHandler;
 }
 
@@ -28,8 +47,8 @@ export interface ApiRateLimit {
  * client's first request), counted in this process's memory: behind N replicas a client gets up to N times as
  * many. `null` when the limit is 0 (off).
  *
- * Our own rather than express-rate-limit because the hit path in front of Express must count against the same
- * budget, synchronously, and send the same headers: this one is a Map lookup, and its headers do not carry
+ * Our own rather than express-rate-limit because the response cache in front of Express must count against the
+ * same budget, synchronously, and send the same headers: this one is a Map lookup, and its headers do not carry
  * the per-client partition key (a SHA-256 per request) that express-rate-limit's draft-8 policy header had.
  */
 export function createApiRateLimit(
@@ -42,15 +61,16 @@ export function createApiRateLimit(
 
   // Two generations, swapped once a window has passed: a client not seen for two windows is forgotten, so
   // memory stays bounded by the clients of the last two minutes without a timer.
-  let current = new Map<string, { count: number; resetAt: number }>();
-  let previous = new Map<string, { count: number; resetAt: number }>();
+  type Windows = Map<string, { count: number; resetAt: number }>;
+  let current: Windows = new Map();
+  let previous: Windows = new Map();
   let rotateAt = now() + WINDOW_MS;
 
   function consume(req: IncomingMessage): RateLimitVerdict {
     const time = now();
     if (time >= rotateAt) {
-      previous = time >= rotateAt + WINDOW_MS ? new Map() : current;
-      current = new Map();
+      previous = time >= rotateAt + WINDOW_MS ? (new Map() as Windows) : current;
+      current = new Map() as Windows;
       rotateAt = time + WINDOW_MS;
     }
     const key = clientKey(req, trustProxy);
@@ -79,6 +99,7 @@ export function createApiRateLimit(
       const verdict = consume(req);
       res.setHeader('RateLimit', verdict.header);
       res.setHeader('RateLimit-Policy', policyHeader);
+      res.locals.rateLimit = { header: verdict.header, policyHeader };
       if (verdict.allowed) {
         next();
         return;

@@ -4,7 +4,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildServer } from '../build-server.js';
 import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
 import { loadConfig } from '../config.js';
-import type { Metrics } from '../metrics.js';
+import { createMetrics, type Metrics } from '../metrics.js';
+import { createApiRateLimit } from '../rate-limit.js';
+import type { CacheableAnswer } from './cached-answer.js';
+import { createResponseCache } from './response-cache.js';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import { createCapturingLogger, type LogRecord } from '@catalogue/testing/capturing-logger';
 import { createStaticDir } from '@catalogue/testing/static-dir';
@@ -13,7 +16,8 @@ import { startUpstreamStub, type UpstreamStub } from '@catalogue/testing/upstrea
 
 /**
  * One site as production builds it (buildServer), over the shared upstream stub and clock. Two are compared
- * throughout: `express` is the Express app alone, `hitPath` is the whole server (the hit path in front of the app).
+ * throughout: `express` is the Express app alone, `production` is the whole server (the response cache in front of
+ * the app).
  * Sent the same requests at the same clock time, they must answer the same bytes.
  */
 interface Site {
@@ -25,7 +29,7 @@ interface Site {
 
 interface Sites {
   express: Site;
-  hitPath: Site;
+  production: Site;
   stub: UpstreamStub;
   clock: TestClock;
 }
@@ -43,12 +47,12 @@ async function startSites(env: Record<string, string> = {}): Promise<Sites> {
   cleanups.push(() => statics.remove());
   const clock = createTestClock();
 
-  async function startSite(withHitPath: boolean): Promise<Site> {
+  async function startSite(withResponseCache: boolean): Promise<Site> {
     const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', PRODUCTS_API_URL: stub.url, LOG_LEVEL: 'info', ...env });
     const { logger, records } = createCapturingLogger(config.logLevel);
     const built = await buildServer(config, { logger, now: clock.now, staticDir: statics.staticDir });
     // The production server, or its Express app alone on a server of its own.
-    const server = withHitPath ? built.server : createServer(built.app);
+    const server = withResponseCache ? built.server : createServer(built.app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     cleanups.push(async () => {
       server.closeAllConnections();
@@ -58,7 +62,7 @@ async function startSites(env: Record<string, string> = {}): Promise<Sites> {
     });
     return { server, metrics: built.metrics, catalogue: built.catalogue, logs: records };
   }
-  return { express: await startSite(false), hitPath: await startSite(true), stub, clock };
+  return { express: await startSite(false), production: await startSite(true), stub, clock };
 }
 
 interface Exchange {
@@ -114,12 +118,12 @@ function comparable(answer: WireAnswer) {
 async function sendToBoth(sites: Sites, { headers, ...request }: Exchange): Promise<WireAnswer> {
   const exchange = { ...request, headers: { 'X-Request-Id': 'same-on-both', ...headers } };
   const fromExpress = await send(sites.express.server, exchange);
-  const fromHitPath = await send(sites.hitPath.server, exchange);
-  expect(comparable(fromHitPath)).toEqual(comparable(fromExpress));
-  return fromHitPath;
+  const fromCache = await send(sites.production.server, exchange);
+  expect(comparable(fromCache)).toEqual(comparable(fromExpress));
+  return fromCache;
 }
 
-async function hitPathAnswers(site: Site): Promise<number> {
+async function cachedAnswers(site: Site): Promise<number> {
   const metric = await site.metrics.registry.getSingleMetric('http_hit_path_answers_total')?.get();
   return metric?.values[0]?.value ?? 0;
 }
@@ -134,22 +138,23 @@ const ENCODINGS = [
   ['br', { 'Accept-Encoding': 'gzip, deflate, br' }],
 ] as const;
 
-describe('the hit path in front of Express', () => {
+describe('the response cache in front of Express', () => {
   describe.each(['/api/products', '/api/products/9'])('%s', (path) => {
     it.each(ENCODINGS.flatMap(([encoding, headers]) => (['GET', 'HEAD'] as const).map((method) => [method, encoding, headers] as const)))(
       "answers %s in %s exactly as Express does, with this moment's Age, max-age and RateLimit",
       async (method, _encoding, encodingHeaders) => {
         const sites = await startSites();
         const exchange = { method, path, headers: { ...encodingHeaders, 'X-Request-Id': 'trace-1' } };
-        // A MISS, then a HIT sent by Express, which the hit path records.
+        // A MISS (Express fills the cache), then a HIT, which the response cache answers.
         expect(header(await sendToBoth(sites, exchange), 'x-cache')).toBe('MISS');
+        expect(await cachedAnswers(sites.production)).toBe(0);
         expect(header(await sendToBoth(sites, exchange), 'x-cache')).toBe('HIT');
-        expect(await hitPathAnswers(sites.hitPath)).toBe(0);
+        expect(await cachedAnswers(sites.production)).toBe(1);
 
         sites.clock.advanceSeconds(7);
         const replayed = await sendToBoth(sites, exchange);
-        expect(await hitPathAnswers(sites.hitPath)).toBe(1);
-        // What the equality above covers, spelt out: per-request values are this request's, not the recording's.
+        expect(await cachedAnswers(sites.production)).toBe(2);
+        // What the equality above covers, spelt out: per-request values are this request's and this moment's.
         expect(header(replayed, 'age')).toBe('7');
         expect(header(replayed, 'cache-control')).toMatch(/^public, max-age=293, /);
         expect(header(replayed, 'ratelimit')).toBe('"600-in-1min"; r=597; t=53');
@@ -162,16 +167,16 @@ describe('the hit path in front of Express', () => {
   });
 
   it('gives each request a new id unless a plain one came with it', async () => {
-    const { hitPath } = await startSites();
-    for (let count = 0; count < 2; count += 1) await send(hitPath.server, { path: '/api/products' });
+    const { production } = await startSites();
+    for (let count = 0; count < 2; count += 1) await send(production.server, { path: '/api/products' });
     const ids = await Promise.all(
-      [1, 2].map(() => send(hitPath.server, { path: '/api/products' }).then((answer) => header(answer, 'x-request-id'))),
+      [1, 2].map(() => send(production.server, { path: '/api/products' }).then((answer) => header(answer, 'x-request-id'))),
     );
-    expect(await hitPathAnswers(hitPath)).toBe(2);
+    expect(await cachedAnswers(production)).toBe(3);
     expect(ids[0]).toMatch(/^[0-9a-f-]{36}$/);
     expect(ids[1]).toMatch(/^[0-9a-f-]{36}$/);
     expect(ids[0]).not.toBe(ids[1]);
-    const replaced = await send(hitPath.server, { path: '/api/products', headers: { 'X-Request-Id': 'bad id' } });
+    const replaced = await send(production.server, { path: '/api/products', headers: { 'X-Request-Id': 'bad id' } });
     expect(header(replaced, 'x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
@@ -186,7 +191,6 @@ describe('the hit path in front of Express', () => {
     ['an id beyond a safe integer', { path: '/api/products/99999999999999999999' }],
     ['a malformed escape', { path: '/api/products/%E0%A4%A' }],
     ['another method', { method: 'POST', path: '/api/products' }],
-    ['If-None-Match (Express answers the 304)', { path: '/api/products', headers: { 'If-None-Match': '*' } }],
     ['another route', { path: '/api/products/9/image' }],
   ])('leaves %s to Express, which answers as it would alone', async (_case, exchange) => {
     const sites = await startSites();
@@ -194,41 +198,46 @@ describe('the hit path in front of Express', () => {
       await sendToBoth(sites, { path });
       await sendToBoth(sites, { path });
     }
-    const answered = await hitPathAnswers(sites.hitPath);
+    const answered = await cachedAnswers(sites.production);
     await sendToBoth(sites, { ...exchange, headers: { ...exchange.headers, 'X-Request-Id': 'trace-2' } });
-    // Leading zeros name the same entry, and are the one spelling here that the hit path may answer itself.
-    expect(await hitPathAnswers(sites.hitPath)).toBe(exchange.path === '/api/products/009' ? answered + 1 : answered);
+    // Leading zeros name the same entry, and are the one spelling here that the response cache may answer itself.
+    expect(await cachedAnswers(sites.production)).toBe(exchange.path === '/api/products/009' ? answered + 1 : answered);
   });
 
-  it("answers the 304 of If-None-Match as Express does, for every encoding's tag", async () => {
+  it("answers the 304 of If-None-Match itself, as Express does, for every encoding's tag", async () => {
     const sites = await startSites();
     const warm = await sendToBoth(sites, { path: '/api/products' });
-    await sendToBoth(sites, { path: '/api/products' });
     const etag = header(warm, 'etag')!;
-    const notModified = await sendToBoth(sites, { path: '/api/products', headers: { 'If-None-Match': etag, 'Accept-Encoding': 'br' } });
-    expect(notModified.status).toBe(304);
+    for (const [ifNoneMatch, status] of [
+      [etag, 304],
+      [`W/"other", ${etag.slice(0, -1)}-gzip"`, 304],
+      ['*', 304],
+      ['"other"', 200],
+    ] as const) {
+      const answer = await sendToBoth(sites, { path: '/api/products', headers: { 'If-None-Match': ifNoneMatch, 'Accept-Encoding': 'br' } });
+      expect(answer.status).toBe(status);
+    }
+    expect(await cachedAnswers(sites.production)).toBe(4);
   });
 
-  it('never answers a stale copy or a new fill with an old recording', async () => {
+  it('never answers a stale copy, and answers a refreshed entry as soon as it is stored', async () => {
     const sites = await startSites();
     const exchange = { path: '/api/products', headers: { 'X-Request-Id': 'trace-3' } };
     const first = await sendToBoth(sites, exchange);
     await sendToBoth(sites, exchange);
     await sendToBoth(sites, exchange);
-    expect(await hitPathAnswers(sites.hitPath)).toBe(1);
+    expect(await cachedAnswers(sites.production)).toBe(2);
 
     // Past its freshness the copy is STALE: Express serves it and refreshes it from the upstream, now changed.
     sites.stub.setProducts(FIXTURE_PRODUCTS.slice(0, 3));
     sites.clock.advanceSeconds(301);
     expect(header(await sendToBoth(sites, exchange), 'x-cache')).toBe('STALE');
-    await Promise.all([sites.express.catalogue.settled(), sites.hitPath.catalogue.settled()]);
-    expect(await hitPathAnswers(sites.hitPath)).toBe(1);
+    await Promise.all([sites.express.catalogue.settled(), sites.production.catalogue.settled()]);
+    expect(await cachedAnswers(sites.production)).toBe(2);
 
-    // The refreshed entry has no recording yet: Express sends its first HIT, and only then is it replayed.
-    await sendToBoth(sites, exchange);
-    expect(await hitPathAnswers(sites.hitPath)).toBe(1);
+    // The refreshed entry is fresh: its very first request is answered from it, with its own bytes and tag.
     const replayed = await sendToBoth(sites, exchange);
-    expect(await hitPathAnswers(sites.hitPath)).toBe(2);
+    expect(await cachedAnswers(sites.production)).toBe(3);
     expect(header(replayed, 'etag')).not.toBe(header(first, 'etag'));
     expect((JSON.parse(replayed.body.toString('utf8')) as unknown[]).length).toBe(3);
   });
@@ -239,14 +248,14 @@ describe('the hit path in front of Express', () => {
       await sendToBoth(sites, { path });
       await sendToBoth(sites, { method: 'HEAD', path });
     }
-    expect(await hitPathAnswers(sites.hitPath)).toBe(6);
+    expect(await cachedAnswers(sites.production)).toBe(8);
     // Every count (latencies differ, their counts may not), by route, method, status and cache status.
     const counts = async (site: Site) =>
       (await site.metrics.registry.metrics())
         .split('\n')
         .filter((line) => /^(http_request_duration_seconds_count|catalogue_cache_answers_total)\{/.test(line));
     const fromExpress = await counts(sites.express);
-    expect(await counts(sites.hitPath)).toEqual(fromExpress);
+    expect(await counts(sites.production)).toEqual(fromExpress);
     expect(fromExpress).toContain('http_request_duration_seconds_count{route="/api/products",method="GET",status="200"} 3');
     expect(fromExpress).toContain('http_request_duration_seconds_count{route="/api/products/:id",method="HEAD",status="200"} 2');
     expect(fromExpress).toContain('catalogue_cache_answers_total{status="HIT"} 8');
@@ -256,12 +265,12 @@ describe('the hit path in front of Express', () => {
     const sites = await startSites();
     const exchange = { path: '/api/products/9', headers: { 'X-Request-Id': 'trace-4' } };
     for (let count = 0; count < 3; count += 1) await sendToBoth(sites, exchange);
-    expect(await hitPathAnswers(sites.hitPath)).toBe(1);
+    expect(await cachedAnswers(sites.production)).toBe(2);
 
     const accessLines = (site: Site) => site.logs.filter((record) => record.msg === 'request completed');
-    const [fromExpress, fromHitPath] = [accessLines(sites.express), accessLines(sites.hitPath)];
-    expect(fromHitPath).toHaveLength(3);
-    const last = fromHitPath[2]!;
+    const [fromExpress, fromCache] = [accessLines(sites.express), accessLines(sites.production)];
+    expect(fromCache).toHaveLength(3);
+    const last = fromCache[2]!;
     expect(last).toMatchObject({ req: { id: 'trace-4', method: 'GET', url: '/api/products/9' }, res: { statusCode: 200 }, cache: 'HIT' });
     expect(typeof last.responseTime).toBe('number');
     // Field for field and in the same order, but for when it was written and how long it took.
@@ -276,8 +285,8 @@ describe('the hit path in front of Express', () => {
     for (let count = 0; count < 4; count += 1)
       statuses.push((await sendToBoth(sites, { path: '/api/products', headers: { 'X-Request-Id': 'trace-5' } })).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
-    // The third was the hit path's; the fourth, over the limit there too, went to Express.
-    expect(await hitPathAnswers(sites.hitPath)).toBe(1);
+    // The second and third were the response cache's; the fourth, over the limit there too, went to Express.
+    expect(await cachedAnswers(sites.production)).toBe(2);
     // Every path counts against the one budget: the product route is limited as well now.
     expect((await sendToBoth(sites, { path: '/api/products/9' })).status).toBe(429);
   });
@@ -285,6 +294,66 @@ describe('the hit path in front of Express', () => {
   it('answers without a rate limit when it is off, as Express does', async () => {
     const sites = await startSites({ RATE_LIMIT_PER_MINUTE: '0' });
     for (let count = 0; count < 3; count += 1) await sendToBoth(sites, { path: '/api/products', headers: { 'X-Request-Id': 'trace-6' } });
-    expect(await hitPathAnswers(sites.hitPath)).toBe(1);
+    expect(await cachedAnswers(sites.production)).toBe(2);
+  });
+});
+
+describe('a route registered by another feature', () => {
+  it('answers its fresh entries with their own content type and Vary, outside the rate limit, and leaves the rest to the fallback', async () => {
+    const page: CacheableAnswer = {
+      body: { identity: Buffer.from('<p>home</p>'), etag: '"page-1"' },
+      contentType: 'text/html; charset=utf-8',
+      vary: 'Accept, Accept-Encoding',
+      cacheStatus: 'HIT',
+      ageSeconds: 1,
+      freshForSeconds: 59,
+    };
+    let fresh: CacheableAnswer | undefined = page;
+    const fellThrough: string[] = [];
+    const metrics = createMetrics();
+    const { logger, records } = createCapturingLogger('info');
+    const server = createServer(
+      createResponseCache({
+        routes: [
+          {
+            pattern: '/pages/:name',
+            rateLimited: false,
+            match: (url) => (url.startsWith('/pages/') ? url.slice('/pages/'.length) : undefined),
+            peekFresh: (key) => (key === 'home' ? fresh : undefined),
+          },
+        ],
+        policy: { staleWhileRevalidateSeconds: 60, staleIfErrorSeconds: 600 },
+        metrics,
+        logger,
+        // Spent after one request: a route that counted against it could not answer twice.
+        rateLimit: createApiRateLimit({ rateLimitPerMinute: 1, trustProxy: false }),
+        fallback: (req, res) => {
+          fellThrough.push(`${req.method} ${req.url}`);
+          res.writeHead(404).end();
+        },
+      }),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => server.close(resolve)));
+
+    for (let count = 0; count < 2; count += 1) {
+      const answer = await send(server, { path: '/pages/home', headers: { 'Accept-Encoding': 'gzip, br' } });
+      expect(answer.status).toBe(200);
+      expect(answer.body.toString()).toBe('<p>home</p>');
+      expect(header(answer, 'content-type')).toBe('text/html; charset=utf-8');
+      expect(header(answer, 'vary')).toBe('Accept, Accept-Encoding');
+      expect(header(answer, 'content-encoding')).toBeUndefined();
+      expect(header(answer, 'ratelimit')).toBeUndefined();
+    }
+    await send(server, { path: '/pages/other' });
+    await send(server, { method: 'POST', path: '/pages/home' });
+    fresh = undefined;
+    await send(server, { path: '/pages/home' });
+    expect(fellThrough).toEqual(['GET /pages/other', 'POST /pages/home', 'GET /pages/home']);
+
+    expect(await metrics.registry.metrics()).toContain(
+      'http_request_duration_seconds_count{route="/pages/:name",method="GET",status="200"} 2',
+    );
+    expect(records.filter((record) => record.msg === 'request completed')).toHaveLength(2);
   });
 });

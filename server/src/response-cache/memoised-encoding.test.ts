@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseEncoding } from '../api/accept-encoding.js';
+import { chooseEncoding } from './accept-encoding.js';
 import { createMemoisedEncodingChooser } from './memoised-encoding.js';
 
 const HEADERS = [

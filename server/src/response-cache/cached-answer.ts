@@ -1,0 +1,120 @@
+import type { ServerResponse } from 'node:http';
+import type { CacheStatus } from '../catalogue/read-through-cache.js';
+import type { Config } from '../config.js';
+import type { RateLimitHeaders } from '../rate-limit.js';
+import { SECURITY_HEADERS } from '../security-headers.js';
+import type { BodyEncoding } from './accept-encoding.js';
+
+/** The bytes of one cached answer, prepared once per cache fill so that answering only picks a buffer. */
+export interface EncodedBody {
+  identity: Buffer;
+  /** Present for content worth compressing (JSON, HTML); absent for what is compressed already (images). */
+  gzip?: Buffer;
+  br?: Buffer;
+  /** Strong validator of the identity bytes, quoted (`"…"`); each encoding gets its own, derived from it. */
+  etag: string;
+}
+
+/** One cache entry as it stands at this moment: what any cacheable route hands over to be answered. */
+export interface CacheableAnswer {
+  body: EncodedBody;
+  /** e.g. `application/json; charset=utf-8`. */
+  contentType: string;
+  /** The `Vary` header, when the entry depends on more than Accept-Encoding (e.g. `Accept, Accept-Encoding`). Default: `Accept-Encoding`. */
+  vary?: string;
+  cacheStatus: CacheStatus;
+  /** Whole seconds since the entry was stored. */
+  ageSeconds: number;
+  /** Whole seconds of freshness left; 0 once stale. */
+  freshForSeconds: number;
+}
+
+/** How long shared caches (a CDN, a reverse proxy) may go on serving a copy past its freshness. */
+export interface HttpCachingPolicy {
+  /** While they fetch a new one. */
+  staleWhileRevalidateSeconds: number;
+  /** While this server fails. */
+  staleIfErrorSeconds: number;
+}
+
+/** The policy the configuration sets: shared caches may keep serving a copy as long as this server would (README, "Caching"). */
+export function httpCachingPolicy(config: Pick<Config, 'cacheTtlSeconds' | 'staleMaxSeconds'>): HttpCachingPolicy {
+  return { staleWhileRevalidateSeconds: config.cacheTtlSeconds, staleIfErrorSeconds: config.staleMaxSeconds };
+}
+
+/** What of the request a cached answer depends on, worked out by the caller. */
+export interface AnswerRequest {
+  /** The encoding the client prefers among those prepared (accept-encoding.ts). */
+  encoding: BodyEncoding;
+  ifNoneMatch: string | undefined;
+  requestId: string;
+  /** The API's rate-limit headers for this request; undefined where no limit applies. */
+  rateLimit: RateLimitHeaders | undefined;
+}
+
+/** A cached answer ready to write: `headers` is `[name, value, name, value, …]`, the form `res.writeHead` takes. */
+export interface PreparedAnswer {
+  status: 200 | 304;
+  headers: string[];
+  body: Buffer | undefined;
+}
+
+const SECURITY_HEADER_LIST = SECURITY_HEADERS.flat();
+
+/**
+ * The status, every header and the body of a cached answer, for this request at this moment: the one rule for
+ * both paths that send cached answers (the response cache in front of Express, and the Express routes), so they
+ * cannot drift. A pure function: same inputs, same answer.
+ *
+ * Each encoding has its own strong ETag (`"<hash>"`, `"<hash>-gzip"`, `"<hash>-br"`): a strong validator names
+ * one exact byte sequence, and the bodies differ. `If-None-Match` matches any of them (they carry the same
+ * content), and gets a 304 with the same headers but the content ones.
+ */
+export function prepareAnswer(answer: CacheableAnswer, request: AnswerRequest, policy: HttpCachingPolicy): PreparedAnswer {
+  const { body } = answer;
+  const encoding = body[request.encoding] === undefined ? 'identity' : request.encoding;
+  const headers = ['X-Request-Id', request.requestId, ...SECURITY_HEADER_LIST];
+  if (request.rateLimit !== undefined)
+    headers.push('RateLimit', request.rateLimit.header, 'RateLimit-Policy', request.rateLimit.policyHeader);
+  headers.push(
+    'ETag',
+    variantTag(body.etag, encoding),
+    'Cache-Control',
+    `public, max-age=${answer.freshForSeconds}, stale-while-revalidate=${policy.staleWhileRevalidateSeconds}, stale-if-error=${policy.staleIfErrorSeconds}`,
+    'Age',
+    String(answer.ageSeconds),
+    'X-Cache',
+    answer.cacheStatus,
+    'Vary',
+    answer.vary ?? 'Accept-Encoding',
+  );
+  if (request.ifNoneMatch !== undefined && matchesAnyVariant(request.ifNoneMatch, body.etag)) {
+    return { status: 304, headers, body: undefined };
+  }
+  const bytes = body[encoding] ?? body.identity;
+  headers.push('Content-Type', answer.contentType, 'Content-Length', String(bytes.length));
+  if (encoding !== 'identity') headers.push('Content-Encoding', encoding);
+  return { status: 200, headers, body: bytes };
+}
+
+/**
+ * Writes a prepared answer whole. Headers set earlier on `res` (by Express middleware) are dropped first: the
+ * answer's headers are exactly the ones prepareAnswer computed, on either path.
+ */
+export function writeAnswer(res: ServerResponse, { status, headers, body }: PreparedAnswer): void {
+  for (const name of res.getHeaderNames()) res.removeHeader(name);
+  res.writeHead(status, headers);
+  res.end(body);
+}
+
+function variantTag(etag: string, encoding: BodyEncoding): string {
+  return encoding === 'identity' ? etag : `${etag.slice(0, -1)}-${encoding}"`;
+}
+
+function matchesAnyVariant(ifNoneMatch: string, etag: string): boolean {
+  const variants = new Set([etag, variantTag(etag, 'gzip'), variantTag(etag, 'br')]);
+  return ifNoneMatch
+    .split(',')
+    .map((tag) => tag.trim().replace(/^W\//, ''))
+    .some((tag) => tag === '*' || variants.has(tag));
+}

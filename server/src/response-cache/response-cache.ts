@@ -1,0 +1,107 @@
+import type { IncomingMessage, RequestListener } from 'node:http';
+import { logAccess } from '../access-log.js';
+import { type Logger, requestIdFor } from '../logger.js';
+import type { Metrics } from '../metrics.js';
+import type { ApiRateLimit } from '../rate-limit.js';
+import { type CacheableAnswer, type HttpCachingPolicy, prepareAnswer, writeAnswer } from './cached-answer.js';
+import { createMemoisedEncodingChooser } from './memoised-encoding.js';
+
+/**
+ * A kind of answer the response cache may send itself: an exact-path matcher and a synchronous look at the
+ * entry. Routes register with createResponseCache (buildServer does); the Express route behind it answers
+ * everything the layer does not.
+ */
+export interface CacheableRoute {
+  /** The route pattern as the Express app reports it in the metrics, e.g. `/api/products/:id`. */
+  readonly pattern: string;
+  /** Whether answers count against the API rate limit (true for everything under `/api`). */
+  readonly rateLimited: boolean;
+  /**
+   * The cache key named by this exact request URL (path and query, as received), or undefined when the URL is
+   * not this route's in its one canonical spelling: any other spelling goes to Express.
+   */
+  match(url: string): string | undefined;
+  /**
+   * The entry's answer if it is fresh now, else undefined. Synchronous: it never waits and never asks a source
+   * (a miss or a stale copy is Express's to handle). `req` is there for entries that vary on more than the
+   * encoding (e.g. an image format by `Accept`).
+   */
+  peekFresh(key: string, req: IncomingMessage): CacheableAnswer | undefined;
+}
+
+export interface ResponseCacheOptions {
+  routes: readonly CacheableRoute[];
+  policy: HttpCachingPolicy;
+  metrics: Metrics;
+  logger: Logger;
+  /** The very limit the Express app applies to /api, so both paths count against one budget; null when off. */
+  rateLimit: ApiRateLimit | null;
+  /** What the layer does not answer: the Express app. */
+  fallback: RequestListener;
+}
+
+/**
+ * The request listener in front of the Express app, as a cache in front of an origin: a GET or HEAD whose exact
+ * URL names a fresh entry is answered here, with a lookup and a write (prepareAnswer, the same rule the Express
+ * routes use). Express spends most of a cache hit walking its middleware and router; this does not.
+ *
+ * Everything else goes to Express unchanged: misses and stale copies (Express fetches and refreshes), any other
+ * spelling of the path (query strings, trailing slash, case, escapes), other methods and routes, and requests
+ * over the rate limit (Express answers the 429). Like Express, it counts every request it answers against the
+ * rate limit, in the metrics and in the access log.
+ */
+export function createResponseCache({ routes, policy, metrics, logger, rateLimit, fallback }: ResponseCacheOptions): RequestListener {
+  const chooseEncoding = createMemoisedEncodingChooser();
+  const registered = routes.map((route) => ({
+    route,
+    record: { GET: metrics.cachedAnswerRecorder(route.pattern, 'GET'), HEAD: metrics.cachedAnswerRecorder(route.pattern, 'HEAD') },
+  }));
+
+  return (req, res) => {
+    const started = performance.now();
+    const { method, url = '' } = req;
+    if (method !== 'GET' && method !== 'HEAD') return fallback(req, res);
+    let found: (typeof registered)[number] | undefined;
+    let answer: CacheableAnswer | undefined;
+    for (const candidate of registered) {
+      const key = candidate.route.match(url);
+      if (key === undefined) continue;
+      found = candidate;
+      answer = candidate.route.peekFresh(key, req);
+      break;
+    }
+    if (found === undefined || answer === undefined) return fallback(req, res);
+    // Counted last, so that a request falling through for another reason is counted once, by Express. Past the
+    // limit Express answers the 429, counting the request again, which changes nothing: it is over either way.
+    const limit = found.route.rateLimited ? rateLimit : null;
+    const verdict = limit?.consume(req);
+    if (verdict !== undefined && !verdict.allowed) return fallback(req, res);
+
+    const { headers } = req;
+    const id = requestIdFor(req);
+    const prepared = prepareAnswer(
+      answer,
+      {
+        encoding: chooseEncoding(headers['accept-encoding']),
+        ifNoneMatch: headers['if-none-match'],
+        requestId: id,
+        rateLimit: limit && verdict ? { header: verdict.header, policyHeader: limit.policyHeader } : undefined,
+      },
+      policy,
+    );
+    writeAnswer(res, prepared);
+
+    // Counted and logged once the answer is handed to Node, where the Express path waits for 'close': the whole
+    // answer was written at once, and it saves a listener per request.
+    const seconds = (performance.now() - started) / 1000;
+    found.record[method](prepared.status, seconds);
+    logAccess(logger, {
+      id,
+      method,
+      url,
+      statusCode: prepared.status,
+      responseTime: Math.round(seconds * 1000),
+      cache: answer.cacheStatus,
+    });
+  };
+}
