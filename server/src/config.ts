@@ -101,7 +101,8 @@ const VARIABLES = {
   },
   REDIS_URL: {
     default: undefined,
-    schema: z.url({ protocol: /^rediss?$/ }),
+    // `redis:6379` is a URL too (scheme `redis`, path `6379`): a host is what makes it an address.
+    schema: z.url({ protocol: /^rediss?$/ }).refine((url) => URL.canParse(url) && new URL(url).hostname !== ''),
     expected: 'a redis:// or rediss:// URL such as redis://redis:6379',
   },
 } as const;
