@@ -1,0 +1,135 @@
+// The shared store against a real Redis (Debian's redis-server on a free port): what it keeps, how claims behave,
+// and that a Redis that is down, paused or full only ever costs a bounded wait and a counted, logged failure.
+import { createCapturingLogger } from '@catalogue/testing/capturing-logger';
+import { findRedisServer, REDIS_INSTALL_HINT, type RedisServer, startRedisServer } from '@catalogue/testing/redis-server';
+import { Redis } from 'ioredis';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createRedisStore, type SharedCacheCommand, type SharedCacheOutcome } from './redis-store.js';
+import type { SharedStore } from './shared-store.js';
+
+const redisMissing = findRedisServer() === undefined && !process.env.CI;
+if (redisMissing) console.warn(`Skipping the Redis store tests: redis-server is not installed (${REDIS_INSTALL_HINT})`);
+
+let redis: RedisServer;
+let admin: Redis;
+const stores: SharedStore[] = [];
+
+beforeEach(async () => {
+  if (redisMissing) return;
+  redis = await startRedisServer();
+  admin = new Redis(redis.url, { maxRetriesPerRequest: 0, retryStrategy: () => null });
+});
+
+afterEach(async () => {
+  if (redisMissing) return;
+  await Promise.all(stores.splice(0).map((store) => store.close()));
+  admin.disconnect();
+  await redis.stop();
+});
+
+function store(namespace = 'http://upstream.test', commandTimeoutMs = 500) {
+  const { logger, records } = createCapturingLogger('info');
+  const commands: string[] = [];
+  let up: boolean | undefined;
+  const created = createRedisStore({
+    url: redis.url,
+    namespace,
+    logger,
+    commandTimeoutMs,
+    metrics: {
+      recordSharedCacheCommand: (command: SharedCacheCommand, outcome: SharedCacheOutcome) => commands.push(`${command}:${outcome}`),
+      setSharedCacheUp: (value) => (up = value),
+    },
+  });
+  stores.push(created);
+  return { store: created, logs: records, commands, up: () => up };
+}
+
+describe.skipIf(redisMissing)('createRedisStore', () => {
+  it('keeps a value with its fill time, separately per namespace, for as long as it is asked to', async () => {
+    const { store: a, commands } = store('http://one.test');
+    const { store: b } = store('http://two.test');
+    const value = [{ id: 1, title: 'Ünïcode & "quotes" <b>' }];
+    await a.write('list', { value, storedAt: 1_700_000_000_123 }, 60_000);
+
+    expect(await a.read('list')).toEqual({ value, storedAt: 1_700_000_000_123 });
+    expect(await b.read('list')).toBeUndefined();
+    expect(commands).toEqual(['write:ok', 'read:hit']);
+    const [key] = await admin.keys('*:copy:list');
+    expect(await admin.pttl(key!)).toBeGreaterThan(59_000);
+
+    await a.remove('list');
+    expect(await a.read('list')).toBeUndefined();
+  });
+
+  it('treats what it did not write as absent', async () => {
+    const { store: a } = store();
+    await a.write('k', { value: 1, storedAt: 1 }, 60_000);
+    const [key] = await admin.keys('*:copy:k');
+    for (const junk of ['not json', '{"value":1}', '{"storedAt":"yesterday","value":1}', 'null', '[]']) {
+      await admin.set(key!, junk);
+      expect(await a.read('k')).toBeUndefined();
+    }
+  });
+
+  it('lets one replica claim a fill, and only that replica release it', async () => {
+    const { store: a } = store();
+    const { store: b } = store();
+    expect(await a.claimFill('list', 10_000)).toBe('claimed');
+    expect(await b.claimFill('list', 10_000)).toBe('taken');
+    expect(await a.claimFill('list', 10_000)).toBe('taken');
+
+    await b.releaseFill('list');
+    expect(await b.claimFill('list', 10_000)).toBe('taken');
+    await a.releaseFill('list');
+    expect(await b.claimFill('list', 10_000)).toBe('claimed');
+    const [key] = await admin.keys('*:fill:list');
+    expect(await admin.pttl(key!)).toBeGreaterThan(9_000);
+  });
+
+  it('answers "nothing" within its time limit while Redis is paused, counts it, logs it once, and recovers', async () => {
+    const { store: a, logs, commands, up } = store('http://upstream.test', 100);
+    await a.write('k', { value: 'v', storedAt: 1 }, 60_000);
+    expect(a.available).toBe(true);
+
+    await admin.call('CLIENT', 'PAUSE', '1000', 'ALL');
+    expect(await a.read('k')).toBeUndefined();
+    expect(await a.claimFill('k', 1_000)).toBe('unavailable');
+    await a.write('k', { value: 'w', storedAt: 2 }, 60_000);
+    expect(a.available).toBe(false);
+    expect(up()).toBe(false);
+    expect(commands.filter((entry) => entry.endsWith(':error'))).toEqual(['read:error', 'claim:error', 'write:error']);
+    expect(logs.filter((record) => /unavailable/.test(record.msg))).toHaveLength(1);
+
+    await admin.call('CLIENT', 'UNPAUSE');
+    // The write that timed out on our side may still have run once Redis resumed: either copy is a valid one.
+    expect([1, 2]).toContain((await a.read('k'))?.storedAt);
+    expect(a.available).toBe(true);
+    expect(up()).toBe(true);
+    expect(logs.some((record) => /answering again/.test(record.msg))).toBe(true);
+  });
+
+  it('drops writes when Redis is full, and still reads', async () => {
+    const { store: a, commands } = store();
+    await a.write('k', { value: 'v', storedAt: 1 }, 60_000);
+    await admin.config('SET', 'maxmemory-policy', 'noeviction');
+    await admin.config('SET', 'maxmemory', '1');
+
+    await a.write('other', { value: 'x'.repeat(10_000), storedAt: 2 }, 60_000);
+    expect(commands).toContain('write:error');
+    expect(await a.read('k')).toEqual({ value: 'v', storedAt: 1 });
+  });
+
+  it('fails at once, without queueing, once Redis is known to be down', async () => {
+    const { store: a, commands, up } = store();
+    await a.write('k', { value: 'v', storedAt: 1 }, 60_000);
+    await redis.kill();
+    // The first command after the loss finds out; the ones after it do not wait for anything.
+    await a.read('k');
+    for (let i = 0; i < 5; i += 1) expect(await a.read('k')).toBeUndefined();
+    expect(await a.claimFill('k', 1_000)).toBe('unavailable');
+    expect(a.available).toBe(false);
+    expect(up()).toBe(false);
+    expect(commands.filter((entry) => entry === 'read:error').length).toBeGreaterThanOrEqual(5);
+  });
+});
