@@ -4,12 +4,12 @@ import styled from 'styled-components';
 import { MESSAGES } from '@catalogue/shared/messages';
 import { parseProductId } from '@catalogue/shared/product-id';
 import { PAGE_PATHS } from '@catalogue/shared/routes';
+import { Badge } from '../components/badge';
 import { StyledTextLink } from '../components/button';
 import { StyledPage, StyledTitle } from '../components/page';
 import { Spinner } from '../components/spinner';
 import { StarRating } from '../components/star-rating';
 import { useProduct } from '../features/products/api/get-product';
-import { StyledBadge } from '../features/products/components/product-card';
 import { ProductImage } from '../features/products/components/product-image';
 import { useDocumentTitle } from '../hooks/use-document-title';
 import { formatPrice } from '../lib/format-price';
@@ -109,7 +109,7 @@ export function ProductDetailsPage() {
         <StyledProduct>
           <ProductImage src={product.image} alt={product.title} layout="detail" priority />
           <StyledInfo>
-            <StyledBadge>{product.category}</StyledBadge>
+            <Badge>{product.category}</Badge>
             <StyledTitle>{product.title}</StyledTitle>
             <StarRating rate={product.rating?.rate ?? DETAIL_DEFAULT_RATE} size={22} />
             <StyledPrice>{formatPrice(product.price)}</StyledPrice>

@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import styled from 'styled-components';
 import type { Product } from '@catalogue/shared/product';
 import { productDetailsPath } from '@catalogue/shared/routes';
+import { Badge } from '../../../components/badge';
 import { StarRating } from '../../../components/star-rating';
 import { formatPrice } from '../../../lib/format-price';
 import { cardSurface } from './card-surface';
@@ -35,19 +36,6 @@ const StyledBody = styled.div`
   flex-direction: column;
   gap: ${({ theme }) => theme.space.sm};
   padding: ${({ theme }) => `${theme.space.md} ${theme.space.sm} ${theme.space.sm}`};
-`;
-
-export const StyledBadge = styled.span`
-  align-self: flex-start;
-  justify-self: start;
-  padding: 2px ${({ theme }) => theme.space.sm};
-  border-radius: ${({ theme }) => theme.radius.pill};
-  background: ${({ theme }) => theme.colors.badgeBackground};
-  color: ${({ theme }) => theme.colors.badgeText};
-  font-size: 0.75rem;
-  font-weight: 700;
-  letter-spacing: 0.04em;
-  text-transform: uppercase;
 `;
 
 const StyledTitle = styled.h2`
@@ -91,7 +79,7 @@ export const ProductCard = memo(function ProductCard({ product, priority = false
     <StyledCard to={productDetailsPath(product.id)}>
       <ProductImage src={product.image} alt={product.title} layout="grid" priority={priority} />
       <StyledBody>
-        <StyledBadge>{product.category}</StyledBadge>
+        <Badge>{product.category}</Badge>
         <StyledTitle>{product.title}</StyledTitle>
         <StyledFooter>
           <StarRating rate={product.rating?.rate ?? CARD_DEFAULT_RATE} size={16} />
