@@ -1,0 +1,91 @@
+import { MESSAGES } from './messages.js';
+import type { Product } from './product.js';
+
+/**
+ * Each page's title and description, written once: the server puts them in `<title>`, the meta description and
+ * Open Graph; the browser sets `document.title` from the same rule when it navigates, so both always agree.
+ * The tab title is the page's heading followed by `· Catalogue` (docs/product.md, "Routes and layout").
+ */
+export const SITE_NAME = 'Catalogue';
+
+export type PageMetaInput =
+  | { kind: 'home' }
+  /** `query` is the search text of `/products?q=`, as typed; blank means no search. */
+  | { kind: 'products'; query?: string }
+  | { kind: 'product'; product: Pick<Product, 'title' | 'description'> }
+  | { kind: 'product-loading' }
+  | { kind: 'product-not-found' }
+  | { kind: 'invalid-id' }
+  | { kind: 'not-found' }
+  /** The app's error boundary caught something. */
+  | { kind: 'error' };
+
+export interface PageMeta {
+  /** The whole tab title, suffix included. */
+  title: string;
+  description: string;
+}
+
+/** Search engines show about this many characters of a description; longer ones are cut at a word. */
+export const DESCRIPTION_MAX_CHARS = 160;
+/** A search text quoted in a description is cut shorter, so the sentence around it survives. */
+const QUERY_MAX_CHARS = 60;
+
+const SITE_DESCRIPTION = 'A catalogue of products with their prices and ratings: browse, search and sort them.';
+
+export function pageMeta(input: PageMetaInput): PageMeta {
+  const { heading, description } = describe(input);
+  return { title: `${heading} · ${SITE_NAME}`, description };
+}
+
+function describe(input: PageMetaInput): { heading: string; description: string } {
+  switch (input.kind) {
+    case 'home':
+      return {
+        heading: 'Products Gallery',
+        description: 'Featured products from the catalogue, with every product a click away: prices, ratings and photos.',
+      };
+    case 'products': {
+      const query = clip(collapse(input.query ?? ''), QUERY_MAX_CHARS);
+      return {
+        heading: 'Our Products',
+        description: query
+          ? `Products whose title contains “${query}”, with their prices and ratings.`
+          : 'Every product in the catalogue with its price and rating; search by title, sort by price or name.',
+      };
+    }
+    case 'product': {
+      const heading = input.product.title;
+      const text = clip(collapse(input.product.description), DESCRIPTION_MAX_CHARS);
+      return { heading, description: text || clip(collapse(heading), DESCRIPTION_MAX_CHARS) || SITE_DESCRIPTION };
+    }
+    case 'product-loading':
+      return { heading: 'Loading product', description: SITE_DESCRIPTION };
+    case 'product-not-found':
+      return { heading: MESSAGES.productNotFound, description: 'This product is not in the catalogue.' };
+    case 'invalid-id':
+      return { heading: MESSAGES.invalidProductId, description: 'Product pages are addressed by a number.' };
+    case 'not-found':
+      return { heading: MESSAGES.pageNotFound, description: MESSAGES.pageNotFoundDetail };
+    case 'error':
+      return { heading: 'Something went wrong', description: SITE_DESCRIPTION };
+  }
+}
+
+/** Runs of whitespace (newlines, tabs, non-breaking spaces) become one space; the ends are trimmed. */
+function collapse(text: string): string {
+  return text.replace(/\s+/gu, ' ').trim();
+}
+
+/**
+ * At most `max` characters (counted in code points, so an emoji is never split): cut at the last space that keeps
+ * at least half the text, else mid-word, then an ellipsis; trailing punctuation before the ellipsis is dropped.
+ */
+function clip(text: string, max: number): string {
+  const chars = Array.from(text);
+  if (chars.length <= max) return text;
+  const head = chars.slice(0, max - 1).join('');
+  const space = head.lastIndexOf(' ');
+  const cut = space >= head.length / 2 ? head.slice(0, space) : head;
+  return `${cut.replace(/[\s,.;:!?–—-]+$/u, '')}…`;
+}
