@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       imageCacheMaxBytes: 32 * 1024 * 1024,
       imageHosts: [],
       redisUrl: null,
+      publicUrl: null,
     });
   });
 
@@ -46,6 +47,7 @@ describe('loadConfig', () => {
         IMAGE_CACHE_MAX_BYTES: '4000',
         IMAGE_HOSTS: 'https://cdn.example.com',
         REDIS_URL: 'redis://:secret@redis:6379/2',
+        PUBLIC_URL: 'https://shop.example.com/',
       }),
     ).toEqual({
       port: 8080,
@@ -61,6 +63,7 @@ describe('loadConfig', () => {
       imageCacheMaxBytes: 4000,
       imageHosts: ['https://cdn.example.com'],
       redisUrl: 'redis://:secret@redis:6379/2',
+      publicUrl: 'https://shop.example.com',
     });
   });
 
@@ -120,6 +123,23 @@ describe('loadConfig', () => {
   ])('rejects IMAGE_HOSTS=%j with one line: origins only', (value) => {
     expect(configError({ IMAGE_HOSTS: value }).message).toBe(
       `IMAGE_HOSTS must be comma-separated http(s) origins such as https://cdn.example.com, got ${JSON.stringify(value)}`,
+    );
+  });
+
+  it('reads PUBLIC_URL as an origin, without a trailing slash', () => {
+    expect(loadConfig({ PUBLIC_URL: 'HTTPS://Shop.Example.com:443/' }).publicUrl).toBe('https://shop.example.com');
+    expect(loadConfig({ PUBLIC_URL: 'http://10.0.0.5:8080' }).publicUrl).toBe('http://10.0.0.5:8080');
+  });
+
+  it.each([
+    'shop.example.com',
+    'ftp://shop.example.com',
+    'https://shop.example.com/catalogue',
+    'https://shop.example.com/?a=1',
+    'https://u:p@shop.example.com',
+  ])('rejects PUBLIC_URL=%j with one line: an origin only', (value) => {
+    expect(configError({ PUBLIC_URL: value }).message).toBe(
+      `PUBLIC_URL must be the http(s) origin the site is reached at, such as https://shop.example.com, got ${JSON.stringify(value)}`,
     );
   });
 });

@@ -24,6 +24,8 @@ export interface Config {
   imageHosts: string[];
   /** A Redis shared by several replicas (README, "More than one machine"); `null`: this process's memory only. */
   redisUrl: string | null;
+  /** The site's public origin (`https://shop.example.com`) for canonical URLs, Open Graph and the sitemap; `null`: from each request. */
+  publicUrl: string | null;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -105,6 +107,15 @@ const VARIABLES = {
     schema: z.url({ protocol: /^rediss?$/ }).refine((url) => URL.canParse(url) && new URL(url).hostname !== ''),
     expected: 'a redis:// or rediss:// URL such as redis://redis:6379',
   },
+  // An origin: pages are served from the root, so a path would name URLs that do not exist.
+  PUBLIC_URL: {
+    default: undefined,
+    schema: z
+      .url({ protocol: /^https?$/ })
+      .refine(isOrigin)
+      .transform((url) => new URL(url).origin),
+    expected: 'the http(s) origin the site is reached at, such as https://shop.example.com',
+  },
 } as const;
 
 /** `https://cdn.example.com` or `https://cdn.example.com/`, nothing more: no path, query, fragment or credentials. */
@@ -163,5 +174,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     imageCacheMaxBytes: required('IMAGE_CACHE_MAX_BYTES'),
     imageHosts: read('IMAGE_HOSTS') ?? [],
     redisUrl: read('REDIS_URL') ?? null,
+    publicUrl: read('PUBLIC_URL') ?? null,
   };
 }
