@@ -1,0 +1,191 @@
+// The scale figures (README, "More than one machine"), on loopback processes rather than containers:
+//   node scripts/bench/scale.mjs            (after `npm run build`; needs Debian's redis-server and nginx)
+//
+// 1. Upstream list calls per TTL: three replicas of the built server (`node server/dist/index.js`) sharing one
+//    redis-server, all hit cold and at the same moment, then again each time the TTL runs out. Counted from the
+//    replicas' own /metrics (catalogue_upstream_call_duration_seconds_count{operation="list"}). Target: 1 per TTL.
+// 2. Through nginx with deploy/nginx/nginx.conf (its loopback servers and ports swapped in): a cached
+//    `GET /api/products` (gzip, 1,000 products) against the same nginx serving a static file of the same bytes,
+//    autocannon with 50 keep-alive connections in its own process, alternating in rotating order; the median of
+//    the rounds' ratios is reported. Target: ≥ 0.8×.
+// BENCH_SECONDS (default 6) and BENCH_ROUNDS (default 3) shorten it, BENCH_PRODUCTS (default 1000) sizes the
+// catalogue. Prints its figures; never fails on them.
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { get, waitFor200 } from './http.mjs';
+import { measureLoad } from './load.mjs';
+import { freePort, killChildrenOnExit, startNode, stopAllProcesses } from './processes.mjs';
+import { startUpstream } from './upstream.mjs';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 1000);
+const REPLICAS = 3;
+const COLD_TTL_SECONDS = 2;
+const NGINX = ['/usr/sbin/nginx', 'nginx'].find((path) => spawnSync(path, ['-v'], { stdio: 'ignore' }).status === 0);
+const REDIS = ['/usr/bin/redis-server', 'redis-server'].find((path) => spawnSync(path, ['--version'], { stdio: 'ignore' }).status === 0);
+
+if (!NGINX || !REDIS) {
+  console.error("The scale bench needs Debian's nginx and redis-server: apt-get install -y nginx redis-server");
+  process.exit(1);
+}
+const work = mkdtempSync(join(tmpdir(), 'catalogue-scale-bench-'));
+// Started by root, nginx's workers run as `nobody`: they must be able to reach the cache and the static file.
+chmodSync(work, 0o755);
+killChildrenOnExit();
+const others = [];
+process.once('exit', () => {
+  for (const child of others) child.kill('SIGKILL');
+  rmSync(work, { recursive: true, force: true });
+});
+
+function startOther(command, args) {
+  const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  others.push(child);
+  return child;
+}
+
+async function startRedis() {
+  const port = await freePort();
+  startOther(REDIS, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
+  return `redis://127.0.0.1:${port}`;
+}
+
+async function startReplicas({ upstreamUrl, redisUrl, ttlSeconds }) {
+  return Promise.all(
+    Array.from({ length: REPLICAS }, async () => {
+      const port = await freePort();
+      const child = startNode([join(ROOT, 'server/dist/index.js')], {
+        env: {
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          PRODUCTS_API_URL: upstreamUrl,
+          REDIS_URL: redisUrl,
+          CACHE_TTL_SECONDS: String(ttlSeconds),
+          TRUST_PROXY: 'true',
+          RATE_LIMIT_PER_MINUTE: '0',
+          LOG_LEVEL: 'warn',
+        },
+      });
+      const origin = `http://127.0.0.1:${port}`;
+      await waitFor200(`${origin}/healthz`, { timeoutMs: 15_000 });
+      return { origin, port, child };
+    }),
+  );
+}
+
+async function upstreamListCalls(replicas) {
+  let total = 0;
+  for (const { origin } of replicas) {
+    const text = (await get(`${origin}/metrics`)).body.toString('utf8');
+    for (const line of text.split('\n')) {
+      if (line.startsWith('catalogue_upstream_call_duration_seconds_count{') && line.includes('operation="list"')) {
+        total += Number(line.slice(line.lastIndexOf(' ') + 1));
+      }
+    }
+  }
+  return total;
+}
+
+/** Every replica asked for the list by `perReplica` requests at once; resolves with the statuses. */
+async function stampede(replicas, perReplica) {
+  const requests = replicas.flatMap(({ origin }) => Array.from({ length: perReplica }, () => get(`${origin}/api/products`)));
+  return (await Promise.all(requests)).map((response) => response.status);
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+const upstream = await startUpstream(PRODUCTS);
+try {
+  // ---- 1. upstream list calls per TTL --------------------------------------------------------------------------
+  const redisUrl = await startRedis();
+  const replicas = await startReplicas({ upstreamUrl: upstream.url, redisUrl, ttlSeconds: COLD_TTL_SECONDS });
+  const perTtl = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    if (round > 0) await new Promise((resolve) => setTimeout(resolve, (COLD_TTL_SECONDS + 0.5) * 1000));
+    const before = await upstreamListCalls(replicas);
+    const statuses = await stampede(replicas, 20);
+    // A stale answer refreshes in the background: let those refreshes finish before counting.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    perTtl.push({
+      calls: (await upstreamListCalls(replicas)) - before,
+      ok: statuses.filter((status) => status === 200).length,
+      of: statuses.length,
+    });
+  }
+  for (const { child } of replicas) child.kill('SIGTERM');
+
+  // ---- 2. nginx: cached answer vs static file ------------------------------------------------------------------
+  const cachedReplicas = await startReplicas({ upstreamUrl: upstream.url, redisUrl, ttlSeconds: 3600 });
+  const [proxyPort, staticPort] = [await freePort(), await freePort()];
+  writeFileSync(
+    join(work, 'upstream.conf'),
+    `upstream catalogue {\n${cachedReplicas.map(({ port }) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=5s;\n`).join('')}    keepalive 32;\n}\n`,
+  );
+  const config = readFileSync(join(ROOT, 'deploy/nginx/nginx.conf'), 'utf8')
+    .replace(/^user .*$/m, '')
+    .replace(/^pid .*$/m, `pid ${work}/nginx.pid;`)
+    .replace('/etc/nginx/catalogue-upstream.conf', join(work, 'upstream.conf'))
+    .replace('/var/cache/nginx/catalogue', join(work, 'cache'))
+    .replace('access_log /dev/stdout catalogue;', `access_log ${work}/access.log catalogue;`)
+    .replace('listen 8080 default_server;', `listen 127.0.0.1:${proxyPort} default_server;`)
+    // The static contender: the same nginx, the same bytes and content headers, from a file.
+    .replace(
+      /\n}\s*$/,
+      `\n    server {\n        listen 127.0.0.1:${staticPort};\n        location = /api/products {\n            root ${work}/static;\n` +
+        `            default_type application/json;\n            add_header Content-Encoding gzip;\n            add_header Vary Accept-Encoding;\n        }\n    }\n}\n`,
+    );
+  const configPath = join(work, 'nginx.conf');
+  writeFileSync(configPath, config);
+  for (const dir of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) spawnSync('mkdir', ['-p', join(work, 'temp', dir)]);
+  const nginx = startOther(NGINX, ['-p', `${work}/temp/`, '-c', configPath, '-e', `${work}/error.log`, '-g', 'daemon off;']);
+  await waitFor200(`http://127.0.0.1:${proxyPort}/nginx-health`, { timeoutMs: 10_000 });
+
+  const headers = { 'accept-encoding': 'gzip, deflate, br;q=0' };
+  const proxied = `http://127.0.0.1:${proxyPort}/api/products`;
+  const fill = await get(proxied, headers);
+  const hit = await get(proxied, headers);
+  spawnSync('mkdir', ['-p', join(work, 'static/api')]);
+  writeFileSync(join(work, 'static/api/products'), hit.body);
+  const staticUrl = `http://127.0.0.1:${staticPort}/api/products`;
+  const fromFile = await get(staticUrl, headers);
+  if (hit.headers['x-proxy-cache'] !== 'HIT' || !fromFile.body.equals(hit.body)) {
+    throw new Error(
+      `setup: X-Proxy-Cache ${hit.headers['x-proxy-cache']} (fill: ${fill.headers['x-proxy-cache']}), same bytes: ${fromFile.body.equals(hit.body)}`,
+    );
+  }
+  const rates = { proxied: [], static: [] };
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const order = round % 2 === 0 ? ['proxied', 'static'] : ['static', 'proxied'];
+    for (const name of order) {
+      const result = await measureLoad({ url: name === 'proxied' ? proxied : staticUrl, headers, seconds: SECONDS, connections: 50 });
+      if (result.non2xx || result.errors) throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+      rates[name].push(result.requestsPerSecond);
+    }
+  }
+  const after = await get(proxied, headers);
+  // Each round's pair ran back to back, so its ratio is the least disturbed by other work on the machine.
+  const ratios = rates.proxied.map((rate, i) => rate / rates.static[i]);
+  nginx.kill('SIGQUIT');
+
+  const lines = [
+    `upstream list calls per TTL, ${REPLICAS} replicas + Redis, ${REPLICAS * 20} concurrent cold requests (target 1): ` +
+      perTtl.map(({ calls, ok, of }) => `${calls} (${ok}/${of} answered 200)`).join(', '),
+    `through nginx, cached GET /api/products (${PRODUCTS} products, gzip, ${hit.body.length} bytes, X-Proxy-Cache ${hit.headers['x-proxy-cache']} → ${after.headers['x-proxy-cache']}) ` +
+      `vs the same bytes as a static file, 50 connections, median of ${ROUNDS} × ${SECONDS} s: ` +
+      `${Math.round(median(rates.proxied))} vs ${Math.round(median(rates.static))} req/s; ratio ${median(ratios).toFixed(2)}× (median of the rounds' ratios; target ≥ 0.8×), ` +
+      `by round ${ratios.map((ratio) => ratio.toFixed(2)).join(' / ')}`,
+  ];
+  console.log(lines.join('\n'));
+} finally {
+  await upstream.close();
+  await stopAllProcesses();
+  for (const child of others) child.kill('SIGTERM');
+}
