@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useLayoutEffect, useMemo, useState, type ReactNode } from 'react';
 import { ThemeProvider } from 'styled-components';
-import { THEMES, type ThemeMode } from '../styles/theme';
+import { theme, type ThemeMode } from '../styles/theme';
 import { applyThemeClass, readStoredTheme, storeTheme } from './theme-storage';
 
 interface ThemeModeValue {
@@ -27,7 +27,7 @@ export function ThemeModeProvider({ children }: { children: ReactNode }) {
 
   return (
     <ThemeModeContext.Provider value={value}>
-      <ThemeProvider theme={THEMES[mode]}>{children}</ThemeProvider>
+      <ThemeProvider theme={theme}>{children}</ThemeProvider>
     </ThemeModeContext.Provider>
   );
 }

@@ -1,4 +1,5 @@
 import { createGlobalStyle, css } from 'styled-components';
+import { themeVariables } from './theme';
 
 /** A focus ring shared by every interactive element, shown for keyboard users only. */
 export const focusRing = css`
@@ -24,8 +25,11 @@ export const visuallyHidden = css`
 export const GlobalStyle = createGlobalStyle`
   *, *::before, *::after { box-sizing: border-box; }
 
+  ${themeVariables}
+
   html {
-    color-scheme: ${({ theme }) => theme.mode};
+    /* On <html> too, so the page's colour is there from the first paint, before the body is laid out. */
+    background: ${({ theme }) => theme.colors.background};
     -webkit-text-size-adjust: 100%;
   }
 

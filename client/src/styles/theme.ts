@@ -1,7 +1,12 @@
 /**
- * The two designed themes. Every colour the pages use comes from here; text pairs are chosen for WCAG AA
- * (body and muted text ≥ 4.5:1 on both `background` and `surface`, `onAccent` ≥ 4.5:1 on `accentStrong`).
- * `brand` is the orange-red of the logo and spinner: decorative only, it is never used for text.
+ * The two designed colour schemes and the typed theme the styled components read. Every colour the pages use comes
+ * from here; text pairs are chosen for WCAG AA (body and muted text ≥ 4.5:1 on both `background` and `surface`,
+ * `onAccent` ≥ 4.5:1 on `accentStrong`). `brand` is the orange-red of the logo and spinner: decorative only, it is
+ * never used for text.
+ *
+ * Colours and shadows reach the components as CSS custom properties (`var(--color-text)`), defined for `:root` (light)
+ * and `html.dark` by `themeVariables`: the theme is the `dark` class that public/theme-init.js sets before the first
+ * paint, so the server's HTML and styles are the same for every visitor and a dark reload never flashes light.
  */
 export type ThemeMode = 'light' | 'dark';
 
@@ -28,12 +33,21 @@ interface ThemeColors {
   spinnerBackdrop: string;
 }
 
-export interface AppTheme {
-  mode: ThemeMode;
+interface ThemeShadows {
+  card: string;
+  cardHover: string;
+  bar: string;
+}
+
+/** What differs between light and dark. */
+interface ColorScheme {
   colors: ThemeColors;
+  shadow: ThemeShadows;
+}
+
+export interface AppTheme extends ColorScheme {
   space: { xs: string; sm: string; md: string; lg: string; xl: string; xxl: string };
   radius: { sm: string; md: string; lg: string; pill: string };
-  shadow: { card: string; cardHover: string; bar: string };
   font: { body: string; sizeSm: string; sizeMd: string; sizeLg: string; sizeXl: string; sizeHero: string };
   layout: { maxWidth: string; barHeight: string; barHeightCompact: string };
   transition: { menu: string; smooth: string; quick: string };
@@ -51,7 +65,7 @@ export const media = {
 /** The mobile-menu transition of docs/product.md, "Navigation bar": 300 ms. */
 export const MENU_TRANSITION_MS = 300;
 
-const shared = {
+const layout = {
   space: { xs: '4px', sm: '8px', md: '16px', lg: '24px', xl: '40px', xxl: '64px' },
   radius: { sm: '8px', md: '14px', lg: '20px', pill: '999px' },
   font: {
@@ -66,9 +80,7 @@ const shared = {
   transition: { menu: `${MENU_TRANSITION_MS}ms ease`, smooth: '300ms ease', quick: '160ms ease' },
 } as const;
 
-const lightTheme: AppTheme = {
-  ...shared,
-  mode: 'light',
+const light: ColorScheme = {
   colors: {
     background: '#faf7f5',
     surface: '#ffffff',
@@ -98,9 +110,7 @@ const lightTheme: AppTheme = {
   },
 };
 
-const darkTheme: AppTheme = {
-  ...shared,
-  mode: 'dark',
+const dark: ColorScheme = {
   colors: {
     background: '#111113',
     surface: '#1b1b1f',
@@ -131,4 +141,41 @@ const darkTheme: AppTheme = {
   },
 };
 
-export const THEMES: Record<ThemeMode, AppTheme> = { light: lightTheme, dark: darkTheme };
+const SCHEMES: Record<ThemeMode, ColorScheme> = { light, dark };
+
+/** `barBackgroundScrolled` → `--color-bar-background-scrolled`. */
+function cssVariable(group: 'color' | 'shadow', name: string): string {
+  return `--${group}-${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+}
+
+function references<T extends object>(group: 'color' | 'shadow', values: T): Record<keyof T, string> {
+  return Object.fromEntries(Object.keys(values).map((name) => [name, `var(${cssVariable(group, name)})`])) as Record<keyof T, string>;
+}
+
+function declarations(mode: ThemeMode): string {
+  const { colors, shadow } = SCHEMES[mode];
+  const lines = [
+    ...Object.entries(colors).map(([name, value]) => `${cssVariable('color', name)}: ${value};`),
+    ...Object.entries(shadow).map(([name, value]) => `${cssVariable('shadow', name)}: ${value};`),
+    // Native controls and scrollbars follow the page's scheme.
+    `color-scheme: ${mode};`,
+  ];
+  return lines.join('\n');
+}
+
+/** The custom properties behind `theme.colors` and `theme.shadow`: light on `:root`, dark on `html.dark`. */
+export const themeVariables = `
+:root {
+${declarations('light')}
+}
+html.dark {
+${declarations('dark')}
+}
+`;
+
+/** The one theme every styled component reads (styled.d.ts makes it `DefaultTheme`). */
+export const theme: AppTheme = {
+  ...layout,
+  colors: references('color', light.colors),
+  shadow: references('shadow', light.shadow),
+};
