@@ -68,8 +68,11 @@ export class ReadThroughCache<T> {
     this.#prepare = options.prepare;
     this.#logger = options.logger;
     this.#now = options.now ?? Date.now;
+    // With caching off nothing is stored, so there is nothing to share, and claims would only make replicas queue.
     this.#shared =
-      options.shared && new SharedFill({ copies: options.shared, usableMs: this.#usableMs, now: this.#now, logger: this.#logger });
+      options.shared && this.#usableMs > 0
+        ? new SharedFill({ copies: options.shared, usableMs: this.#usableMs, now: this.#now, logger: this.#logger })
+        : undefined;
     this.#entries = new NodeCache({
       // A clone per read would cost every hit; entries are never mutated after they are stored.
       useClones: false,

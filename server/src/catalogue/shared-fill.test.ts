@@ -182,6 +182,15 @@ describe.skipIf(redisMissing)('replicas sharing a Redis', () => {
     expect(upstream.requestCount('/products')).toBe(2);
   });
 
+  it('leave Redis alone when caching is off: every request asks the upstream, none waits for another replica', async () => {
+    const off = { CACHE_TTL_SECONDS: '0', STALE_MAX_SECONDS: '0' };
+    const [a, b] = [await replica(off), await replica(off)];
+    const answers = [await get(a, '/api/products'), await get(b, '/api/products'), await get(a, '/api/products')];
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    expect(upstream.requestCount('/products')).toBe(3);
+    for (const site of [a, b]) expect(await metric(site, /^catalogue_shared_cache_commands_total\{command="claim"/)).toBe(0);
+  });
+
   it('forget a product on every replica once the upstream says it does not exist', async () => {
     const [a, b] = [await replica(), await replica()];
     expect((await get(a, '/api/products/5')).status).toBe(200);
