@@ -13,7 +13,7 @@ export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
   outputDir: 'test-results',
-  // Two cores: one worker per core. Every worker owns its upstream stub and server.
+  // Two cores: one worker per core. Every worker owns its upstream double and server.
   workers: 2,
   fullyParallel: true,
   forbidOnly: CI,
