@@ -4,7 +4,7 @@
 (function () {
   try {
     if (localStorage.getItem('theme') === 'dark') document.documentElement.classList.add('dark');
-  } catch (e) {
+  } catch {
     // Storage blocked: stay light.
   }
 })();

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 
 /** How far below the viewport the sentinel starts the next chunk: it is rendered before the visitor gets there. */
 const SENTINEL_MARGIN = '800px';

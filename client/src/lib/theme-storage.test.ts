@@ -1,11 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { runInThisContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { readStoredTheme } from './theme-storage';
 
 // public/theme-init.js runs before the bundle and cannot import the rule, so it is held to it here.
 const initScript = readFileSync(join(import.meta.dirname, '../../public/theme-init.js'), 'utf8');
-const runInitScript = () => new Function(initScript)();
+const runInitScript = (): void => {
+  runInThisContext(initScript);
+};
 
 describe('stored theme', () => {
   it.each([

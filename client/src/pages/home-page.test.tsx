@@ -20,6 +20,7 @@ afterEach(() => server.reset());
 let focusVisible: boolean;
 beforeEach(() => {
   focusVisible = true;
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, called below with .call(this, …)
   const matches = Element.prototype.matches;
   vi.spyOn(Element.prototype, 'matches').mockImplementation(function (this: Element, selectors: string) {
     return selectors === ':focus-visible' ? focusVisible && this === document.activeElement : matches.call(this, selectors);
@@ -147,18 +148,17 @@ describe('home page', () => {
   });
 
   it('does not autoplay for visitors who prefer reduced motion', async () => {
-    const matchMedia = window.matchMedia;
-    window.matchMedia = (query) => ({ ...matchMedia(query), matches: query === '(prefers-reduced-motion: reduce)' });
-    try {
-      await openHome();
-      expect(carousel().autoplay.running).toBe(false);
-      act(() => slideLinks()[0]?.focus());
-      act(() => screen.getByRole('link', { name: 'See More' }).focus());
-      expect(carousel().autoplay.running).toBe(false);
-      await act(() => new Promise(requestAnimationFrame));
-    } finally {
-      window.matchMedia = matchMedia;
-    }
+    const matchMedia = window.matchMedia.bind(window);
+    vi.spyOn(window, 'matchMedia').mockImplementation((query) => ({
+      ...matchMedia(query),
+      matches: query === '(prefers-reduced-motion: reduce)',
+    }));
+    await openHome();
+    expect(carousel().autoplay.running).toBe(false);
+    act(() => slideLinks()[0]?.focus());
+    act(() => screen.getByRole('link', { name: 'See More' }).focus());
+    expect(carousel().autoplay.running).toBe(false);
+    await act(() => new Promise(requestAnimationFrame));
   });
 
   it('pauses on pointer hover (Swiper)', async () => {

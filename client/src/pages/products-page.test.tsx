@@ -87,7 +87,7 @@ describe('products page', () => {
     await user.type(search, 'JACKET');
     expect(shownTitles()).toEqual(['cotton Jacket', 'Rain Jacket Women Windbreaker']);
     expect(query()).toEqual({ q: 'JACKET' });
-    act(() => router.navigate(-1));
+    act(() => void router.navigate(-1));
     expect(router.location.pathname).toBe('/');
   });
 
@@ -127,7 +127,7 @@ describe('products page', () => {
   it('makes a sort change its own history entry, so Back restores the previous order', async () => {
     const { user, sort, router } = await openProducts();
     await user.selectOptions(sort, 'priceHighLow');
-    act(() => router.navigate(-1));
+    act(() => void router.navigate(-1));
     expect(router.location.search).toBe('');
     expect(screen.getByRole('combobox', { name: 'Sort products' })).toHaveValue('none');
     expect(shownTitles()).toEqual(CATALOGUE_ORDER);

@@ -1,5 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
+import { useLayoutEffect } from 'react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, useLocation, useNavigate, type Location, type NavigateFunction } from 'react-router-dom';
 import { AppProvider } from '../app/provider';
@@ -13,9 +14,12 @@ interface RouterProbe {
   navigate: NavigateFunction;
 }
 
-function Probe({ probe }: { probe: RouterProbe }) {
-  probe.location = useLocation();
-  probe.navigate = useNavigate();
+function Probe({ onRender }: { onRender: (probe: RouterProbe) => void }) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  useLayoutEffect(() => {
+    onRender({ location, navigate });
+  });
   return null;
 }
 
@@ -40,7 +44,7 @@ export function renderApp(path: string | string[], { server, queryClient = creat
     <AppProvider queryClient={queryClient} apiClient={createApiClient(server.baseUrl)}>
       <MemoryRouter initialEntries={typeof path === 'string' ? [path] : path} useTransitions={false}>
         <AppRoutes />
-        <Probe probe={probe} />
+        <Probe onRender={(current) => Object.assign(probe, current)} />
       </MemoryRouter>
     </AppProvider>,
   );

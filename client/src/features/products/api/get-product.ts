@@ -16,6 +16,7 @@ export async function getProduct(api: ApiClient, id: number, signal?: AbortSigna
 
 /** `id` null (not a numeric id) skips the query: the page says 'Invalid Product ID' and asks nothing. */
 export function getProductQueryOptions(api: ApiClient, id: number | null) {
+  // eslint-disable-next-line @tanstack/query/exhaustive-deps -- the api client is where to ask, not what (one per QueryClient)
   return queryOptions({
     queryKey: productKeys.detail(id),
     queryFn: id === null ? skipToken : ({ signal }) => getProduct(api, id, signal),

@@ -12,6 +12,7 @@ export function getProducts(api: ApiClient, signal?: AbortSignal): Promise<Produ
 }
 
 export function getProductsQueryOptions(api: ApiClient) {
+  // eslint-disable-next-line @tanstack/query/exhaustive-deps -- the api client is where to ask, not what (one per QueryClient)
   return queryOptions({
     queryKey: productKeys.list(),
     queryFn: ({ signal }) => getProducts(api, signal),
@@ -26,6 +27,7 @@ export function getProductsQueryOptions(api: ApiClient) {
  * (1 + retries)² times instead of 1 + retries.
  */
 export function getGalleryQueryOptions(api: ApiClient) {
+  // eslint-disable-next-line @tanstack/query/exhaustive-deps -- the api client is where to ask, not what (one per QueryClient)
   return queryOptions({
     queryKey: productKeys.gallery(),
     queryFn: async ({ client }) => {
