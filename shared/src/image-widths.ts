@@ -28,5 +28,10 @@ export function parseImageWidth(query: URLSearchParams): ImageWidth | null | und
   const values = query.getAll('w');
   if (values.length === 0) return null;
   if (values.length > 1) return undefined;
-  return IMAGE_WIDTHS.find((width) => String(width) === values[0]);
+  return imageWidthOf(values[0]);
+}
+
+/** The listed width written exactly as `raw` (`'320'`), else `undefined` (`'0320'`, `'321'`, `''`). */
+export function imageWidthOf(raw: string | undefined): ImageWidth | undefined {
+  return IMAGE_WIDTHS.find((width) => String(width) === raw);
 }

@@ -1,3 +1,4 @@
+import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { seededRandom } from './seeded-random.js';
 
@@ -137,4 +138,30 @@ function hueToRgb(hue: number): [number, number, number] {
 
 function clamp(value: number): number {
   return value < 0 ? 0 : value > 255 ? 255 : Math.round(value);
+}
+
+/**
+ * A decompression bomb: a valid PNG that declares `width` × `height` pixels but holds only one row of compressed
+ * zeros, so a few kilobytes claim, say, ten gigapixels (100,000 × 100,000). A decoder that trusts the header would
+ * try to allocate all of it.
+ */
+export function decompressionBomb(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const typeAndData = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(typeAndData));
+    return Buffer.concat([length, typeAndData, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.writeUInt8(8, 8); // bit depth; colour type 0 (greyscale), no interlace
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.alloc(width + 1))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }

@@ -8,6 +8,7 @@ const HOUR_MS = 3_600_000;
 
 /** Photos by location (`photo-<id>`), counting how often each is fetched; a real resizer, counting its calls. */
 async function setUp(options: { maxBytes?: number; bodies?: Record<string, ProductImage> } = {}) {
+  let clock = 1_000_000;
   const fetches = new Map<string, number>();
   const resizes: string[] = [];
   const realResizer = createImageResizer();
@@ -23,6 +24,7 @@ async function setUp(options: { maxBytes?: number; bodies?: Record<string, Produ
   const cache = createImageCache({
     maxBytes: options.maxBytes ?? 32 * 1024 * 1024,
     ttlMs: HOUR_MS,
+    now: () => clock,
     resizer,
     fetchOriginal: (location) => {
       fetches.set(location, (fetches.get(location) ?? 0) + 1);
@@ -30,16 +32,20 @@ async function setUp(options: { maxBytes?: number; bodies?: Record<string, Produ
       return photo === undefined ? Promise.reject(new Error(`no photo at ${location}`)) : Promise.resolve(photo);
     },
   });
-  return { cache, fetches, resizes };
+  const advance = (ms: number) => (clock += ms);
+  return { cache, fetches, resizes, advance };
 }
 
 describe('the image cache', () => {
   it('shares one fetch and one resize among concurrent requests for one variant, then answers from memory', async () => {
-    const { cache, fetches, resizes } = await setUp();
+    const { cache, fetches, resizes, advance } = await setUp();
     const burst = await Promise.all(Array.from({ length: 8 }, () => cache.variant('photo-1', 320, 'avif')));
-    expect(new Set(burst).size).toBe(1);
-    expect(cache.cachedVariant('photo-1', 320, 'avif')).toBe(burst[0]);
-    expect(await cache.variant('photo-1', 320, 'avif')).toBe(burst[0]);
+    const image = burst[0]!.image;
+    expect(burst).toEqual(Array(8).fill({ image, cacheStatus: 'MISS', ageSeconds: 0 }));
+    expect(burst.every((answer) => answer.image === image)).toBe(true);
+    advance(5_400);
+    expect(cache.cachedVariant('photo-1', 320, 'avif')).toEqual({ image, cacheStatus: 'HIT', ageSeconds: 5 });
+    expect(await cache.variant('photo-1', 320, 'avif')).toEqual({ image, cacheStatus: 'HIT', ageSeconds: 5 });
     expect(fetches.get('photo-1')).toBe(1);
     expect(resizes).toEqual(['avif 320 photo-1']);
   });
@@ -52,9 +58,10 @@ describe('the image cache', () => {
       cache.variant('photo-1', 320, 'source'),
       cache.variant('photo-1', 640, 'avif'),
     ]);
-    expect(variants.map((variant) => variant.contentType)).toEqual(['image/avif', 'image/webp', 'image/jpeg', 'image/avif']);
-    expect(new Set(variants.map((variant) => variant.etag)).size).toBe(4);
-    expect(variants.every((variant) => /^"[\w-]{27}"$/.test(variant.etag))).toBe(true);
+    const images = variants.map((variant) => variant.image);
+    expect(images.map((image) => image.contentType)).toEqual(['image/avif', 'image/webp', 'image/jpeg', 'image/avif']);
+    expect(new Set(images.map((image) => image.etag)).size).toBe(4);
+    expect(images.every((image) => /^"[\w-]{27}"$/.test(image.etag))).toBe(true);
     expect(fetches.get('photo-1')).toBe(1);
     expect(resizes).toHaveLength(4);
     expect(cache.cachedVariant('photo-1', 480, 'avif')).toBeUndefined();
@@ -66,8 +73,8 @@ describe('the image cache', () => {
     await expect(cache.variant('broken', 320, 'webp')).rejects.toBeInstanceOf(UnreadableImageError);
     expect(cache.cachedVariant('broken', 320, 'webp')).toBeUndefined();
     await expect(cache.variant('broken', 320, 'webp')).rejects.toBeInstanceOf(UnreadableImageError);
-    // The original itself was fine to fetch, and is kept: only the resize failed.
-    expect(fetches.get('broken')).toBe(1);
+    // Not even the original is kept: bytes that cannot be read are fetched again, in case the source mends them.
+    expect(fetches.get('broken')).toBe(2);
   });
 
   it('stores nothing when the original cannot be fetched', async () => {
@@ -79,7 +86,7 @@ describe('the image cache', () => {
 
   it('keeps variants within the byte budget, least recently used first out', async () => {
     const { cache } = await setUp();
-    const size = async (width: 160 | 240, format: 'avif' | 'webp') => (await cache.variant('photo-14', width, format)).body.length;
+    const size = async (width: 160 | 240, format: 'avif' | 'webp') => (await cache.variant('photo-14', width, format)).image.body.length;
     const [avif160, webp160, avif240] = [await size(160, 'avif'), await size(160, 'webp'), await size(240, 'avif')];
     // One byte short of all three variants: the third in pushes out the least recently used. Photo 14's original
     // (15 KB) is bigger than that whole budget, so it is fetched for each fill and never kept.
@@ -96,8 +103,8 @@ describe('the image cache', () => {
 
   it('counts originals in the same budget', async () => {
     const { cache } = await setUp();
-    const original = (await cache.original('photo-14')).body.length;
-    const variant = (await cache.variant('photo-14', 160, 'avif')).body.length;
+    const original = (await cache.original('photo-14')).image.body.length;
+    const variant = (await cache.variant('photo-14', 160, 'avif')).image.body.length;
     // Room for the original, or for the variant, not for both: the variant's fill pushes the original out.
     const { cache: small, fetches } = await setUp({ maxBytes: original + variant - 1 });
     await small.variant('photo-14', 160, 'avif');
@@ -107,8 +114,8 @@ describe('the image cache', () => {
 
   it('serves an image bigger than the whole budget without keeping it', async () => {
     const { cache, fetches } = await setUp({ maxBytes: 1000 });
-    const original = await cache.original('photo-1');
-    expect(original.body.length).toBeGreaterThan(1000);
+    const { image } = await cache.original('photo-1');
+    expect(image.body.length).toBeGreaterThan(1000);
     await cache.original('photo-1');
     expect(fetches.get('photo-1')).toBe(2);
   });
@@ -116,9 +123,9 @@ describe('the image cache', () => {
   it('passes an SVG through as its own variant', async () => {
     const svg = { body: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), contentType: 'image/svg+xml' };
     const { cache, resizes } = await setUp({ bodies: { 'logo.svg': svg } });
-    const variant = await cache.variant('logo.svg', 320, 'avif');
-    expect(variant).toBe(await cache.original('logo.svg'));
-    expect(variant.body.equals(svg.body)).toBe(true);
+    const { image } = await cache.variant('logo.svg', 320, 'avif');
+    expect(image).toBe((await cache.original('logo.svg')).image);
+    expect(image.body.equals(svg.body)).toBe(true);
     expect(resizes).toEqual(['avif 320 logo.svg']);
   });
 });

@@ -1,7 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { crc32, deflateSync } from 'node:zlib';
-import { makePhoto, productPhoto } from '@catalogue/testing/photos';
+import { decompressionBomb, makePhoto, productPhoto } from '@catalogue/testing/photos';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProductImage } from '../catalogue/product-source.js';
@@ -26,29 +25,6 @@ async function unreadable(promise: Promise<unknown>): Promise<UnreadableImageErr
   );
   if (!(error instanceof UnreadableImageError)) throw new Error(`expected an UnreadableImageError, got ${String(error)}`);
   return error;
-}
-
-/** A valid PNG that declares `width` × `height` pixels but holds only one row's worth of compressed zeros. */
-function pngDeclaring(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const typeAndData = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(typeAndData));
-    return Buffer.concat([length, typeAndData, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.writeUInt8(8, 8); // bit depth
-  header.writeUInt8(0, 9); // greyscale
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.alloc(width + 1))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
 }
 
 describe('resizing an image', () => {
@@ -120,13 +96,13 @@ describe('resizing an image', () => {
   });
 
   it('refuses a decompression bomb from its header, before decoding it', async () => {
-    const bomb = pngDeclaring(100_000, 100_000);
+    const bomb = decompressionBomb(100_000, 100_000);
     expect(bomb.length).toBeLessThan(200 * KB);
     const error = await unreadable(resizer.resize({ body: bomb, contentType: 'image/png' }, 320, 'avif', 'bomb'));
     expect(error.message).toMatch(/pixel limit/i);
     // Just under the limit, the same kind of file is an image like any other.
     const side = Math.floor(Math.sqrt(MAX_INPUT_PIXELS));
-    const variant = await resizer.resize({ body: pngDeclaring(side, 1), contentType: 'image/png' }, 160, 'source', 'wide');
+    const variant = await resizer.resize({ body: decompressionBomb(side, 1), contentType: 'image/png' }, 160, 'source', 'wide');
     expect(await describeImage(variant)).toMatchObject({ width: 160 });
   });
 });
