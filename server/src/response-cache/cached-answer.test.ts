@@ -87,6 +87,23 @@ describe('prepareAnswer', () => {
     expect(headers.map(([name]) => name)).not.toContain('Content-Encoding');
   });
 
+  it('lets an entry set its own Cache-Control and Content-Security-Policy in place of the site’s', () => {
+    const image: CacheableAnswer = {
+      ...JSON_ANSWER,
+      body: { identity: Buffer.from([0xff, 0xd8]), etag: '"img"' },
+      contentType: 'image/avif',
+      cacheControl: 'public, max-age=86400',
+      contentSecurityPolicy: "default-src 'none'; sandbox",
+    };
+    const headers = pairs(prepareAnswer(image, REQUEST, POLICY).headers);
+    expect(headers.filter(([name]) => name === 'Cache-Control')).toEqual([['Cache-Control', 'public, max-age=86400']]);
+    expect(headers.filter(([name]) => name === 'Content-Security-Policy')).toEqual([
+      ['Content-Security-Policy', "default-src 'none'; sandbox"],
+    ]);
+    // Every other security header is still sent, in its place.
+    expect(headers.slice(1, 1 + SECURITY_HEADERS.length).map(([name]) => name)).toEqual(SECURITY_HEADERS.map(([name]) => name));
+  });
+
   it('is pure: the same inputs give equal answers, and nothing handed out is shared', () => {
     const first = prepareAnswer(JSON_ANSWER, REQUEST, POLICY);
     const second = prepareAnswer(JSON_ANSWER, REQUEST, POLICY);

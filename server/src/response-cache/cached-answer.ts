@@ -27,6 +27,10 @@ export interface CacheableAnswer {
   ageSeconds: number;
   /** Whole seconds of freshness left; 0 once stale. */
   freshForSeconds: number;
+  /** Replaces the Cache-Control worked out from the freshness (images keep their own lifetime: README, "HTTP API"). */
+  cacheControl?: string;
+  /** Replaces the site's Content-Security-Policy (an image opened on its own gets a sandbox). */
+  contentSecurityPolicy?: string;
 }
 
 /** How long shared caches (a CDN, a reverse proxy) may go on serving a copy past its freshness. */
@@ -73,14 +77,20 @@ const SECURITY_HEADER_LIST = SECURITY_HEADERS.flat();
 export function prepareAnswer(answer: CacheableAnswer, request: AnswerRequest, policy: HttpCachingPolicy): PreparedAnswer {
   const { body } = answer;
   const encoding = body[request.encoding] === undefined ? 'identity' : request.encoding;
-  const headers = ['X-Request-Id', request.requestId, ...SECURITY_HEADER_LIST];
+  const { contentSecurityPolicy } = answer;
+  const security =
+    contentSecurityPolicy === undefined
+      ? SECURITY_HEADER_LIST
+      : SECURITY_HEADERS.flatMap(([name, value]) => [name, name === 'Content-Security-Policy' ? contentSecurityPolicy : value]);
+  const headers = ['X-Request-Id', request.requestId, ...security];
   if (request.rateLimit !== undefined)
     headers.push('RateLimit', request.rateLimit.header, 'RateLimit-Policy', request.rateLimit.policyHeader);
   headers.push(
     'ETag',
     variantTag(body.etag, encoding),
     'Cache-Control',
-    `public, max-age=${answer.freshForSeconds}, stale-while-revalidate=${policy.staleWhileRevalidateSeconds}, stale-if-error=${policy.staleIfErrorSeconds}`,
+    answer.cacheControl ??
+      `public, max-age=${answer.freshForSeconds}, stale-while-revalidate=${policy.staleWhileRevalidateSeconds}, stale-if-error=${policy.staleIfErrorSeconds}`,
     'Age',
     String(answer.ageSeconds),
     'X-Cache',
