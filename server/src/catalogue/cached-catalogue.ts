@@ -1,11 +1,14 @@
+import type { ImageWidth } from '@catalogue/shared/image-widths';
 import type { Product } from '@catalogue/shared/product';
-import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { Config } from '../config.js';
+import { createImageCache, type ImageAnswer } from '../images/image-cache.js';
+import { createImageResizer } from '../images/resize-image.js';
+import type { VariantFormat } from '../images/variant-format.js';
 import type { Logger } from '../logger.js';
 import { prepareBody } from './prepared-body.js';
 import { productSchema } from './product-schema.js';
-import { type ProductImage, ProductNotFoundError, type ProductSource, UpstreamError } from './product-source.js';
+import { type ProductImage, ProductNotFoundError, type ProductSource } from './product-source.js';
 import { toPublicProduct } from './public-product.js';
 import { type CachedAnswer, ReadThroughCache } from './read-through-cache.js';
 import type { SharedStore } from './shared-store.js';
@@ -34,6 +37,10 @@ export interface CachedCatalogue {
   getProduct(id: number): Promise<CachedAnswer<Product>>;
   /** The image at the location the source gave for this product; never a location from anywhere else. */
   getProductImage(id: number): Promise<ProductImage>;
+  /** That image resized (images/): one fetch and one resize per image, width and format, then kept. */
+  getProductImageVariant(id: number, width: ImageWidth, format: VariantFormat): Promise<ImageAnswer>;
+  /** The variant if the product is a cache HIT and the variant is held, else `undefined`; never fetches nor resizes. */
+  peekProductImageVariant(id: number, width: ImageWidth, format: VariantFormat): ImageAnswer | undefined;
   /** What listProducts() would answer now if that is a cache HIT, else `undefined`; never asks the source. */
   peekListHit(): CachedAnswer<Product[]> | undefined;
   /** What getProduct(id) would answer now if that is a cache HIT, else `undefined`; never asks the source. */
@@ -89,15 +96,13 @@ export function createCachedCatalogue({ source, config, logger, now, sharedStore
     prepare: (product) => prepareBody(toPublicProduct(product)),
     ...(sharedStore && { shared: { store: sharedStore, keyPrefix: 'product:', parse: parseWith(productSchema), holdMs } }),
   });
-  // Images by source location, so a product whose image changes upstream gets the new one. `fetch` shares one
-  // source request among concurrent callers and stores nothing when it fails. Sized by bytes, not by count:
-  // one large photo must not be able to push the budget past what the operator allowed. An image bigger than
-  // the whole budget is served but not kept.
-  const images = new LRUCache<string, ProductImage>({
-    maxSize: config.imageCacheMaxBytes,
-    sizeCalculation: (image) => Math.max(1, image.body.length),
-    ttl: Math.max(1, timing.ttlSeconds) * 1000,
-    fetchMethod: (location) => source.getImage(location),
+  // Originals and their variants by source location, so a product whose image changes upstream gets the new one.
+  const images = createImageCache({
+    maxBytes: config.imageCacheMaxBytes,
+    ttlMs: Math.max(1, timing.ttlSeconds) * 1000,
+    fetchOriginal: (location) => source.getImage(location),
+    resizer: createImageResizer(),
+    ...(now && { now }),
   });
 
   async function getProduct(id: number): Promise<CachedAnswer<Product>> {
@@ -120,10 +125,17 @@ export function createCachedCatalogue({ source, config, logger, now, sharedStore
 
     async getProductImage(id) {
       const { value } = await getProduct(id);
-      const image = await images.fetch(value.image);
-      // Only a fetchMethod that resolves undefined yields undefined; the sources never do.
-      if (image === undefined) throw new UpstreamError(`no image at ${value.image}`);
-      return image;
+      return (await images.original(value.image)).image;
+    },
+
+    async getProductImageVariant(id, width, format) {
+      const { value } = await getProduct(id);
+      return images.variant(value.image, width, format);
+    },
+
+    peekProductImageVariant(id, width, format) {
+      const product = products.peekHit(String(id));
+      return product && images.cachedVariant(product.value.image, width, format);
     },
 
     hasAnyCopy: () => list.hasAnyCopy() || products.hasAnyCopy(),
