@@ -10,6 +10,7 @@ import { measuredSource } from './catalogue/measured-source.js';
 import { createRedisStore } from './catalogue/redis-store.js';
 import type { ProductSource } from './catalogue/product-source.js';
 import type { Config } from './config.js';
+import { cacheableImageVariantRoute } from './images/image-answer.js';
 import type { Logger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createApiRateLimit } from './rate-limit.js';
@@ -76,7 +77,7 @@ export async function buildServer(config: Config, dependencies: ServerDependenci
   const rateLimit = createApiRateLimit(config, now);
   const app = createApp({ config, catalogue, logger, metrics, staticDir, rateLimit });
   const listener = createResponseCache({
-    routes: cacheableProductRoutes(catalogue),
+    routes: [...cacheableProductRoutes(catalogue), cacheableImageVariantRoute(catalogue)],
     policy: httpCachingPolicy(config),
     metrics,
     logger,
@@ -133,6 +134,7 @@ async function createSource(config: Config, logger: Logger, embeddedDirectory: U
     baseUrl: config.productsApiUrl,
     timeoutMs: config.upstreamTimeoutMs,
     maxImageBytes: config.imageMaxBytes,
+    imageHosts: config.imageHosts,
     logger,
   });
 }
