@@ -1,7 +1,10 @@
+import { parseImageWidth } from '@catalogue/shared/image-widths';
 import { MESSAGES } from '@catalogue/shared/messages';
 import { parseProductId } from '@catalogue/shared/product-id';
 import { type Request, type RequestHandler, type Response, Router } from 'express';
 import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
+import { IMAGE_CACHE_CONTROL, IMAGE_CSP, imageVariantAnswer } from '../images/image-answer.js';
+import { chooseVariantFormat } from '../images/variant-format.js';
 import type { Logger } from '../logger.js';
 import type { HttpCachingPolicy } from '../response-cache/cached-answer.js';
 import { jsonAnswer } from './cacheable-product-routes.js';
@@ -14,11 +17,6 @@ export interface ProductsRouterOptions {
   caching: HttpCachingPolicy;
   logger: Logger;
 }
-
-/** Images are named by product and only change with it, so browsers and CDNs may keep them for a day. */
-const IMAGE_CACHE_CONTROL = 'public, max-age=86400';
-/** An image opened on its own must not run anything (an SVG may hold scripts): no sources, sandboxed. */
-const IMAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
 /** `/products`, `/products/:id` and `/products/:id/image`, mounted under `/api`. */
 export function createProductsRouter({ catalogue, caching, logger }: ProductsRouterOptions): Router {
@@ -44,7 +42,18 @@ export function createProductsRouter({ catalogue, caching, logger }: ProductsRou
   router
     .route('/products/:id/image')
     .get(
-      withProductId(async (id, _req, res) => {
+      withProductId(async (id, req, res) => {
+        const queryStart = req.originalUrl.indexOf('?');
+        const width = parseImageWidth(new URLSearchParams(queryStart === -1 ? '' : req.originalUrl.slice(queryStart + 1)));
+        if (width === undefined) {
+          res.status(400).set('Cache-Control', 'no-store').json({ error: MESSAGES.invalidImageWidth });
+          return;
+        }
+        if (width !== null) {
+          const variant = await catalogue.getProductImageVariant(id, width, chooseVariantFormat(req.headers.accept));
+          sendCachedAnswer(req, res, imageVariantAnswer(variant), caching);
+          return;
+        }
         const image = await catalogue.getProductImage(id);
         res
           .status(200)
