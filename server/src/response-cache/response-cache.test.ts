@@ -166,6 +166,25 @@ describe('the response cache in front of Express', () => {
     );
   });
 
+  it.each(['GET', 'HEAD'] as const)(
+    'answers %s of an image variant exactly as Express does, one entry per format by Accept',
+    async (method) => {
+      const sites = await startSites();
+      for (const [accept, contentType] of [
+        ['image/avif,image/webp,*/*', 'image/avif'],
+        ['image/webp,*/*', 'image/webp'],
+        ['*/*', 'image/png'],
+      ]) {
+        const exchange = { method, path: '/api/products/9/image?w=320', headers: { Accept: accept!, 'X-Request-Id': 'trace-7' } };
+        expect(header(await sendToBoth(sites, exchange), 'x-cache')).toBe('MISS');
+        const answered = await cachedAnswers(sites.production);
+        const hit = await sendToBoth(sites, exchange);
+        expect(await cachedAnswers(sites.production)).toBe(answered + 1);
+        expect([header(hit, 'x-cache'), header(hit, 'content-type'), header(hit, 'vary')]).toEqual(['HIT', contentType, 'Accept']);
+      }
+    },
+  );
+
   it('gives each request a new id unless a plain one came with it', async () => {
     const { production } = await startSites();
     for (let count = 0; count < 2; count += 1) await send(production.server, { path: '/api/products' });
