@@ -1,10 +1,23 @@
 import react from '@vitejs/plugin-react';
-import { defaultClientConditions, defineConfig } from 'vite';
+import { defaultClientConditions, defaultServerConditions, defineConfig } from 'vite';
 
-export default defineConfig({
+/**
+ * Two builds (`npm run build`): the browser app into dist/, with a manifest the server reads to preload a page's
+ * chunk, then (`--ssr`) src/entry-server.tsx into dist/server/, the render function the server calls for each page.
+ */
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [react()],
   // @catalogue/shared is bundled from its TypeScript sources (its `source` export condition).
   resolve: { conditions: ['source', ...defaultClientConditions] },
-  build: { outDir: 'dist', emptyOutDir: true },
+  ssr: {
+    resolve: { conditions: ['source', ...defaultServerConditions], externalConditions: ['source'] },
+    // Self-contained: the server's production install has no React, router or styled-components of its own.
+    noExternal: true,
+  },
+  build: isSsrBuild
+    ? { outDir: 'dist/server', emptyOutDir: true, copyPublicDir: false }
+    : { outDir: 'dist', emptyOutDir: true, manifest: true },
+  // The bundled React picks its production build whatever NODE_ENV the server runs with.
+  define: isSsrBuild ? { 'process.env.NODE_ENV': JSON.stringify('production') } : {},
   server: { proxy: { '/api': 'http://localhost:3000' } },
-});
+}));

@@ -1,0 +1,153 @@
+/**
+ * The app rendered on the server: Vite builds this file into dist/server/entry-server.js (`npm run build`), which the
+ * server loads at start-up and calls for every page it renders. The browser hydrates the result (main.tsx). See the
+ * README, "Server rendering".
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { text } from 'node:stream/consumers';
+import { fileURLToPath } from 'node:url';
+import type { QueryClient } from '@tanstack/react-query';
+import { prerenderToNodeStream } from 'react-dom/static';
+import { parsePath, StaticRouter } from 'react-router-dom';
+import { ServerStyleSheet } from 'styled-components';
+import type { Manifest } from 'vite';
+import { MESSAGES } from '@catalogue/shared/messages';
+import type { Product } from '@catalogue/shared/product';
+import { parseProductId } from '@catalogue/shared/product-id';
+import { API_PATHS } from '@catalogue/shared/routes';
+import { App } from './app/app';
+import { AppRoutes, matchPage, PAGES, type AppPage } from './app/router';
+import { getProductQueryOptions } from './features/products/api/get-product';
+import { getGalleryQueryOptions, getProductsQueryOptions } from './features/products/api/get-products';
+import { ApiError, type ApiClient } from './lib/api-client';
+import { createServerQueryClient, SEEDED_BY_SERVER, serializeQueryState } from './lib/query-client';
+
+/** What the server already fetched for this URL (from its cache), so rendering never waits on the network. */
+export interface PageData {
+  /** `/` and `/products`: the public product list, or 'error' when it could not be had. */
+  products?: Product[] | 'error';
+  /** `/productdetails/:id`: the product, 'not-found', or 'error'. Absent for an invalid id (no request made). */
+  product?: Product | 'not-found' | 'error';
+}
+
+export interface RenderRequest {
+  /** Path and query as requested, e.g. `/products?q=bag&sort=priceLowHigh`. */
+  url: string;
+  data: PageData;
+}
+
+export interface RenderResult {
+  /** The markup that goes inside `<div id="root">`. */
+  html: string;
+  /** The `<style data-styled…>` element(s) from styled-components' ServerStyleSheet. */
+  styles: string;
+  /** TanStack Query's dehydrated state as a JSON string — NOT yet escaped for HTML; the server escapes it. */
+  state: string;
+  /**
+   * Hashed URLs of the page's own chunk and what it imports beyond the entry (`/assets/….js`, to `modulepreload`),
+   * and of its stylesheets (`/assets/….css`, to link as stylesheets: the server's HTML already shows the page, so its
+   * styles must be there before the script arrives, e.g. the home carousel's).
+   */
+  preloads: string[];
+}
+
+export async function render({ url, data }: RenderRequest): Promise<RenderResult> {
+  const { page, params } = matchPage(parsePath(url).pathname ?? '/');
+  const api = pageDataApi(data);
+  const queryClient = createServerQueryClient();
+  await seedPageQueries(queryClient, page, params.id, api);
+
+  const sheet = new ServerStyleSheet();
+  try {
+    const errors: unknown[] = [];
+    // prerender, unlike renderToString, waits for the page's lazy chunk instead of sending the Suspense fallback.
+    const { prelude } = await prerenderToNodeStream(
+      sheet.collectStyles(
+        <App queryClient={queryClient} apiClient={api}>
+          <StaticRouter location={url}>
+            <AppRoutes />
+          </StaticRouter>
+        </App>,
+      ),
+      { onError: (error) => void errors.push(error) },
+    );
+    const html = await text(prelude);
+    // Error boundaries do not run on the server: a page that throws would arrive as the spinner. Fail instead.
+    if (errors.length > 0) throw errors[0];
+    return {
+      html,
+      styles: sheet.getStyleTags(),
+      state: serializeQueryState(queryClient, (query) => query.meta?.seededByServer === true),
+      preloads: pagePreloads(BUILD_MANIFEST, page.source),
+    };
+  } finally {
+    sheet.seal();
+  }
+}
+
+/**
+ * Fills the queries a page reads when it opens, as the browser would fetch them, from PageData; each is marked as
+ * the server's (see SEEDED_BY_SERVER), which is also what picks them for the state block.
+ */
+async function seedPageQueries(queryClient: QueryClient, page: AppPage, rawId: string | undefined, api: ApiClient): Promise<void> {
+  switch (page) {
+    case PAGES.home:
+      return queryClient.prefetchQuery({ ...getGalleryQueryOptions(api), meta: SEEDED_BY_SERVER });
+    case PAGES.products:
+      return queryClient.prefetchQuery({ ...getProductsQueryOptions(api), meta: SEEDED_BY_SERVER });
+    case PAGES.productDetails: {
+      // An id that is not a number is not asked for: the page says 'Invalid Product ID' (docs/product.md, "Product detail").
+      const id = parseProductId(rawId);
+      if (id !== null) await queryClient.prefetchQuery({ ...getProductQueryOptions(api, id), meta: SEEDED_BY_SERVER });
+    }
+  }
+}
+
+/**
+ * The API as the page's own query functions call it, answered from what the server fetched: the cache is filled the
+ * way the browser fills it, failures included, under the keys the pages read. A failure gets the status and message
+ * the API would have sent (README, "HTTP API").
+ */
+function pageDataApi(data: PageData): ApiClient {
+  return {
+    getJson<T>(path: string): Promise<T> {
+      const found = path === API_PATHS.products ? data.products : data.product;
+      if (found === 'not-found') return Promise.reject(new ApiError(404, MESSAGES.productNotFound));
+      if (found === 'error' || found === undefined) {
+        const message = path === API_PATHS.products ? MESSAGES.catalogueUnavailable : MESSAGES.productNotFound;
+        return Promise.reject(new ApiError(503, message));
+      }
+      return Promise.resolve(found as T);
+    },
+  };
+}
+
+/**
+ * Vite's manifest of the browser build (dist/.vite/manifest.json, beside this file's dist/server/). Tests render from
+ * source, where nothing is built and so there is nothing to preload.
+ */
+const BUILD_MANIFEST: Manifest = import.meta.env.PROD
+  ? (JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', '.vite', 'manifest.json'), 'utf8')) as Manifest)
+  : {};
+
+/**
+ * The files a page's chunk needs beyond what the entry loads (index.html already links the entry's own chunks and
+ * stylesheets): its chunk, the chunks it imports and their stylesheets.
+ */
+export function pagePreloads(manifest: Manifest, pageSource: string): string[] {
+  const entry = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
+  const loadedByEntry = new Set(entry ? chunkFiles(manifest, entry) : []);
+  return chunkFiles(manifest, pageSource).filter((file) => !loadedByEntry.has(file));
+}
+
+function chunkFiles(manifest: Manifest, key: string, seen = new Set<string>()): string[] {
+  const chunk = manifest[key];
+  if (!chunk || seen.has(key)) return [];
+  seen.add(key);
+  return [
+    `/${chunk.file}`,
+    ...(chunk.css ?? []).map((css) => `/${css}`),
+    ...(chunk.imports ?? []).flatMap((imported) => chunkFiles(manifest, imported, seen)),
+  ];
+}
