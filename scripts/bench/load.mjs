@@ -17,6 +17,8 @@ PipelinedRequestsQueue.prototype.addBody = () => {};
 
 const SELF = fileURLToPath(import.meta.url);
 const LOAD_CORE = 1;
+/** Keep-alive connections by default: enough that the server, not the round trips, sets the pace. */
+export const CONNECTIONS = 50;
 
 /**
  * Runs `connections` keep-alive connections (no pipelining) against `url` for `seconds`. Resolves with
@@ -24,7 +26,7 @@ const LOAD_CORE = 1;
  * non-2xx answers and errors (a contender that fails requests must not look fast), and the share of a core
  * the load generator itself used.
  */
-export async function measureLoad({ url, headers, seconds, connections = 10 }) {
+export async function measureLoad({ url, headers, seconds, connections = CONNECTIONS }) {
   const child = startNode([SELF, JSON.stringify({ url, headers, seconds, connections })], { core: LOAD_CORE });
   const [, json] = await waitForLine(child, /^(\{.*\})$/m, (seconds + 30) * 1000);
   return JSON.parse(json);

@@ -114,6 +114,11 @@ export async function buildServer(config: Config, dependencies: ServerDependenci
     },
     close: (graceMs) =>
       new Promise<void>((resolve) => {
+        // From now on every answer closes its connection: keep-alive clients go elsewhere at once rather than
+        // keep this server busy until the grace period ends.
+        server.prependListener('request', (_req, res) => {
+          res.shouldKeepAlive = false;
+        });
         const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
         server.close(() => {
           clearTimeout(deadline);

@@ -1,4 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { Agent, request as httpRequest } from 'node:http';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -107,6 +108,78 @@ describe('the server process (index.ts)', () => {
     expect((await exited).code).toBe(0);
   });
 
+  it('writes the access line of every request it answered before it exits on SIGTERM under load', async () => {
+    const { child, exited, stdoutLines } = startProcess({ PORT: '0', PRODUCTS_API_URL: '', RATE_LIMIT_PER_MINUTE: '0' });
+    const records: LogLine[] = [];
+    const closed = once(stdoutLines, 'close');
+    const url = await new Promise<string>((resolve) => {
+      stdoutLines.on('line', (line) => {
+        const record = JSON.parse(line) as LogLine;
+        records.push(record);
+        if (record.msg.startsWith('Serving the product catalogue at ')) resolve(String(record.url));
+      });
+    });
+
+    // 50 keep-alive clients, each sending its next request as soon as the last is answered, over both paths:
+    // cache hits (the response cache), misses, a query string, a 404 and a page (Express).
+    const paths = ['/api/products', '/api/products/3', '/api/products?sort=nameAZ', '/api/products/99999', '/products'];
+    const agent = new Agent({ keepAlive: true, maxSockets: 50 });
+    const answered: string[] = [];
+    let loaded: () => void;
+    const underLoad = new Promise<void>((resolve) => (loaded = resolve));
+    async function client(index: number): Promise<void> {
+      for (let sent = 0; ; sent += 1) {
+        const id = `load-${index}-${sent}`;
+        try {
+          await answerOf(`${url}${paths[sent % paths.length]!}`, id, agent);
+        } catch {
+          return; // the server stopped taking requests
+        }
+        answered.push(id);
+        if (answered.length === 1000) loaded();
+      }
+    }
+    const clients = Array.from({ length: 50 }, (_, index) => client(index));
+    await underLoad;
+    child.kill('SIGTERM');
+    await Promise.all(clients);
+    agent.destroy();
+    expect((await exited).code).toBe(0);
+    await closed;
+
+    const logged = new Set(records.filter((record) => record.msg === 'request completed').map((record) => record.req?.id));
+    expect(answered.length).toBeGreaterThanOrEqual(1000);
+    expect(answered.filter((id) => !logged.has(id))).toEqual([]);
+    expect(records.at(-1)?.msg).toBe('Stopped');
+  }, 30_000);
+
+  it.each([
+    ['an uncaught exception', 'SIGUSR2', 'Uncaught exception: exiting'],
+    ['an unhandled rejection', 'SIGHUP', 'Unhandled promise rejection: exiting'],
+  ] as const)('logs %s as fatal, with every line before it, and exits 1', async (_case, signal, message) => {
+    // A bug on demand: the preloaded module throws (or rejects) outside any handler when signalled.
+    const bug = `process.on('SIGUSR2', () => setImmediate(() => { throw new Error('bug'); })); process.on('SIGHUP', () => { void Promise.reject(new Error('bug')); });`;
+    const { child, exited, stdoutLines } = startProcess({ PORT: '0', PRODUCTS_API_URL: '' }, [
+      '--import',
+      `data:text/javascript,${encodeURIComponent(bug)}`,
+    ]);
+    const records: LogLine[] = [];
+    const closed = once(stdoutLines, 'close');
+    const url = await new Promise<string>((resolve) => {
+      stdoutLines.on('line', (line) => {
+        const record = JSON.parse(line) as LogLine;
+        records.push(record);
+        if (record.msg.startsWith('Serving the product catalogue at ')) resolve(String(record.url));
+      });
+    });
+    await request(url).get('/api/products').set('X-Request-Id', 'before-the-bug').expect(200);
+    child.kill(signal);
+    expect((await exited).code).toBe(1);
+    await closed;
+    expect(records.some((record) => record.msg === 'request completed' && record.req?.id === 'before-the-bug')).toBe(true);
+    expect(records.at(-1)).toMatchObject({ level: 60, msg: message, err: { message: 'bug' } });
+  });
+
   // buildServer passes `maxHeaderSize: 16 * 1024` to createServer, so neither NODE_OPTIONS nor a future Node
   // default moves the limit.
   it('keeps the 16 KiB request-header limit when Node is started with --max-http-header-size=65536', async () => {
@@ -121,4 +194,24 @@ describe('the server process (index.ts)', () => {
 function requestWithHeaders(bytes: number): string {
   const lines = Array.from({ length: Math.ceil(bytes / 1000) }, (_, index) => `X-Filler-${index}: ${'a'.repeat(984)}\r\n`);
   return `GET /healthz HTTP/1.1\r\nHost: localhost\r\n${lines.join('')}Connection: close\r\n\r\n`;
+}
+
+interface LogLine {
+  msg: string;
+  level?: number;
+  url?: string;
+  req?: { id?: string };
+}
+
+/** One GET on `agent`'s keep-alive connections; resolves with the status once the whole answer has arrived. */
+function answerOf(url: string, requestId: string, agent: Agent): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { agent, headers: { 'X-Request-Id': requestId } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }

@@ -1,7 +1,7 @@
 // The process: the only module with side effects. Everything it starts is put together by buildServer.
 import { type BuiltServer, buildServer, ListenError } from './build-server.js';
 import { ConfigError, type Config, loadConfig } from './config.js';
-import { createLogger } from './logger.js';
+import { createProcessLog } from './logger.js';
 
 /** How long requests in flight may take to finish after SIGTERM/SIGINT before their connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -19,7 +19,18 @@ try {
   exitWith(error instanceof ConfigError ? `Invalid configuration: ${error.message}` : String(error));
 }
 
-const logger = createLogger(config.logLevel);
+const log = createProcessLog(config.logLevel);
+const { logger } = log;
+
+// A bug that escaped every handler: say what it was, make sure the line (and every one before it) is written,
+// and exit, since the process's state can no longer be trusted. The orchestrator starts a new one.
+function dieOf(error: unknown, message: string): never {
+  logger.fatal({ err: error }, message);
+  log.flushSync();
+  process.exit(1);
+}
+process.on('uncaughtException', (error) => dieOf(error, 'Uncaught exception: exiting'));
+process.on('unhandledRejection', (reason) => dieOf(reason, 'Unhandled promise rejection: exiting'));
 
 let running: BuiltServer;
 let url: string;
@@ -35,17 +46,23 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
     if (stopping) {
       logger.warn({ signal }, 'Second stop signal: exiting without waiting for requests in flight');
+      log.flushSync();
       process.exit(1);
     }
     stopping = true;
     logger.info({ signal }, 'Stopping: no new connections, finishing requests in flight');
-    void running.close(SHUTDOWN_GRACE_MS).then(() => {
-      logger.info('Stopped');
-      process.exit(0);
-    });
+    void running
+      .close(SHUTDOWN_GRACE_MS)
+      .then(() => {
+        logger.info('Stopped');
+        return log.flush();
+      })
+      .then(() => process.exit(0));
   });
 }
 
 // Logged only once the signal handlers are in place: from this line on, a stop signal is a graceful stop.
 const { catalogue } = running;
 logger.info({ url, source: catalogue.sourceName }, `Serving the product catalogue at ${url} (source: ${catalogue.sourceName})`);
+// Written at once rather than with the next batch: supervisors and people wait for this line.
+void log.flush();

@@ -6,11 +6,50 @@ import type { LogLevel } from './config.js';
 export type { Logger };
 
 /**
- * JSON lines on stdout (or on `destination`, which tests use to read what was logged). Writes are synchronous
- * so lines keep their order and the last ones are not lost when the process exits right after logging.
+ * JSON lines on `destination`: the process's buffered stdout (createProcessLog), a stream tests read, or by
+ * default stdout written synchronously (tests and tools that log little).
  */
-export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
-  return pino({ level, base: { service: 'catalogue-server' } }, destination ?? pino.destination({ dest: 1, sync: true }));
+export function createLogger(level: LogLevel, destination: DestinationStream = pino.destination({ dest: 1, sync: true })): Logger {
+  return pino({ level, base: { service: 'catalogue-server' } }, destination);
+}
+
+/** The process's logger, and how to make sure everything it was given is written before the process exits. */
+export interface ProcessLog {
+  logger: Logger;
+  /** Resolves once every line logged so far has been written (graceful stop). */
+  flush(): Promise<void>;
+  /** Writes every line logged so far before returning (a fatal error, when the event loop cannot be trusted). */
+  flushSync(): void;
+}
+
+/**
+ * Lines wait until this many bytes are buffered (or a flush): one write per batch of about ten access lines
+ * rather than a system call per request. Above 0, so that a flush waits for writes in flight to finish.
+ */
+const MIN_WRITE_BYTES = 2048;
+/**
+ * The largest single write. Kept small because the buffer grows by appending to a string whose byte length is
+ * measured on every line (measured: about 2 µs less per line than the 16 KiB default); writes of at most
+ * 4 KiB to a pipe are also atomic, so a line is never interleaved with another writer's.
+ */
+const MAX_WRITE_BYTES = 4096;
+/** The longest a line waits in the buffer when traffic is too light to fill it. */
+const FLUSH_INTERVAL_MS = 1000;
+
+/**
+ * JSON lines on stdout, written asynchronously in batches (docs/decisions/async-access-log.md): a synchronous
+ * write per access line cost about 30% of the throughput of cached answers. Lines keep their order; index.ts
+ * flushes on SIGTERM/SIGINT and on a fatal error, so none is lost at exit.
+ */
+export function createProcessLog(level: LogLevel): ProcessLog {
+  const destination = pino.destination({ dest: 1, sync: false, minLength: MIN_WRITE_BYTES, maxWrite: MAX_WRITE_BYTES });
+  const logger = createLogger(level, destination);
+  setInterval(() => logger.flush(), FLUSH_INTERVAL_MS).unref();
+  return {
+    logger,
+    flush: () => new Promise((resolve) => logger.flush(() => resolve())),
+    flushSync: () => destination.flushSync(),
+  };
 }
 
 const PLAIN_TOKEN = /^[\w.:-]{1,128}$/;

@@ -126,7 +126,8 @@ export function clientKey(req: IncomingMessage, trustProxy: boolean): string {
     if (last !== '') address = last;
   }
   if (address.startsWith('::ffff:') && address.includes('.')) return address.slice('::ffff:'.length);
-  return isIPv6(address) ? ipv6Block56(address) : address;
+  // An IPv4 address has no colon: most requests skip isIPv6's long regular expression.
+  return address.includes(':') && isIPv6(address) ? ipv6Block56(address) : address;
 }
 
 function ipv6Block56(address: string): string {

@@ -59,7 +59,8 @@ function historyFallback(staticDir: string): RequestHandler {
     res.status(isAppRoute(req.path) ? 200 : 404).set('Cache-Control', REVALIDATE);
     res.sendFile('index.html', { root: staticDir, cacheControl: false }, (error?: NodeJS.ErrnoException) => {
       if (error === undefined) return;
-      if (res.headersSent) return; // the client went away mid-file; nothing left to answer
+      // The client went away (mid-file, or before it began): nothing left to answer, and nothing went wrong here.
+      if (res.headersSent || error.code === 'ECONNABORTED') return;
       if (error.code === 'ENOENT') {
         res.status(503).type('text/plain').send('The site is not built yet: run `npm run build`, then restart the server.\n');
         return;
