@@ -9,6 +9,7 @@ import { launchChromium } from './browser.mjs';
 import { startBuiltServer } from './built-server.mjs';
 import { get } from './http.mjs';
 import { runLighthouse } from './lighthouse.mjs';
+import { CONNECTIONS } from './load.mjs';
 import { measureRouteScripts, ROUTE_BUDGETS } from './page-budgets.mjs';
 import { killChildrenOnExit, PINNING, stopAllProcesses, stopProcess } from './processes.mjs';
 import { describeMachine, loadAverage, median, percent, Report, writeReport } from './report.mjs';
@@ -75,7 +76,7 @@ killChildrenOnExit();
 const machine = describeMachine();
 const loadAtStart = loadAverage();
 const settings =
-  `API: ${ROUNDS} rounds × ${SECONDS} s per contender (after ${WARMUP_SECONDS} s warm-up), 10 connections, no pipelining, ` +
+  `API: ${ROUNDS} rounds × ${SECONDS} s per contender (after ${WARMUP_SECONDS} s warm-up), ${CONNECTIONS} connections, no pipelining, ` +
   (PINNING ? 'server on core 0, autocannon on core 1' : 'not pinned (needs 2 cores and taskset)');
 log(`# npm run bench\n\nMachine: ${machine}\nSettings: ${settings}\nLoad average at start: ${loadAtStart ?? 'n/a'}`);
 if (loadAtStart !== null && loadAtStart > 0.5) {
