@@ -3,6 +3,7 @@
 import { findRedisServer, REDIS_INSTALL_HINT, type RedisServer, startRedisServer } from '@catalogue/testing/redis-server';
 import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
 import { startUpstreamStub, type UpstreamStub } from '@catalogue/testing/upstream-double';
+import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const TTL = 60;
@@ -134,6 +135,32 @@ describe.skipIf(redisMissing)('replicas sharing a Redis', () => {
     expect(await metric(b, /^catalogue_shared_cache_up /)).toBe(0);
     expect(await metric(b, /^catalogue_shared_cache_commands_total\{command="read",outcome="error"\}/)).toBeGreaterThanOrEqual(1);
     expect(b.logs.some((record) => /Shared cache \(Redis\) unavailable/.test(record.msg))).toBe(true);
+  });
+
+  it('keep answering when Redis is paused (every command times out) or full (every write refused)', async () => {
+    const admin = new Redis(redis.url, { maxRetriesPerRequest: 0 });
+    try {
+      const a = await replica();
+      await admin.config('SET', 'maxmemory-policy', 'noeviction');
+      await admin.config('SET', 'maxmemory', '1');
+      const whileFull = await get(a, '/api/products');
+      expect(whileFull.status).toBe(200);
+      // The claim is the first write Redis refuses; the replica then fills from the upstream alone.
+      expect(await metric(a, /^catalogue_shared_cache_commands_total\{command="claim",outcome="error"\}/)).toBe(1);
+
+      const b = await replica();
+      await admin.call('CLIENT', 'PAUSE', '3000', 'ALL');
+      const whilePaused = await get(b, '/api/products/1');
+      expect(whilePaused.status).toBe(200);
+      expect(whilePaused.headers.get('x-cache')).toBe('MISS');
+      // One command's time limit, not one per command: after the failed read, no claim and no write are tried.
+      expect(await metric(b, /^catalogue_shared_cache_commands_total\{command="read",outcome="error"\}/)).toBe(1);
+      expect(await metric(b, /^catalogue_shared_cache_commands_total\{command="(claim|write)"/)).toBe(0);
+      expect(JSON.parse((await get(b, '/readyz')).text)).toMatchObject({ status: 'ready', sharedCache: 'down' });
+    } finally {
+      await admin.call('CLIENT', 'UNPAUSE').catch(() => undefined);
+      admin.disconnect();
+    }
   });
 
   it('count freshness and staleness from the fill time on every replica, and serve a stored copy through an upstream outage', async () => {

@@ -42,7 +42,9 @@ export interface SharedFillOptions<T> {
  * 2. Otherwise this replica claims the fill. Claimed: it asks the source, stores the copy (or removes it on a
  *    definitive "does not exist"), then releases the claim. Taken by another replica: it waits for that replica's
  *    copy, claiming again if the claim ends without one (the source failed there), and asks the source itself
- *    only once the claim's time is up. The store unavailable: it asks the source, as without a store.
+ *    only once the claim's time is up.
+ * 3. The store unavailable (a read or claim just failed): it asks the source, as without a store, and tries no
+ *    more commands for this fill, so trouble with the store costs one command's time limit per fill.
  *
  * Source failures propagate as they would without a store; store failures never do (SharedStore never rejects).
  */
@@ -67,6 +69,8 @@ export class SharedFill<T> {
     for (;;) {
       const shared = await this.#read(storeKey);
       if (shared !== undefined && accept(shared.storedAt)) return shared;
+      // The read just failed (Redis down or too slow): no claim, no write, each of which would wait as long again.
+      if (!store.available) return this.#fromSource(storeKey, fromSource);
       const claim = await store.claimFill(storeKey, holdMs);
       if (claim === 'claimed') {
         try {
@@ -95,11 +99,11 @@ export class SharedFill<T> {
     const { store } = this.#copies;
     const value = await fromSource();
     if (value === null) {
-      await store.remove(storeKey);
+      if (store.available) await store.remove(storeKey);
       return null;
     }
     const storedAt = this.#now();
-    await store.write(storeKey, { value, storedAt }, this.#usableMs);
+    if (store.available) await store.write(storeKey, { value, storedAt }, this.#usableMs);
     return { value, storedAt, from: 'source' };
   }
 }
