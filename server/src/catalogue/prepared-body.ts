@@ -5,7 +5,7 @@ import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
 
-/** One JSON answer, serialised and compressed once per cache fill so that a cache hit only copies bytes. */
+/** One answer (JSON, or a page's HTML), serialised and compressed once per cache fill so that a cache hit only copies bytes. */
 export interface PreparedBody {
   identity: Buffer;
   gzip: Buffer;
@@ -21,7 +21,11 @@ export interface PreparedBody {
  * 82 ms. gzip level 6 gave the same size as 9 there, in less time.
  */
 export async function prepareBody(value: unknown): Promise<PreparedBody> {
-  const identity = Buffer.from(JSON.stringify(value), 'utf8');
+  return encodeBody(Buffer.from(JSON.stringify(value), 'utf8'));
+}
+
+/** The same for bytes already serialised (a rendered page's HTML). */
+export async function encodeBody(identity: Buffer): Promise<PreparedBody> {
   const [gzipped, brotli] = await Promise.all([
     gzipAsync(identity, { level: 6 }),
     brotliAsync(identity, {
