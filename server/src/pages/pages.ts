@@ -1,0 +1,197 @@
+import type { IncomingMessage } from 'node:http';
+import { PAGE_PATHS } from '@catalogue/shared/routes';
+import { type ErrorRequestHandler, type Request, type RequestHandler, type Response, Router } from 'express';
+import { sendCachedAnswer } from '../api/send-cached-answer.js';
+import type { CachedAnswer, CachedCatalogue } from '../catalogue/cached-catalogue.js';
+import { encodeBody, type PreparedBody } from '../catalogue/prepared-body.js';
+import { ProductNotFoundError, UpstreamError } from '../catalogue/product-source.js';
+import { toPublicProduct } from '../catalogue/public-product.js';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { CacheableAnswer, HttpCachingPolicy } from '../response-cache/cached-answer.js';
+import type { CacheableRoute } from '../response-cache/response-cache.js';
+import { createPageCache } from './page-cache.js';
+import { pageHead, stateBlock } from './page-head.js';
+import { fillTemplate, type PageData, type PageRenderer } from './page-renderer.js';
+import { isCacheablePageUrl, type PageRoute, resolvePage } from './page-route.js';
+import { publicOrigin } from './public-origin.js';
+import { robotsTxt, sitemapPage, sitemapXml } from './sitemap.js';
+
+export interface PagesOptions {
+  catalogue: CachedCatalogue;
+  config: Pick<Config, 'publicUrl' | 'trustProxy'>;
+  caching: HttpCachingPolicy;
+  /** The built client's renderer; `null` when the client is not built (pages answer 503). */
+  renderer: PageRenderer | null;
+  logger: Logger;
+  /** Milliseconds since the epoch, for the sitemap's `lastmod`. */
+  now: () => number;
+}
+
+export interface Pages {
+  /** The Express routes: every page path, `/sitemap.xml`, `/robots.txt`. */
+  router: Router;
+  /** Fresh rendered pages, for the response cache in front of Express. */
+  cacheableRoutes: CacheableRoute[];
+}
+
+const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
+/** The memory budget of rendered pages (page-cache.ts). At the default catalogue a page is about 20 KB with its encodings. */
+const PAGE_CACHE_MAX_BYTES = 32 * 1024 * 1024;
+/**
+ * When a page could not get its data (503), how soon to come back: the catalogue asks its source again on the
+ * next request, and the app in the browser retries within about that long.
+ */
+const RETRY_AFTER_SECONDS = 30;
+const NOT_BUILT = 'The site is not built yet: run `npm run build`, then restart the server.\n';
+const BAD_HOST = 'Bad Request: the Host header does not name this site\n';
+
+/** A page's data, the status it answers with, and the catalogue entry behind a page that may be cached. */
+interface LoadedPage {
+  data: PageData;
+  status: 200 | 400 | 404 | 503;
+  source?: CachedAnswer<unknown>;
+}
+
+/**
+ * The server-rendered pages (README, "Pages"). Each page is rendered from the catalogue's cached data: `/` and
+ * `/products` from the list, `/productdetails/{id}` from that product, nothing for an invalid id (400, no
+ * upstream request) or an unknown path (404). A page that has its data answers 200 as a cached answer, with the
+ * catalogue entry's freshness, ETag and encodings prepared once per render; error pages answer `no-store`.
+ */
+export function createPages({ catalogue, config, caching, renderer, logger, now }: PagesOptions): Pages {
+  const cache = createPageCache(PAGE_CACHE_MAX_BYTES);
+  if (renderer === null) logger.warn('The client is not built: pages answer 503 until `npm run build` has run');
+
+  async function load(route: PageRoute): Promise<LoadedPage> {
+    try {
+      switch (route.kind) {
+        case 'home':
+        case 'products': {
+          const answer = await catalogue.listProducts();
+          return { data: { products: answer.value.map(toPublicProduct) }, status: 200, source: answer };
+        }
+        case 'product': {
+          const answer = await catalogue.getProduct(route.id);
+          return { data: { product: toPublicProduct(answer.value) }, status: 200, source: answer };
+        }
+        case 'invalid-id':
+          return { data: {}, status: 400 };
+        case 'not-found':
+          return { data: {}, status: 404 };
+      }
+    } catch (error) {
+      const product = route.kind === 'product';
+      if (product && error instanceof ProductNotFoundError) return { data: { product: 'not-found' }, status: 404 };
+      if (!(error instanceof UpstreamError)) throw error;
+      logger.warn({ err: error, page: route.kind }, 'The product source failed; the page shows its error');
+      return { data: product ? { product: 'error' } : { products: 'error' }, status: 503 };
+    }
+  }
+
+  async function renderHtml(renderer: PageRenderer, url: string, route: PageRoute, data: PageData, origin: string): Promise<string> {
+    const { html, styles, state, preloads } = await renderer.render({ url, data });
+    const head = pageHead({ route, data, origin, styles, preloads });
+    return fillTemplate(renderer.template, { head, html, bodyEnd: stateBlock(state) });
+  }
+
+  const page: RequestHandler = async (req, res) => {
+    const origin = publicOrigin(req, config);
+    if (origin === undefined) return sendText(res, 400, BAD_HOST);
+    if (renderer === null) return sendText(res, 503, NOT_BUILT);
+    const url = req.originalUrl;
+    const route = resolvePage(url);
+    const { data, status, source } = await load(route);
+    if (source === undefined) {
+      const html = await renderHtml(renderer, url, route, data, origin);
+      res.status(status).set('Cache-Control', 'no-store');
+      if (status === 503) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
+      res.type('html').send(html);
+      return;
+    }
+    const rendered = await cache.get(
+      origin + url,
+      source.body,
+      async () => encodeBody(Buffer.from(await renderHtml(renderer, url, route, data, origin), 'utf8')),
+      isCacheablePageUrl(url),
+    );
+    sendCachedAnswer(req, res, htmlAnswer(rendered, source), caching);
+  };
+
+  const sitemap: RequestHandler = async (req, res) => {
+    const origin = publicOrigin(req, config);
+    if (origin === undefined) return sendText(res, 400, BAD_HOST);
+    const answer = await listOrUnavailable(res);
+    if (answer === undefined) return;
+    const input = {
+      origin,
+      productIds: answer.value.map((product) => product.id),
+      lastModified: new Date(now() - answer.ageSeconds * 1000),
+    };
+    const pageNumber = req.params.page;
+    const xml = pageNumber === undefined ? sitemapXml(input) : sitemapPage(input, Number(pageNumber));
+    if (xml === undefined) return sendText(res, 404, 'Not found\n');
+    res.status(200).set('Cache-Control', `public, max-age=${answer.freshForSeconds}`).type('application/xml').send(xml);
+  };
+
+  async function listOrUnavailable(res: Response) {
+    try {
+      return await catalogue.listProducts();
+    } catch (error) {
+      if (!(error instanceof UpstreamError)) throw error;
+      sendText(res.set('Retry-After', String(RETRY_AFTER_SECONDS)), 503, 'The product catalogue is unavailable right now\n');
+      return undefined;
+    }
+  }
+
+  const router = Router();
+  router.get('/robots.txt', (req: Request, res) => {
+    const origin = publicOrigin(req, config);
+    if (origin === undefined) return sendText(res, 400, BAD_HOST);
+    res.status(200).set('Cache-Control', 'public, max-age=86400').type('text/plain').send(robotsTxt(origin));
+  });
+  router.get('/sitemap.xml', sitemap);
+  router.get('/sitemap-:page.xml', sitemap);
+  // One handler for every path (resolvePage decides the page); registered by pattern so the metrics name pages.
+  for (const pattern of [PAGE_PATHS.home, PAGE_PATHS.products, PAGE_PATHS.productDetailsPattern, '/{*path}']) router.get(pattern, page);
+  // A broken escape in a path segment (`/productdetails/%E0%A4%A`) fails Express's decoding before any route runs;
+  // the page is still the one the browser would show for that URL (here, Invalid Product ID).
+  const undecodable: ErrorRequestHandler = (error, req, res, next) => (error instanceof URIError ? page(req, res, next) : next(error));
+  router.use(undecodable);
+
+  return { router, cacheableRoutes: cacheablePageRoutes() };
+
+  /** The three pages that answer with data, for the response cache in front of Express: fresh pages are sent there. */
+  function cacheablePageRoutes(): CacheableRoute[] {
+    const peek = (url: string, req: IncomingMessage): CacheableAnswer | undefined => {
+      const origin = publicOrigin(req, config);
+      if (origin === undefined || renderer === null) return undefined;
+      const route = resolvePage(url);
+      const source = route.kind === 'product' ? catalogue.peekProductHit(route.id) : catalogue.peekListHit();
+      const rendered = source && cache.peek(origin + url, source.body);
+      return rendered && htmlAnswer(rendered, source);
+    };
+    const kindOf = (url: string) => (isCacheablePageUrl(url) ? resolvePage(url).kind : undefined);
+    return (
+      [
+        [PAGE_PATHS.home, 'home'],
+        [PAGE_PATHS.products, 'products'],
+        [PAGE_PATHS.productDetailsPattern, 'product'],
+      ] as const
+    ).map(([pattern, kind]) => ({
+      pattern,
+      rateLimited: false,
+      match: (url) => (kindOf(url) === kind ? url : undefined),
+      peekFresh: peek,
+    }));
+  }
+}
+
+/** A rendered page as a cached answer: its bytes, with the freshness of the catalogue entry it was rendered from. */
+function htmlAnswer(page: PreparedBody, { cacheStatus, ageSeconds, freshForSeconds }: CachedAnswer<unknown>): CacheableAnswer {
+  return { body: page, contentType: HTML_CONTENT_TYPE, cacheStatus, ageSeconds, freshForSeconds };
+}
+
+function sendText(res: Response, status: number, text: string): void {
+  res.status(status).set('Cache-Control', 'no-store').type('text/plain').send(text);
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { robotsTxt, SITEMAP_MAX_URLS, sitemapPage, sitemapXml } from './sitemap.js';
+
+const lastModified = new Date(Date.UTC(2026, 10, 21, 9, 30, 0));
+
+function locs(xml: string): string[] {
+  return [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => match[1]!);
+}
+
+describe('sitemapXml', () => {
+  it('lists every page with the fill time as lastmod while it fits in one file', () => {
+    const xml = sitemapXml({ origin: 'https://shop.example.com', productIds: [3, 1, 2], lastModified });
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">')).toBe(
+      true,
+    );
+    expect(locs(xml)).toEqual([
+      'https://shop.example.com/',
+      'https://shop.example.com/products',
+      'https://shop.example.com/productdetails/3',
+      'https://shop.example.com/productdetails/1',
+      'https://shop.example.com/productdetails/2',
+    ]);
+    expect(xml.match(/<lastmod>2026-11-21T09:30:00\.000Z<\/lastmod>/g)).toHaveLength(5);
+    expect(sitemapPage({ origin: 'https://shop.example.com', productIds: [1], lastModified }, 1)).toBeUndefined();
+  });
+
+  it('becomes an index of numbered files past 50,000 URLs, each file within the limit, every page listed once', () => {
+    const productIds = Array.from({ length: SITEMAP_MAX_URLS + 10 }, (_, index) => index + 1);
+    const input = { origin: 'https://shop.example.com', productIds, lastModified };
+    const index = sitemapXml(input);
+    expect(index).toContain('<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
+    expect(locs(index)).toEqual(['https://shop.example.com/sitemap-1.xml', 'https://shop.example.com/sitemap-2.xml']);
+    const files = [1, 2].map((page) => sitemapPage(input, page)!);
+    expect(files.map((file) => locs(file).length)).toEqual([SITEMAP_MAX_URLS, 12]);
+    const all = files.flatMap(locs);
+    expect(all.slice(0, 3)).toEqual([
+      'https://shop.example.com/',
+      'https://shop.example.com/products',
+      'https://shop.example.com/productdetails/1',
+    ]);
+    expect(all.at(-1)).toBe(`https://shop.example.com/productdetails/${productIds.at(-1)}`);
+    expect(new Set(all).size).toBe(productIds.length + 2);
+    for (const page of [0, 3, 1.5, Number.NaN]) expect(sitemapPage(input, page)).toBeUndefined();
+  });
+
+  it('stays one file at exactly 50,000 URLs', () => {
+    const productIds = Array.from({ length: SITEMAP_MAX_URLS - 2 }, (_, index) => index + 1);
+    expect(locs(sitemapXml({ origin: 'http://localhost:3000', productIds, lastModified }))).toHaveLength(SITEMAP_MAX_URLS);
+  });
+});
+
+describe('robotsTxt', () => {
+  it('names the sitemap on the origin', () => {
+    expect(robotsTxt('http://localhost:3000')).toContain('Sitemap: http://localhost:3000/sitemap.xml\n');
+  });
+});

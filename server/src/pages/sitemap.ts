@@ -1,0 +1,68 @@
+import { PAGE_PATHS, productDetailsPath } from '@catalogue/shared/routes';
+import { escapeHtml } from './escape.js';
+
+/** The sitemap protocol's limit of URLs per file; beyond it, /sitemap.xml becomes an index of numbered files. */
+export const SITEMAP_MAX_URLS = 50_000;
+
+/** The numbered files an index points at: `/sitemap-1.xml`, `/sitemap-2.xml`, … */
+export function sitemapPagePath(page: number): string {
+  return `/sitemap-${page}.xml`;
+}
+
+export interface SitemapInput {
+  /** `https://shop.example.com`. */
+  origin: string;
+  /** The products' ids, in catalogue order. */
+  productIds: readonly number[];
+  /** When the catalogue was filled: every page's content comes from it. */
+  lastModified: Date;
+}
+
+/**
+ * `/sitemap.xml`: every page's absolute URL (home, the products list, each product's page) with `lastmod`; with
+ * more than SITEMAP_MAX_URLS of them, an index of the numbered files instead (sitemapPage).
+ */
+export function sitemapXml(input: SitemapInput): string {
+  const pages = pageCount(input);
+  if (pages === 1) return urlSet(input, allPaths(input.productIds));
+  const lastmod = input.lastModified.toISOString();
+  const entries = Array.from(
+    { length: pages },
+    (_, index) => `<sitemap><loc>${escapeHtml(input.origin + sitemapPagePath(index + 1))}</loc><lastmod>${lastmod}</lastmod></sitemap>`,
+  );
+  return `${XML_DECLARATION}<sitemapindex xmlns="${SITEMAP_NS}">${entries.join('')}</sitemapindex>\n`;
+}
+
+/** One numbered file of a sitemap index (1-based), or undefined when there is no such file. */
+export function sitemapPage(input: SitemapInput, page: number): string | undefined {
+  const pages = pageCount(input);
+  if (pages === 1 || !Number.isSafeInteger(page) || page < 1 || page > pages) return undefined;
+  // Home and the list come first, so file `page` starts at product (page - 1) × max - 2.
+  const first = (page - 1) * SITEMAP_MAX_URLS;
+  const paths = first === 0 ? [PAGE_PATHS.home, PAGE_PATHS.products] : [];
+  const ids = input.productIds.slice(Math.max(0, first - 2), page * SITEMAP_MAX_URLS - 2);
+  return urlSet(input, [...paths, ...ids.map(productDetailsPath)]);
+}
+
+/** `/robots.txt`: everything may be crawled but the JSON API (its product photos excepted); where the sitemap is. */
+export function robotsTxt(origin: string): string {
+  return ['User-agent: *', 'Disallow: /api/', 'Allow: /api/products/*/image', '', `Sitemap: ${origin}/sitemap.xml`, ''].join('\n');
+}
+
+const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
+const SITEMAP_NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
+
+/** Home and the list, then every product's page, in files of at most SITEMAP_MAX_URLS. */
+function pageCount({ productIds }: SitemapInput): number {
+  return Math.ceil((2 + productIds.length) / SITEMAP_MAX_URLS);
+}
+
+function allPaths(productIds: readonly number[]): string[] {
+  return [PAGE_PATHS.home, PAGE_PATHS.products, ...productIds.map(productDetailsPath)];
+}
+
+function urlSet({ origin, lastModified }: SitemapInput, paths: readonly string[]): string {
+  const lastmod = lastModified.toISOString();
+  const entries = paths.map((path) => `<url><loc>${escapeHtml(origin + path)}</loc><lastmod>${lastmod}</lastmod></url>`);
+  return `${XML_DECLARATION}<urlset xmlns="${SITEMAP_NS}">${entries.join('')}</urlset>\n`;
+}
