@@ -1,5 +1,5 @@
 import { MESSAGES } from '@catalogue/shared/messages';
-import express, { type Express } from 'express';
+import express, { type Express, type Router } from 'express';
 import { accessLog } from './access-log.js';
 import { answerUnexpectedError } from './api/errors.js';
 import { createHealthRouter } from './api/health-router.js';
@@ -12,15 +12,17 @@ import type { Metrics } from './metrics.js';
 import type { ApiRateLimit } from './rate-limit.js';
 import { securityHeaders } from './security-headers.js';
 import { httpCachingPolicy } from './response-cache/cached-answer.js';
-import { createSpa } from './web/spa.js';
+import { createStaticFiles } from './web/static-files.js';
 
 export interface AppDependencies {
   config: Config;
   catalogue: CachedCatalogue;
   logger: Logger;
   metrics: Metrics;
-  /** The built client (`client/dist`). */
+  /** The built client (`client/dist`): its static files are served from here. */
   staticDir: string;
+  /** The server-rendered pages, sitemap and robots.txt (pages/pages.ts), made by buildServer. */
+  pages: Router;
   /**
    * The API's rate limit (`null`: off), made by buildServer and shared with the layer in front of the app, so
    * both count against one budget.
@@ -29,7 +31,7 @@ export interface AppDependencies {
 }
 
 /** The Express application behind the response cache. It never listens: buildServer wires it in. */
-export function createApp({ config, catalogue, logger, metrics, staticDir, rateLimit }: AppDependencies): Express {
+export function createApp({ config, catalogue, logger, metrics, staticDir, pages, rateLimit }: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   // TRUST_PROXY means one load balancer in front: the address it saw is the client's. Trusting every hop
@@ -57,8 +59,9 @@ export function createApp({ config, catalogue, logger, metrics, staticDir, rateL
   });
   app.use('/api', api);
 
-  app.use(createSpa({ staticDir, logger }));
-  // What the SPA does not take (other methods on page paths) is not found either.
+  app.use(createStaticFiles({ staticDir }));
+  app.use(pages);
+  // What the pages do not take (other methods on page paths) is not found either.
   app.use((_req, res) => {
     res.status(404).json({ error: MESSAGES.notFound });
   });

@@ -12,6 +12,8 @@ import type { ProductSource } from './catalogue/product-source.js';
 import type { Config } from './config.js';
 import { cacheableImageVariantRoute } from './images/image-answer.js';
 import type { Logger } from './logger.js';
+import { loadPageRenderer } from './pages/page-renderer.js';
+import { createPages } from './pages/pages.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createApiRateLimit } from './rate-limit.js';
 import { httpCachingPolicy } from './response-cache/cached-answer.js';
@@ -75,9 +77,17 @@ export async function buildServer(config: Config, dependencies: ServerDependenci
       : createRedisStore({ url: config.redisUrl, namespace: config.productsApiUrl ?? 'embedded', logger, metrics });
   const catalogue = createCachedCatalogue({ source, config, logger, now, ...(sharedStore && { sharedStore }) });
   const rateLimit = createApiRateLimit(config, now);
-  const app = createApp({ config, catalogue, logger, metrics, staticDir, rateLimit });
+  const pages = createPages({
+    catalogue,
+    config,
+    caching: httpCachingPolicy(config),
+    renderer: await loadPageRenderer(staticDir),
+    logger,
+    now,
+  });
+  const app = createApp({ config, catalogue, logger, metrics, staticDir, pages: pages.router, rateLimit });
   const listener = createResponseCache({
-    routes: [...cacheableProductRoutes(catalogue), cacheableImageVariantRoute(catalogue)],
+    routes: [...cacheableProductRoutes(catalogue), cacheableImageVariantRoute(catalogue), ...pages.cacheableRoutes],
     policy: httpCachingPolicy(config),
     metrics,
     logger,
