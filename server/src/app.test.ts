@@ -1,5 +1,4 @@
 import { MESSAGES } from '@catalogue/shared/messages';
-import { Router } from 'express';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from './app.js';
@@ -55,7 +54,6 @@ describe('createApp', () => {
         logger,
         metrics: createMetrics(),
         staticDir: statics.staticDir,
-        pages: Router(),
         rateLimit: null,
       });
       for (const path of ['/api/products', '/api/products/1']) {

@@ -55,7 +55,8 @@ async function firstLogLine(lines: AsyncIterable<string>, message: RegExp): Prom
   throw new Error(`the server never logged ${message}`);
 }
 
-describe('the server process (index.ts)', () => {
+// Each test starts a process and waits for it: generous on a busy machine, and never reached by a healthy run.
+describe('the server process (index.ts)', { timeout: 30_000 }, () => {
   it('exits 1 with one line naming the variable, and no stack trace, for a bad PORT', async () => {
     const { exited } = startProcess({ PORT: 'abc' });
     const { code, stderr } = await exited;
@@ -151,7 +152,7 @@ describe('the server process (index.ts)', () => {
     expect(answered.length).toBeGreaterThanOrEqual(1000);
     expect(answered.filter((id) => !logged.has(id))).toEqual([]);
     expect(records.at(-1)?.msg).toBe('Stopped');
-  }, 30_000);
+  });
 
   it.each([
     ['an uncaught exception', 'SIGUSR2', 'Uncaught exception: exiting'],

@@ -353,7 +353,7 @@ describe('a route registered by another feature', () => {
       }),
     );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    cleanups.push(() => new Promise((resolve) => server.close(resolve)));
+    cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
     for (let count = 0; count < 2; count += 1) {
       const answer = await send(server, { path: '/pages/home', headers: { 'Accept-Encoding': 'gzip, br' } });

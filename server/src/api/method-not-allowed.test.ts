@@ -5,7 +5,6 @@ import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rawExchange } from '@catalogue/testing/raw-http';
 import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
-import { MAX_API_URL_LENGTH } from './uri-too-long.js';
 
 let site: TestSite;
 
@@ -16,44 +15,6 @@ afterEach(async () => {
 function portOf(site: TestSite): number {
   return (site.server.address() as AddressInfo).port;
 }
-
-/** `path` padded with a query to exactly `length` characters. */
-function urlOfLength(path: string, length: number): string {
-  const prefix = `${path}?pad=`;
-  return prefix + 'a'.repeat(length - prefix.length);
-}
-
-describe('URL length', () => {
-  it(`answers an API URL longer than ${MAX_API_URL_LENGTH} characters with a JSON 414, asking nobody`, async () => {
-    site = await startTestSite();
-    for (const url of [
-      urlOfLength('/api/products', MAX_API_URL_LENGTH + 1),
-      `/api/products/${'1'.repeat(3000)}`,
-      `/api/${'x'.repeat(10_000)}`,
-    ]) {
-      const response = await request(site.server).get(url).expect(414);
-      expect(response.body).toEqual({ error: 'URI Too Long' });
-      expect(response.headers['cache-control']).toBe('no-store');
-    }
-    expect(site.upstream.requestCount()).toBe(0);
-  });
-
-  it('leaves a URL beyond the header limit to Node, which answers 431 and closes', async () => {
-    site = await startTestSite();
-    const response = await rawExchange(portOf(site), `GET /api/${'x'.repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
-    expect(response.status).toBe(431);
-  });
-
-  it('accepts an API URL of exactly the limit', async () => {
-    site = await startTestSite();
-    await request(site.server).get(urlOfLength('/api/products', MAX_API_URL_LENGTH)).expect(200);
-  });
-
-  it('leaves long page URLs to the single-page app, which ignores their query', async () => {
-    site = await startTestSite();
-    await request(site.server).get(urlOfLength('/products', 3000)).expect(200).expect('Content-Type', /html/);
-  });
-});
 
 describe('request bodies', () => {
   it('answers a POST at once with a JSON 405, without waiting for the 10 MB body it announces', async () => {

@@ -1,5 +1,6 @@
 import { Agent, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { seededRandom } from '@catalogue/testing/seeded-random';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawExchange } from '@catalogue/testing/raw-http';
 import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
@@ -16,20 +17,8 @@ const CONCURRENCY = 16;
 /** Far beyond any answer of a healthy app on loopback; only a request left hanging comes near it. */
 const PER_REQUEST_TIMEOUT_MS = 5_000;
 
-/** mulberry32: a tiny, well-mixed 32-bit PRNG, so the inputs need no dependency and replay exactly. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function createGenerator(seed: number) {
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   const int = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
   const pick = <T>(items: readonly T[]): T => items[int(0, items.length - 1)] as T;
 
