@@ -1,4 +1,5 @@
 import { MESSAGES } from '@catalogue/shared/messages';
+import { Router } from 'express';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from './app.js';
@@ -54,6 +55,7 @@ describe('createApp', () => {
         logger,
         metrics: createMetrics(),
         staticDir: statics.staticDir,
+        pages: Router(),
         rateLimit: null,
       });
       for (const path of ['/api/products', '/api/products/1']) {
