@@ -91,7 +91,10 @@ function expectPortraitAndLandscape(photos: PhotoGeometry[]) {
 async function loadEach(page: Page, images: Locator) {
   for (const image of await images.all()) {
     await image.scrollIntoViewIfNeeded();
-    await expect.poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth > 0)).toBe(true);
+    // Waiting, not timing: on a busy machine a cold variant can take a while.
+    await expect
+      .poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth > 0), { timeout: 30_000 })
+      .toBe(true);
   }
   await page.evaluate(() => window.scrollTo(0, 0));
 }
@@ -115,10 +118,14 @@ test.describe('Product photos', () => {
   });
 
   test('are whole and centred in the carousel, the centred slide’s first and the rest lazy @both', async ({ page }) => {
+    // Still slides (no autoplay for reduced motion), so each is measured where it rests.
+    await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.goto('/');
     await waitForHomePage(page);
     const images = page.locator('.swiper-slide img');
-    const first = page.locator('.swiper-slide-active img');
+    // The first product's slide, centred when the carousel starts.
+    const first = page.locator('.swiper-slide[data-swiper-slide-index="0"] img');
+    await expect(page.locator('.swiper-slide-active img')).toHaveAttribute('alt', (await first.getAttribute('alt'))!);
     await expect(first).toHaveAttribute('fetchpriority', 'high');
     await expect(first).toHaveAttribute('loading', 'eager');
     await expect(images.and(page.locator('[fetchpriority]'))).toHaveCount(1);
@@ -127,6 +134,30 @@ test.describe('Product photos', () => {
     await expect.poll(async () => (await photoGeometry(first)).length).toBe(1);
     const photos = await photoGeometry(images);
     expectWholeAndCentred(photos);
+  });
+
+  test('arrive as AVIF variants no wider than their layout needs @both', async ({ page }) => {
+    const photos: { url: string; contentType: string | undefined }[] = [];
+    page.on('response', (response) => {
+      if (/\/api\/products\/\d+\/image/.test(response.url()))
+        photos.push({ url: response.url(), contentType: response.headers()['content-type'] });
+    });
+    await page.goto('/products');
+    await waitForProductsPage(page);
+    const images = productCards(page).getByRole('img').and(page.locator('img'));
+    await expect.poll(async () => (await photoGeometry(images.first())).length).toBe(1);
+    const scale = await page.evaluate(() => devicePixelRatio);
+    for (const photo of await photoGeometry(images)) {
+      const needed = IMAGE_WIDTHS.find((width) => width >= photo.sizesWidth * scale) ?? IMAGE_WIDTHS.at(-1);
+      expect(new URL(photo.currentSrc).search, photo.alt).toBe(`?w=${needed}`);
+      // Never upscaled: a photo narrower than the variant comes at its own width.
+      expect(photo.naturalWidth).toBeLessThanOrEqual(needed!);
+    }
+    expect(photos.length).toBeGreaterThan(0);
+    for (const { url, contentType } of photos) {
+      expect(new URL(url).searchParams.get('w'), url).not.toBeNull();
+      expect(contentType, url).toBe('image/avif');
+    }
   });
 
   for (const id of [1, 6]) {
