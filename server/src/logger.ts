@@ -57,7 +57,7 @@ const PLAIN_TOKEN = /^[\w.:-]{1,128}$/;
 /**
  * The id of a request, sent back as `X-Request-Id` and logged with it: a proxy's id is reused so log lines join
  * up across hops, but only if it is a plain token; otherwise a new UUID. One rule for the Express app and the
- * hit path in front of it.
+ * response cache in front of it.
  */
 export function requestIdFor(req: IncomingMessage): string {
   const incoming = req.headers['x-request-id'];

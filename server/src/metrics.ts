@@ -46,7 +46,7 @@ export function createMetrics(): Metrics {
     buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  const hitPathAnswers = new Counter({
+  const frontAnswers = new Counter({
     name: 'http_hit_path_answers_total',
     help: 'Requests answered by the response cache in front of Express (fresh cache hits); they are also in the figures above',
     registers: [registry],
@@ -86,7 +86,7 @@ export function createMetrics(): Metrics {
         }
         duration.observe(seconds);
         cacheHits.inc();
-        hitPathAnswers.inc();
+        frontAnswers.inc();
       };
     },
     recordUpstreamCall(operation, outcome, seconds) {

@@ -108,8 +108,9 @@ export class ReadThroughCache<T> {
 
   /**
    * The answer `get` would give right now if it is a HIT, without ever asking the source; `undefined` when it
-   * would be anything else (absent, stale, expired), which only `get` handles. For the hit path in front of
-   * Express (server/src/hit-path/), which answers fresh copies synchronously and leaves everything else to `get`.
+   * would be anything else (absent, stale, expired), which only `get` handles. For the response cache in
+   * front of Express (server/src/response-cache/), which answers fresh copies synchronously and leaves everything
+   * else to `get`.
    */
   peekHit(key: string): CachedAnswer<T> | undefined {
     const entry = this.#entries.get<Entry<T>>(key);
