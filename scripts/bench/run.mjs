@@ -96,6 +96,7 @@ log(`  built in ${((performance.now() - buildStarted) / 1000).toFixed(1)} s`);
 // These load our workspaces (the upstream double, the sort rule) from their built `dist`: only now do they exist.
 const { runScenario, SCENARIOS } = await import('./api-throughput.mjs');
 const { measureLargeCatalogue } = await import('./large-catalogue.mjs');
+const { measurePages } = await import('./pages.mjs');
 const { startUpstream } = await import('./upstream.mjs');
 
 const workDir = `${ROOT}.bench/tmp`;
@@ -155,6 +156,10 @@ try {
       if (!result.warmed) log('  warning: the server did not answer X-Cache: HIT throughout: the figures are not those of cache hits');
     });
   }
+
+  await part('Pages: a cached page hit against raw node:http, the CPU of a cold render', 'pages', () =>
+    measurePages({ seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, rounds: ROUNDS, workDir, log, report }),
+  );
 
   let browser;
   await part('Page budgets: gzip JavaScript a route loads (Chromium, empty cache)', 'page budget', async () => {

@@ -89,12 +89,6 @@ export function createPages({ catalogue, config, caching, renderer, logger, now 
     }
   }
 
-  async function renderHtml(renderer: PageRenderer, url: string, route: PageRoute, data: PageData, origin: string): Promise<string> {
-    const { html, styles, state, preloads } = await renderer.render({ url, data });
-    const head = pageHead({ route, data, origin, styles, preloads });
-    return fillTemplate(renderer.template, { head, html, bodyEnd: stateBlock(state) });
-  }
-
   const page: RequestHandler = async (req, res) => {
     const origin = publicOrigin(req, config);
     if (origin === undefined) return sendText(res, 400, BAD_HOST);
@@ -103,7 +97,7 @@ export function createPages({ catalogue, config, caching, renderer, logger, now 
     const route = resolvePage(url);
     const { data, status, source } = await load(route);
     if (source === undefined) {
-      const html = await renderHtml(renderer, url, route, data, origin);
+      const html = await renderPageHtml(renderer, { url, route, data, origin });
       res.status(status).set('Cache-Control', 'no-store');
       if (status === 503) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
       res.type('html').send(html);
@@ -112,7 +106,7 @@ export function createPages({ catalogue, config, caching, renderer, logger, now 
     const rendered = await cache.get(
       origin + url,
       source.body,
-      async () => encodeBody(Buffer.from(await renderHtml(renderer, url, route, data, origin), 'utf8')),
+      async () => encodeBody(Buffer.from(await renderPageHtml(renderer, { url, route, data, origin }), 'utf8')),
       isCacheablePageUrl(url),
     );
     sendCachedAnswer(req, res, htmlAnswer(rendered, source), caching);
@@ -185,6 +179,19 @@ export function createPages({ catalogue, config, caching, renderer, logger, now 
       peekFresh: peek,
     }));
   }
+}
+
+/**
+ * A page's whole HTML: the template with the page's head, the renderer's markup in `#root` and its state block.
+ * What a cold render costs (scripts/bench/pages.mjs measures this very function).
+ */
+export async function renderPageHtml(
+  renderer: PageRenderer,
+  { url, route, data, origin }: { url: string; route: PageRoute; data: PageData; origin: string },
+): Promise<string> {
+  const { html, styles, state, preloads } = await renderer.render({ url, data });
+  const head = pageHead({ route, data, origin, styles, preloads });
+  return fillTemplate(renderer.template, { head, html, bodyEnd: stateBlock(state) });
 }
 
 /** A rendered page as a cached answer: its bytes, with the freshness of the catalogue entry it was rendered from. */
