@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { gunzipSync, brotliDecompressSync } from 'node:zlib';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import { rawGet, type RawResponse } from '@catalogue/testing/raw-http';
@@ -353,6 +354,26 @@ describe('cached pages', () => {
     const revalidated = await get('/products?q=mens&sort=nameAZ', { 'If-None-Match': first.headers.etag as string });
     expect(revalidated.status).toBe(304);
     expect(revalidated.body).toHaveLength(0);
+  });
+
+  it('answers HEAD with the headers of GET and no body, from the page cache', async () => {
+    await start();
+    const full = await get('/productdetails/6');
+    for (let repeat = 0; repeat < 2; repeat++) {
+      const head = await new Promise<RawResponse>((resolve, reject) => {
+        const address = site!.server.address() as { port: number };
+        const req = httpRequest({ host: '127.0.0.1', port: address.port, path: '/productdetails/6', method: 'HEAD' }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.alloc(0) }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(head.status).toBe(200);
+      expect(head.headers['x-cache']).toBe('HIT');
+      expect(head.headers['content-length']).toBe(full.headers['content-length']);
+      expect(head.headers.etag).toBe(full.headers.etag);
+    }
   });
 
   it('prepares gzip and brotli once, each decoding to the same page', async () => {
