@@ -1,10 +1,10 @@
-import { useCallback, useEffect, useState } from 'react';
+import { startTransition, useCallback, useEffect, useState } from 'react';
 
 /** How far below the viewport the sentinel starts the next chunk: it is rendered before the visitor gets there. */
 const SENTINEL_MARGIN = '800px';
 
 export interface ProgressiveList<T> {
-  /** The first `chunk × n` items: what to render now. */
+  /** The items to render now. */
   shown: readonly T[];
   hasMore: boolean;
   /** Appends the next chunk (the "show more" button; the sentinel calls it too). */
@@ -13,21 +13,50 @@ export interface ProgressiveList<T> {
   sentinelRef: (element: HTMLElement | null) => void;
 }
 
+interface ProgressiveListSizes {
+  /** Items a new list shows first: a screenful, so what the visitor sees first is painted first. */
+  firstScreen: number;
+  /** Items the list then grows to at once, and grows by each time after. */
+  chunk: number;
+}
+
 /**
- * Renders a long list a chunk at a time, so the first paint and every update cost one chunk, not the whole list,
- * while every item stays reachable by scrolling. A new `resetKey` (a new search or sort) starts again at the
- * first chunk; new `items` with the same key (a background refetch) keep what the visitor has scrolled to.
+ * Renders a long list a piece at a time, so the first paint and every update cost a screenful or a chunk, not the
+ * whole list, while every item stays reachable by scrolling. A new list (a new `resetKey`: the first load, a new
+ * search or sort) shows its first screen, then completes its first chunk right after that screen is painted;
+ * further chunks follow as the visitor nears the end. New `items` with the same key (a background refetch) keep
+ * what the visitor has scrolled to.
  */
-export function useProgressiveList<T>(items: readonly T[], chunk: number, resetKey: string): ProgressiveList<T> {
-  const [state, setState] = useState({ resetKey, count: chunk });
+export function useProgressiveList<T>(
+  items: readonly T[],
+  { firstScreen, chunk }: ProgressiveListSizes,
+  resetKey: string,
+): ProgressiveList<T> {
+  const [state, setState] = useState({ resetKey, count: firstScreen });
   let count = state.count;
   if (state.resetKey !== resetKey) {
     // Adjusting state while rendering: the stale count is never committed, so the old list's length never flashes.
-    count = chunk;
+    count = firstScreen;
     setState({ resetKey, count });
   }
   const hasMore = count < items.length;
   const showMore = useCallback(() => setState((current) => ({ ...current, count: current.count + chunk })), [chunk]);
+
+  const completingFirstChunk = hasMore && count < chunk;
+  useEffect(() => {
+    if (!completingFirstChunk) return;
+    // The callback of the next frame runs before that frame is painted, a task it queues runs after: the rest of
+    // the chunk is rendered once the first screen is on screen, in a render the next keystroke can interrupt.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => startTransition(() => setState((current) => ({ ...current, count: Math.max(current.count, chunk) }))));
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+    // A new list waits for its own first paint, even when the one before it was still waiting for its own.
+  }, [completingFirstChunk, resetKey, chunk]);
 
   const [sentinel, setSentinel] = useState<HTMLElement | null>(null);
   useEffect(() => {
