@@ -21,7 +21,11 @@ export interface PageCache {
 }
 
 interface Entry {
-  source: PreparedBody;
+  /**
+   * Weak: once the catalogue has replaced this entry, nothing should keep it alive for a page that is no longer
+   * valid anyway. The byte budget then bounds all the memory pages hold.
+   */
+  source: WeakRef<PreparedBody>;
   page: PreparedBody;
 }
 
@@ -34,7 +38,7 @@ export function createPageCache(maxBytes: number): PageCache {
 
   function peek(key: string, source: PreparedBody): PreparedBody | undefined {
     const entry = pages.get(key);
-    return entry?.source === source ? entry.page : undefined;
+    return entry?.source.deref() === source ? entry.page : undefined;
   }
 
   return {
@@ -46,7 +50,7 @@ export function createPageCache(maxBytes: number): PageCache {
       if (pending?.source === source) return pending.page;
       const page = render().then((rendered) => {
         // A page bigger than the whole budget is answered but not kept (lru-cache refuses it).
-        if (keep) pages.set(key, { source, page: rendered });
+        if (keep) pages.set(key, { source: new WeakRef(source), page: rendered });
         return rendered;
       });
       const entry = { source, page };
