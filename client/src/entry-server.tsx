@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { text } from 'node:stream/consumers';
 import { fileURLToPath } from 'node:url';
-import type { QueryClient } from '@tanstack/react-query';
+import { hashKey, type FetchQueryOptions, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { parsePath, StaticRouter } from 'react-router-dom';
 import { ServerStyleSheet } from 'styled-components';
@@ -21,7 +21,7 @@ import { AppRoutes, matchPage, PAGES, type AppPage } from './app/router';
 import { getProductQueryOptions } from './features/products/api/get-product';
 import { getGalleryQueryOptions, getProductsQueryOptions } from './features/products/api/get-products';
 import { ApiError, type ApiClient } from './lib/api-client';
-import { createServerQueryClient, SEEDED_BY_SERVER, serializeQueryState } from './lib/query-client';
+import { createServerQueryClient, serializeQueryState } from './lib/query-client';
 
 /** What the server already fetched for this URL (from its cache), so rendering never waits on the network. */
 export interface PageData {
@@ -56,12 +56,14 @@ export async function render({ url, data }: RenderRequest): Promise<RenderResult
   const { page, params } = matchPage(parsePath(url).pathname ?? '/');
   const api = pageDataApi(data);
   const queryClient = createServerQueryClient();
-  await seedPageQueries(queryClient, page, params.id, api);
+  const seeded = new Set((await seedPageQueries(queryClient, page, params.id, api)).map(hashKey));
 
   const sheet = new ServerStyleSheet();
   try {
     const errors: unknown[] = [];
-    // prerender, unlike renderToString, waits for the page's lazy chunk instead of sending the Suspense fallback.
+    // prerender, unlike renderToString, waits for lazy chunks instead of sending the Suspense fallback. Every boundary
+    // stays inline (no progressive chunks): an outlined one is revealed by an inline script, which the
+    // Content-Security-Policy forbids, so the page would stay hidden behind the spinner.
     const { prelude } = await prerenderToNodeStream(
       sheet.collectStyles(
         <App queryClient={queryClient} apiClient={api}>
@@ -70,7 +72,7 @@ export async function render({ url, data }: RenderRequest): Promise<RenderResult
           </StaticRouter>
         </App>,
       ),
-      { onError: (error) => void errors.push(error) },
+      { onError: (error) => void errors.push(error), progressiveChunkSize: Infinity },
     );
     const html = await text(prelude);
     // Error boundaries do not run on the server: a page that throws would arrive as the spinner. Fail instead.
@@ -78,7 +80,7 @@ export async function render({ url, data }: RenderRequest): Promise<RenderResult
     return {
       html,
       styles: sheet.getStyleTags(),
-      state: serializeQueryState(queryClient, (query) => query.meta?.seededByServer === true),
+      state: serializeQueryState(queryClient, (query) => seeded.has(query.queryHash)),
       preloads: pagePreloads(BUILD_MANIFEST, page.source),
     };
   } finally {
@@ -87,20 +89,26 @@ export async function render({ url, data }: RenderRequest): Promise<RenderResult
 }
 
 /**
- * Fills the queries a page reads when it opens, as the browser would fetch them, from PageData; each is marked as
- * the server's (see SEEDED_BY_SERVER), which is also what picks them for the state block.
+ * Fills the queries a page reads when it opens, as the browser would fetch them, from PageData, and names their keys:
+ * those go into the state block. (Home's gallery query fills the list on its way; only the gallery travels.)
  */
-async function seedPageQueries(queryClient: QueryClient, page: AppPage, rawId: string | undefined, api: ApiClient): Promise<void> {
+async function seedPageQueries(queryClient: QueryClient, page: AppPage, rawId: string | undefined, api: ApiClient): Promise<QueryKey[]> {
+  const seed = async <T, K extends QueryKey>(options: FetchQueryOptions<T, Error, T, K>) => {
+    await queryClient.prefetchQuery(options);
+    return [options.queryKey];
+  };
   switch (page) {
     case PAGES.home:
-      return queryClient.prefetchQuery({ ...getGalleryQueryOptions(api), meta: SEEDED_BY_SERVER });
+      return seed(getGalleryQueryOptions(api));
     case PAGES.products:
-      return queryClient.prefetchQuery({ ...getProductsQueryOptions(api), meta: SEEDED_BY_SERVER });
+      return seed(getProductsQueryOptions(api));
     case PAGES.productDetails: {
       // An id that is not a number is not asked for: the page says 'Invalid Product ID' (docs/product.md, "Product detail").
       const id = parseProductId(rawId);
-      if (id !== null) await queryClient.prefetchQuery({ ...getProductQueryOptions(api, id), meta: SEEDED_BY_SERVER });
+      return id === null ? [] : seed(getProductQueryOptions(api, id));
     }
+    default:
+      return [];
   }
 }
 

@@ -1,4 +1,4 @@
-import { dehydrate, hydrate, QueryClient, type DehydratedState, type Query } from '@tanstack/react-query';
+import { dehydrate, hydrate, QueryClient, type DehydratedState, type Query, type QueryState } from '@tanstack/react-query';
 import { ApiError } from './api-client';
 
 /** The data-layer constants of docs/product.md, "Data and freshness": fresh for 5 minutes, unused data dropped after 5 minutes. */
@@ -21,30 +21,30 @@ export function retryDelay(attempt: number): number {
 }
 
 /**
- * Marks a query the server filled from what it had already fetched (entry-server.tsx). A page the server rendered
- * with a failure ('We couldn’t load the products', 'Product not found') must hydrate showing that failure, as the
- * browser shows it after its own retries, not retry at once under the spinner: so a failure the server seeded is not
- * retried when its page mounts. The browser's own fetch ("Try again") replaces the query's options and so the mark,
- * and from then on it behaves like any other query.
+ * A page the server rendered with a failure ('We couldn’t load the products…', 'Product not found') must hydrate
+ * showing that failure, as the browser shows one after its own retries, not retry at once under the spinner: a failure
+ * that came from the server is not retried when its page mounts. The mark is this object as the query state's
+ * `fetchMeta` (the meta of the fetch that made the state, here the server's); the browser's own next fetch of the
+ * query ("Try again", another page asking for it) replaces it, and from then on the query is like any other.
  */
-export const SEEDED_BY_SERVER = { seededByServer: true } as const;
+const FETCHED_BY_SERVER: NonNullable<QueryState['fetchMeta']> = {};
 
-function notSeededByServer(query: Query): boolean {
-  return query.meta?.seededByServer !== true;
+function notFetchedByServer(query: Query): boolean {
+  return query.state.fetchMeta !== FETCHED_BY_SERVER;
 }
 
-const QUERY_RULES = { staleTime: STALE_TIME_MS, retry: shouldRetry, retryDelay, retryOnMount: notSeededByServer };
+const QUERY_RULES = { staleTime: STALE_TIME_MS, retry: shouldRetry, retryDelay, retryOnMount: notFetchedByServer };
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({ defaultOptions: { queries: { ...QUERY_RULES, gcTime: GC_TIME_MS } } });
 }
 
 /**
- * The server's, for one render: the same rules, but nothing is ever fetched or retried there, and no garbage
- * collection timer is left behind (the client is dropped with the render).
+ * The server's, for one render of data it already has: nothing is fetched there, so a failure is shown as it is,
+ * never retried; and no garbage-collection timer is left behind (the client is dropped with the render).
  */
 export function createServerQueryClient(): QueryClient {
-  return new QueryClient({ defaultOptions: { queries: { ...QUERY_RULES, gcTime: Infinity, retry: false } } });
+  return new QueryClient({ defaultOptions: { queries: { ...QUERY_RULES, gcTime: Infinity, retry: false, retryOnMount: false } } });
 }
 
 interface SerializedApiError {
@@ -82,6 +82,7 @@ export function hydrateQueryState(queryClient: QueryClient, json: string, now = 
     if (queryState.errorUpdatedAt) queryState.errorUpdatedAt = now;
     if (queryState.error) queryState.error = reviveError(queryState.error);
     if (queryState.fetchFailureReason) queryState.fetchFailureReason = reviveError(queryState.fetchFailureReason);
+    queryState.fetchMeta = FETCHED_BY_SERVER;
   }
   hydrate(queryClient, state);
 }

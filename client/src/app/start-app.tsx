@@ -1,0 +1,32 @@
+import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
+import { BrowserRouter } from 'react-router-dom';
+import { createQueryClient, hydrateQueryState } from '../lib/query-client';
+import { App } from './app';
+import { AppRoutes, matchPage } from './router';
+
+/**
+ * Starts the app in `container`. Server-rendered markup with the server's query state (the text of the page's
+ * `#catalogue-state` block) is hydrated: the cache is seeded with that state and the page's chunk loaded first, so the
+ * page hydrates in the same pass as the layout around it (a page still loading would leave its server markup waiting,
+ * and an update reaching it meanwhile would replace it with the spinner). Without them (Vite's dev server) the app
+ * renders from scratch.
+ */
+export async function startApp(container: HTMLElement, serverState: string | null | undefined): Promise<Root> {
+  const queryClient = createQueryClient();
+  const app = (
+    <App queryClient={queryClient}>
+      {/* Synchronous navigation: the search box is controlled by the URL and must not lag a keystroke. */}
+      <BrowserRouter useTransitions={false}>
+        <AppRoutes />
+      </BrowserRouter>
+    </App>
+  );
+  if (!container.hasChildNodes() || !serverState) {
+    const root = createRoot(container);
+    root.render(app);
+    return root;
+  }
+  hydrateQueryState(queryClient, serverState);
+  await matchPage(window.location.pathname).page.load();
+  return hydrateRoot(container, app);
+}
