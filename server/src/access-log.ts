@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import { pino } from 'pino';
 import { type Logger, requestIdFor } from './logger.js';
 
 declare module 'express-serve-static-core' {
@@ -24,9 +25,23 @@ export interface AccessRecord {
   cache: string | undefined;
 }
 
+/** pino's own state, which it exposes as `pino.symbols` for integrations that write for it. */
+interface PinoInternals {
+  [pino.symbols.streamSym]: { write(line: string): unknown };
+  /** `,"time":<epoch ms>`, as the logger writes it. */
+  [pino.symbols.timeSym]: () => string;
+  /** The logger's base fields, serialised: `,"service":"catalogue-server"`. */
+  [pino.symbols.chindingsSym]: string;
+}
+
 /**
  * Writes the access-log line of one request: the one function both paths call (the Express app through accessLog
  * below, and the response cache in front of it), so their lines cannot differ. 5xx answers are logged as errors.
+ *
+ * The line is the JSON `logger[level]({ req, res, responseTime, cache }, message)` would write, byte for byte
+ * (access-log.test.ts holds them equal), but serialised here and handed to the logger's own stream, so it keeps
+ * its place among the other lines: pino's general serialiser cost about 2.5 µs per line more (measured), a
+ * tenth of what a whole cached answer costs. Strings go through JSON.stringify; the rest are numbers.
  */
 export function logAccess(
   logger: Logger,
@@ -36,7 +51,13 @@ export function logAccess(
   if (UNLOGGED_PATHS.has(url)) return;
   const level = statusCode >= 500 ? 'error' : 'info';
   if (!logger.isLevelEnabled(level)) return;
-  logger[level]({ req: { id, method, url }, res: { statusCode }, responseTime, cache }, message);
+  const internals = logger as unknown as PinoInternals;
+  internals[pino.symbols.streamSym].write(
+    `{"level":${logger.levels.values[level]}${internals[pino.symbols.timeSym]()}${internals[pino.symbols.chindingsSym]}` +
+      `,"req":{"id":${JSON.stringify(id)},"method":${JSON.stringify(method)},"url":${JSON.stringify(url)}}` +
+      `,"res":{"statusCode":${statusCode}},"responseTime":${responseTime}` +
+      `${cache === undefined ? '' : `,"cache":${JSON.stringify(cache)}`},"msg":${JSON.stringify(message)}}\n`,
+  );
 }
 
 /**
