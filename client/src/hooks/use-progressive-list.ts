@@ -14,25 +14,25 @@ export interface ProgressiveList<T> {
 }
 
 interface ProgressiveListSizes {
-  /** Items a new list shows first: a screenful, so what the visitor sees first is painted first. */
-  firstScreen: number;
-  /** Items the list then grows to at once, and grows by each time after. */
+  /** Items the list shows when it mounts, and grows by each time after. */
   chunk: number;
+  /** Items a changed list (a new `resetKey`) shows first: a screenful, so what the visitor looks at is painted first. */
+  firstScreen: number;
 }
 
 /**
- * Renders a long list a piece at a time, so the first paint and every update cost a screenful or a chunk, not the
- * whole list, while every item stays reachable by scrolling. A new list (a new `resetKey`: the first load, a new
- * search or sort) shows its first screen, then completes its first chunk right after that screen is painted;
- * further chunks follow as the visitor nears the end. New `items` with the same key (a background refetch) keep
- * what the visitor has scrolled to.
+ * Renders a long list a piece at a time, so every paint costs a screenful or a chunk, not the whole list, while
+ * every item stays reachable by scrolling. The list mounts with its first chunk; a
+ * new `resetKey` (a new search or sort) shows its first screen, then completes the chunk right after that screen
+ * is painted; further chunks follow as the visitor nears the end. New `items` with the same key (a background
+ * refetch) keep what the visitor has scrolled to.
  */
 export function useProgressiveList<T>(
   items: readonly T[],
   { firstScreen, chunk }: ProgressiveListSizes,
   resetKey: string,
 ): ProgressiveList<T> {
-  const [state, setState] = useState({ resetKey, count: firstScreen });
+  const [state, setState] = useState({ resetKey, count: chunk });
   let count = state.count;
   if (state.resetKey !== resetKey) {
     // Adjusting state while rendering: the stale count is never committed, so the old list's length never flashes.

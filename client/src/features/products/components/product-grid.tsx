@@ -9,12 +9,12 @@ import { ProductCard } from './product-card';
 /** Cards in the first row (up to 4 columns) are the paint candidates, loaded first; the rest wait until they near the viewport. */
 const PRIORITY_CARDS = 4;
 /**
- * A new list (the first load, a search, a sort) paints 12 cards first, three rows of four, more than a desktop
- * screen shows, and completes 48 right after; 48 more follow each time the visitor nears the end. So a
- * 5,000-product catalogue costs 12 cards before the first paint and 48 per step. Both are divisible by 1, 2, 3
- * and 4, so every step ends on a full row.
+ * The grid opens with 48 cards, a few screens' worth, and adds 48 each time the visitor nears the end; a new
+ * search or sort paints 12 first (three rows of four, more than a desktop screen shows) and the rest of its 48
+ * right after. So a 5,000-product catalogue costs 12 cards between a pasted word and its first matches on
+ * screen. Both are divisible by 1, 2, 3 and 4, so every step ends on a full row.
  */
-const GRID_SIZES = { firstScreen: 12, chunk: 48 };
+const GRID_SIZES = { chunk: 48, firstScreen: 12 };
 
 const StyledGrid = styled.ul`
   display: grid;
