@@ -97,6 +97,7 @@ log(`  built in ${((performance.now() - buildStarted) / 1000).toFixed(1)} s`);
 const { runScenario, SCENARIOS } = await import('./api-throughput.mjs');
 const { measureLargeCatalogue } = await import('./large-catalogue.mjs');
 const { measurePages } = await import('./pages.mjs');
+const { measureProductPhotos } = await import('./images.mjs');
 const { startUpstream } = await import('./upstream.mjs');
 
 const workDir = `${ROOT}.bench/tmp`;
@@ -206,6 +207,11 @@ try {
     } finally {
       await stopProcess(server.child);
     }
+  });
+
+  await part('Product photos in front of the photo upstream (JPEGs of 370–1,049 × 333–1,500 px, 15–230 KB)', 'photos', async () => {
+    browser ??= await launchChromium();
+    await measureProductPhotos({ browser, log, report });
   });
 
   await part('Large catalogue in the browser: /products with 5,000 products', 'large catalogue', async () => {

@@ -1,0 +1,198 @@
+// Product photos, measured in front of the photo upstream (the upstream double serving photo-like JPEGs of the
+// real upstream's sizes: 370–1,049 × 333–1,500 px, 15–230 KB): resize timings cold and warm, variant sizes,
+// image bytes per page at a phone's and a desktop's width, and Lighthouse on the three pages (median of 3).
+// Part of `npm run bench`; `node scripts/bench/images.mjs` runs it alone on the last build, and with
+// BENCH_SERVER_ENTRY (built-server.mjs) on another build, e.g. an older commit's, for before/after figures.
+// Node loads the upstream double from the testing workspace's built `dist`: import this after `npm run build`.
+import { pathToFileURL } from 'node:url';
+import { startUpstreamStub } from '@catalogue/testing/upstream-double';
+import { launchChromium } from './browser.mjs';
+import { startBuiltServer } from './built-server.mjs';
+import { get } from './http.mjs';
+import { LIGHTHOUSE_PAGES, runLighthouse } from './lighthouse.mjs';
+import { IMAGE_VIEWPORTS, measureRouteImages } from './page-budgets.mjs';
+import { killChildrenOnExit, stopAllProcesses, stopProcess } from './processes.mjs';
+import { median, Report } from './report.mjs';
+
+/** What Chromium sends for an image: it takes AVIF. */
+const CHROMIUM_ACCEPT = 'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8';
+const PHOTOS = 20;
+/** The largest photo, 1,049 × 1,500 (testing/src/photos.ts). */
+const LARGEST = 1;
+const KB = 1024;
+
+const kb = (bytes) => `${(bytes / KB).toFixed(1)} KB`;
+const ms = (value) => (value === null ? 'n/a' : `${value.toFixed(0)} ms`);
+
+/**
+ * Runs every measurement against a fresh built server in front of a fresh photo upstream, printing each figure
+ * with `log` and adding it to `report` with its target. `lighthouseRuns`: audits per page.
+ */
+export async function measureProductPhotos({ browser, log, report, lighthouseRuns = 3 }) {
+  const upstream = await startUpstreamStub({ photos: true });
+  const server = await startBuiltServer({ productsApiUrl: upstream.url });
+  try {
+    await measureVariants(server.origin, log, report);
+    await measurePageImages(browser, server.origin, log, report);
+  } finally {
+    await stopProcess(server.child);
+  }
+  // A fresh server: Lighthouse meets cold variants on its first run, as a first visitor would, and warm ones after.
+  const audited = await startBuiltServer({ productsApiUrl: upstream.url });
+  try {
+    await measureLighthouse(audited.origin, lighthouseRuns, log, report);
+  } finally {
+    await stopProcess(audited.child);
+    await upstream.close();
+  }
+}
+
+/** One timed GET of an image URL, as Chromium would ask for it. */
+async function timedGet(url) {
+  const started = performance.now();
+  const response = await get(url, { accept: CHROMIUM_ACCEPT }, 30_000);
+  return { ms: performance.now() - started, response };
+}
+
+/**
+ * Cold: the first request for a variant, with the product and its original already cached, so the time is the
+ * resize and encode (plus one local HTTP exchange). Warm: the same request again, which must be a cache hit.
+ */
+async function measureVariants(origin, log, report) {
+  for (let id = 1; id <= PHOTOS; id++) {
+    const original = await get(`${origin}/api/products/${id}/image`, {}, 30_000);
+    if (original.status !== 200) throw new Error(`/api/products/${id}/image answered ${original.status}`);
+  }
+  const probe = await get(`${origin}/api/products/${PHOTOS}/image?w=160`, { accept: CHROMIUM_ACCEPT }, 30_000);
+  if (probe.headers['content-type'] !== 'image/avif') {
+    log(
+      `  no variants: this build answers ?w= with ${probe.status} ${probe.headers['content-type']} (the original); resize figures skipped`,
+    );
+    return;
+  }
+  const cold = [];
+  const warm = [];
+  let hits = 0;
+  for (let id = 1; id <= PHOTOS; id++) {
+    const url = `${origin}/api/products/${id}/image?w=320`;
+    cold.push((await timedGet(url)).ms);
+    const again = await timedGet(url);
+    warm.push(again.ms);
+    if (again.response.headers['x-cache'] === 'HIT') hits++;
+  }
+  log(
+    `  320 px AVIF of each of the ${PHOTOS} photos: cold median ${ms(median(cold))}, slowest ${ms(Math.max(...cold))}; ` +
+      `warm median ${ms(median(warm))}, ${hits} of ${PHOTOS} X-Cache: HIT`,
+  );
+  report.add(
+    'photos',
+    `cold 320 px variant (resize + encode), median of ${PHOTOS} photos`,
+    `${ms(median(cold))}, slowest ${ms(Math.max(...cold))}`,
+    '≤ 150 ms',
+    Math.max(...cold) <= 150,
+  );
+  report.add(
+    'photos',
+    'warm variant: a cache hit',
+    `${hits} of ${PHOTOS} HIT, median ${ms(median(warm))}`,
+    `${PHOTOS} of ${PHOTOS} HIT`,
+    hits === PHOTOS,
+  );
+
+  const largest = await get(`${origin}/api/products/${LARGEST}/image`, {}, 30_000);
+  log(`  photo ${LARGEST} (1,049 × 1,500): original ${kb(largest.body.length)} ${largest.headers['content-type']}`);
+  for (const [format, accept] of [
+    ['AVIF', CHROMIUM_ACCEPT],
+    ['WebP', 'image/webp,*/*'],
+    ['JPEG', '*/*'],
+  ]) {
+    const sizes = [];
+    for (const width of [320, 640, 1280]) {
+      const url = `${origin}/api/products/${LARGEST}/image?w=${width}`;
+      const started = performance.now();
+      const response = await get(url, { accept }, 30_000);
+      const coldMs = performance.now() - started;
+      sizes.push(`${width} px ${kb(response.body.length)} in ${ms(coldMs)}`);
+      if (width === 320 && format !== 'JPEG') {
+        report.add(
+          'photos',
+          `320 px ${format} of the 1,049 × 1,500 photo`,
+          `${kb(response.body.length)}, cold ${ms(coldMs)}`,
+          '≤ 30 KB',
+          response.body.length <= 30 * KB,
+        );
+      }
+    }
+    log(`    ${format.padEnd(4)} ${sizes.join('; ')} (cold)`);
+  }
+}
+
+/** Image bytes each page downloads on first view (no scrolling), at a phone's and a desktop's width. */
+async function measurePageImages(browser, origin, log, report) {
+  for (const setting of IMAGE_VIEWPORTS) {
+    for (const path of LIGHTHOUSE_PAGES) {
+      const images = await measureRouteImages(browser, origin, path, setting);
+      const bytes = images.reduce((sum, image) => sum + image.bytes, 0);
+      const types = [...new Set(images.map((image) => image.contentType))].join(', ');
+      log(`  ${setting.name.padEnd(20)} ${path.padEnd(18)} ${kb(bytes).padStart(9)} in ${images.length} images (${types || 'none'})`);
+      const budget = path === '/products' && setting.viewport.width === 375 ? '≤ 150 KB' : '';
+      report.add(
+        'photos',
+        `image bytes on first view, ${path} at ${setting.name}`,
+        `${kb(bytes)} in ${images.length} images`,
+        budget,
+        budget ? bytes <= 150 * KB : null,
+      );
+    }
+  }
+}
+
+async function measureLighthouse(origin, runs, log, report) {
+  for (const result of await runLighthouse(origin, { runs })) {
+    if (result.error) {
+      log(`  ${result.path}: could not audit: ${result.error}`);
+      report.add('photos', `Lighthouse ${result.path}`, `could not audit: ${result.error}`);
+      continue;
+    }
+    const each = result.runs.map((run) => `${run.performance} (LCP ${ms(run.lcpMs)})`).join(', ');
+    log(
+      `  Lighthouse ${result.path.padEnd(18)} performance ${result.performance}, LCP ${ms(result.lcpMs)} (medians of ${result.runs.length}: ${each})` +
+        (result.failedAudits.length ? `; failed: ${result.failedAudits.join(', ')}` : ''),
+    );
+    report.add(
+      'photos',
+      `Lighthouse ${result.path} performance, median of ${result.runs.length}`,
+      result.performance,
+      '≥ 95',
+      result.performance >= 95,
+    );
+    report.add(
+      'photos',
+      `Lighthouse ${result.path} LCP, median of ${result.runs.length}`,
+      ms(result.lcpMs),
+      '≤ 2,500 ms',
+      result.lcpMs <= 2500,
+    );
+  }
+}
+
+// Alone: `node scripts/bench/images.mjs` (after `npm run build`), printing the figures and their summary.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  killChildrenOnExit();
+  const report = new Report();
+  const browser = await launchChromium();
+  try {
+    await measureProductPhotos({
+      browser,
+      log: (line = '') => console.log(line),
+      report,
+      lighthouseRuns: Number(process.env.BENCH_LIGHTHOUSE_RUNS) || 3,
+    });
+  } finally {
+    await browser.close();
+    await stopAllProcesses();
+  }
+  console.log('');
+  for (const row of report.rows)
+    console.log(`${row.status.padEnd(4)} ${row.figure}: ${row.value}${row.target ? ` (target ${row.target})` : ''}`);
+}
