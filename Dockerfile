@@ -36,8 +36,11 @@ COPY server/package.json server/
 COPY client/package.json client/
 # The server declares @catalogue/shared as a dependency, so selecting the server workspace links shared too.
 # Optional dependencies stay included: sharp's native binary for this platform (@img/sharp-linux-x64) is one.
+# npm nests a dependency under server/node_modules when the root holds another version of it (p-limit, say), so
+# that folder is part of what the runtime needs; created empty when nothing is nested, for the COPY below.
 RUN npm ci --omit=dev --workspace server --include-workspace-root=false --no-audit --no-fund \
  && node -e "require('/app/node_modules/sharp')" \
+ && mkdir -p server/node_modules \
  && npm cache clean --force
 
 # ---- runtime ------------------------------------------------------------------------------------------------------
@@ -53,6 +56,7 @@ ENV NODE_ENV=production
 WORKDIR /app
 # Owned by root and not writable by the app user: the server never writes to its own files.
 COPY --from=prod-deps /app/node_modules ./node_modules
+COPY --from=prod-deps /app/server/node_modules ./server/node_modules
 COPY package.json ./
 COPY shared/package.json shared/
 COPY server/package.json server/
