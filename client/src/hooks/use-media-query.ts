@@ -1,5 +1,11 @@
 import { useCallback, useSyncExternalStore } from 'react';
 
+/**
+ * The server knows no viewport: its HTML is rendered as if no query matched, and the browser re-renders with
+ * the real answer right after hydration (useSyncExternalStore's server snapshot), so the two never mismatch.
+ */
+const noViewport = () => false;
+
 export function useMediaQuery(query: string): boolean {
   const subscribe = useCallback(
     (onChange: () => void) => {
@@ -9,5 +15,5 @@ export function useMediaQuery(query: string): boolean {
     },
     [query],
   );
-  return useSyncExternalStore(subscribe, () => window.matchMedia(query).matches);
+  return useSyncExternalStore(subscribe, () => window.matchMedia(query).matches, noViewport);
 }
