@@ -1,5 +1,6 @@
 // The products page with a 5,000-product catalogue, in Chromium: how soon the first card shows, how fast the
-// grid follows one keystroke in the search box, and whether every product can be reached by scrolling.
+// grid follows one keystroke in the search box and a word pasted into it, and whether every product can be
+// reached by scrolling.
 import { filterAndSortProducts } from '@catalogue/shared/sort';
 
 const CARD = 'a[href^="/productdetails/"]';
@@ -11,6 +12,13 @@ const FIRST_CARD_TIMEOUT_MS = 60_000;
 const LOADS_TIME_BUDGET_MS = 60_000;
 const KEYSTROKE_CANDIDATES = 'abcdefghijklmnopqrstuvwxyz';
 const KEYSTROKES = 5;
+const PASTES = 5;
+/**
+ * A pasted word is a whole word of a title (not a single letter) with at least this many matches: enough to
+ * fill the grid's first chunk, so the paste replaces a full screen of cards, the work a visitor waits for.
+ */
+const PASTED_WORD_MIN_LENGTH = 3;
+const PASTED_WORD_MIN_MATCHES = 48;
 
 /**
  * Records, in the page's own clock (ms since navigation start), when the first product card is in the DOM with
@@ -60,6 +68,56 @@ function typeAndTime({ value, expected, total, cardSelector, searchSelector }) {
 }
 
 /**
+ * Pastes `value` into the search box (one `input` event carrying the whole word, as a paste makes) and
+ * resolves with the milliseconds until the grid's first card is `firstMatchHref` and a frame has been painted
+ * with it on screen: what a visitor waits for. Resolves null after 10 s.
+ */
+function pasteAndTime({ value, firstMatchHref, cardSelector, searchSelector }) {
+  const input = document.querySelector(searchSelector);
+  const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
+  const shown = () => {
+    const card = document.querySelector(cardSelector);
+    return card?.getAttribute('href') === firstMatchHref && card.getBoundingClientRect().height > 0;
+  };
+  return new Promise((resolve) => {
+    let finished = false;
+    const started = performance.now();
+    const finish = (result) => {
+      if (finished) return;
+      finished = true;
+      observer.disconnect();
+      clearTimeout(timer);
+      if (result === null) resolve(null);
+      else requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - started)));
+    };
+    const observer = new MutationObserver(() => shown() && finish(true));
+    observer.observe(document.body, { childList: true, subtree: true });
+    const timer = setTimeout(() => finish(null), 10_000);
+    setValue.call(input, value);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    if (shown()) finish(true);
+  });
+}
+
+/**
+ * Whole words of the catalogue's titles that many products match and others do not, and whose first match is
+ * not the first product (the grid's first card before the paste), so the grid must change to show it.
+ */
+function pastedWords(products, count) {
+  const words = [];
+  for (const product of products) {
+    for (const word of product.title.split(' ')) {
+      if (word.length < PASTED_WORD_MIN_LENGTH || words.some((chosen) => chosen.word === word)) continue;
+      const matches = filterAndSortProducts(products, word, 'none');
+      if (matches.length < PASTED_WORD_MIN_MATCHES || matches.length === products.length || matches[0] === products[0]) continue;
+      words.push({ word, matches: matches.length, firstMatchHref: `/productdetails/${matches[0].id}` });
+      if (words.length === count) return words;
+    }
+  }
+  return words;
+}
+
+/**
  * Jumps to the bottom of the page, as a visitor pressing End or flinging the page does, until no new card has
  * appeared for 2 s (at most 120 s in all), and returns how many distinct cards were seen. The grid renders in
  * chunks as the visitor nears its end, so a viewport-at-a-time walk would measure the walk itself (hundreds of
@@ -104,7 +162,7 @@ async function mainThreadMs(cdp) {
  * null, and the keystrokes and the scroll are not measured.
  */
 export async function measureLargeCatalogue(browser, origin, products, log) {
-  const result = { firstCard: [], keystrokes: [], reachable: null, total: products.length };
+  const result = { firstCard: [], keystrokes: [], pastes: [], reachable: null, total: products.length };
   const loadsStarted = performance.now();
   let context;
   let page;
@@ -150,6 +208,15 @@ export async function measureLargeCatalogue(browser, origin, products, log) {
       const shownAfter = ms === null ? 'not within 10 s' : `after ${ms.toFixed(0)} ms`;
       log(`    typed "${key}": ${expected} of ${products.length} shown ${shownAfter} (main-thread CPU ${busyMs.toFixed(0)} ms)`);
       // Back to the whole list before the next keystroke (not measured).
+      await page.evaluate(typeAndTime, { value: '', expected: products.length, ...common });
+    }
+    for (const { word, matches, firstMatchHref } of pastedWords(products, PASTES)) {
+      const busyBefore = await mainThreadMs(cdp);
+      const ms = await page.evaluate(pasteAndTime, { value: word, firstMatchHref, cardSelector: CARD, searchSelector: SEARCH });
+      const busyMs = (await mainThreadMs(cdp)) - busyBefore;
+      result.pastes.push({ ms, busyMs });
+      const shownAfter = ms === null ? 'not within 10 s' : `after ${ms.toFixed(0)} ms`;
+      log(`    pasted "${word}" (${matches} matches): first match painted ${shownAfter} (main-thread CPU ${busyMs.toFixed(0)} ms)`);
       await page.evaluate(typeAndTime, { value: '', expected: products.length, ...common });
     }
     result.reachable = await page.evaluate(scrollAndCount, CARD);

@@ -226,21 +226,32 @@ try {
       const firstCard = result.firstCard.includes(null)
         ? 'no card within 60 s'
         : `${fmt(median(loads.map((load) => load.ms)))} ms, main-thread CPU ${fmt(median(loads.map((load) => load.busyMs)))} ms (medians of ${loads.length})`;
-      // A keystroke that never showed its result counts as the slowest, so the median stays honest.
-      const keystroke = median(result.keystrokes.map((stroke) => stroke.ms ?? Infinity));
-      const keystrokeText =
-        keystroke === null
-          ? 'not measured'
-          : `${keystroke === Infinity ? 'more than 10 s' : `${fmt(keystroke)} ms`}, main-thread CPU ${fmt(median(result.keystrokes.map((stroke) => stroke.busyMs)))} ms`;
+      // A step that never showed its result counts as the slowest, so the median stays honest.
+      const medianStep = (steps) => {
+        const ms = median(steps.map((step) => step.ms ?? Infinity));
+        const cpu = `main-thread CPU ${fmt(median(steps.map((step) => step.busyMs)))} ms`;
+        return { ms, text: ms === null ? 'not measured' : `${ms === Infinity ? 'more than 10 s' : `${fmt(ms)} ms`}, ${cpu}` };
+      };
+      const keystroke = medianStep(result.keystrokes);
+      const paste = medianStep(result.pastes);
       const reachable = result.reachable === null ? 'not measured' : `${result.reachable} of ${result.total}`;
-      log(`  first card: ${firstCard}; keystroke → grid: ${keystrokeText}; reachable by scrolling: ${reachable}`);
+      log(
+        `  first card: ${firstCard}; keystroke → grid: ${keystroke.text}; pasted word → first match: ${paste.text}; reachable by scrolling: ${reachable}`,
+      );
       report.add('large catalogue', 'navigation → first card painted', firstCard);
       report.add(
         'large catalogue',
         `one keystroke → grid updated (median of ${result.keystrokes.length})`,
-        keystrokeText,
+        keystroke.text,
         '≤ 100 ms',
-        keystroke !== null && keystroke <= 100,
+        keystroke.ms !== null && keystroke.ms <= 100,
+      );
+      report.add(
+        'large catalogue',
+        `a pasted word → first matching card painted (median of ${result.pastes.length})`,
+        paste.text,
+        '≤ 100 ms',
+        paste.ms !== null && paste.ms <= 100,
       );
       report.add('large catalogue', 'products reachable by scrolling', reachable, `${result.total}`, result.reachable === result.total);
     } finally {
