@@ -1,6 +1,6 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { collectDefaultMetrics } from 'prom-client';
 import { cacheableProductRoutes } from './api/cacheable-product-routes.js';
 import { createApp } from './app.js';
@@ -19,8 +19,11 @@ import { createApiRateLimit } from './rate-limit.js';
 import { httpCachingPolicy } from './response-cache/cached-answer.js';
 import { createResponseCache } from './response-cache/response-cache.js';
 
-/** `client/dist`, reached the same way from `server/src/` and from `server/dist/`. */
-export const CLIENT_DIST_DIR = fileURLToPath(new URL('../../client/dist/', import.meta.url));
+/**
+ * `client/dist`, reached the same way from `server/src/` and from `server/dist/`; joined to import.meta.dirname,
+ * as Vite rewrites `new URL(…, import.meta.url)` when the client's tests load this in jsdom.
+ */
+export const CLIENT_DIST_DIR = join(import.meta.dirname, '../../client/dist/');
 
 /** What the process (index.ts) or a test hands in besides the configuration. */
 export interface ServerDependencies {

@@ -1,11 +1,16 @@
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Product } from '@catalogue/shared/product';
 import type { Logger } from '../logger.js';
 import { describeProductIssues, productSchema } from './product-schema.js';
 import { type ProductImage, type ProductSource, UpstreamError } from './product-source.js';
 
-/** `server/embedded-catalogue/`, reached the same way from `src/catalogue/` and from `dist/catalogue/`. */
-export const EMBEDDED_CATALOGUE_DIR = new URL('../../embedded-catalogue/', import.meta.url);
+/**
+ * `server/embedded-catalogue/`, reached the same way from `src/catalogue/` and from `dist/catalogue/`; joined to
+ * import.meta.dirname, as Vite rewrites `new URL(…, import.meta.url)` when the client's tests load this in jsdom.
+ */
+export const EMBEDDED_CATALOGUE_DIR = pathToFileURL(join(import.meta.dirname, '../../embedded-catalogue/'));
 
 export interface EmbeddedSourceOptions {
   /** The folder holding `products.json` and `images/`; a `file:` URL ending in `/`. */

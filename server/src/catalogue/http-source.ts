@@ -37,6 +37,9 @@ export function createHttpSource({
   const imageOrigins = new Set([new URL(baseUrl).origin, ...imageHosts.map((host) => new URL(host).origin)]);
 
   const client = axios.create({
+    // Node's http adapter, which alone has maxRedirects and maxContentLength, even where a browser-like
+    // XMLHttpRequest exists (the client's component tests run this server inside jsdom).
+    adapter: 'http',
     timeout: timeoutMs,
     validateStatus: () => true,
     maxRedirects: 3,
