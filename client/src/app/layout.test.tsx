@@ -1,24 +1,24 @@
 import { act, screen } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startFixtureServer, type FixtureServer } from '../testing/fixture-server';
+import { startClientTestSite, type TestSite } from '../testing/test-site';
 import { renderApp } from '../testing/render-app';
 
-let server: FixtureServer;
+let site: TestSite;
 beforeAll(async () => {
-  server = await startFixtureServer();
+  site = await startClientTestSite();
 });
-afterAll(() => server.close());
+afterAll(() => site.close());
 
 describe('layout', () => {
   it('puts every page in one <main> after a skip link', async () => {
-    renderApp('/products', { server });
+    renderApp('/products', { site });
     expect(screen.getByRole('link', { name: 'Skip to content' })).toHaveAttribute('href', '#main');
     expect(screen.getByRole('main')).toHaveAttribute('id', 'main');
     expect(await screen.findAllByRole('heading', { level: 1 })).toHaveLength(1);
   });
 
   it('makes the page beneath inert while the mobile menu is open', async () => {
-    const { user } = renderApp('/', { server });
+    const { user } = renderApp('/', { site });
     const button = screen.getByRole('button', { name: 'Open menu' });
     await user.click(button);
     expect(screen.getByRole('main', { hidden: true })).toHaveAttribute('inert');
@@ -28,7 +28,7 @@ describe('layout', () => {
 
   it('opens each page scrolled to the top, but not on a change of search or sort', () => {
     const scrollTo = vi.spyOn(window, 'scrollTo');
-    const { router } = renderApp('/', { server });
+    const { router } = renderApp('/', { site });
     expect(scrollTo).toHaveBeenLastCalledWith(0, 0);
     scrollTo.mockClear();
     act(() => void router.navigate('/products'));

@@ -1,16 +1,16 @@
 import { screen, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from '../testing/fixture-server';
+import { startClientTestSite, type TestSite } from '../testing/test-site';
 import { renderApp } from '../testing/render-app';
 
-let server: FixtureServer;
+let site: TestSite;
 beforeAll(async () => {
-  server = await startFixtureServer();
+  site = await startClientTestSite();
 });
-afterAll(() => server.close());
+afterAll(() => site.close());
 
 async function openMenu(path = '/') {
-  const app = renderApp(path, { server });
+  const app = renderApp(path, { site });
   const button = screen.getByRole('button', { name: 'Open menu' });
   await app.user.click(button);
   return { ...app, button };
@@ -71,7 +71,7 @@ describe('hamburger menu', () => {
   });
 
   it('keeps the closed menu out of reach (inert, hidden)', () => {
-    renderApp('/', { server });
+    renderApp('/', { site });
     const button = screen.getByRole('button', { name: 'Open menu' });
     const menu = document.getElementById(button.getAttribute('aria-controls') ?? '');
     expect(menu).toHaveAttribute('inert');

@@ -1,17 +1,17 @@
 import { act, screen, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from '../testing/fixture-server';
+import { startClientTestSite, type TestSite } from '../testing/test-site';
 import { renderApp } from '../testing/render-app';
 
-let server: FixtureServer;
+let site: TestSite;
 beforeAll(async () => {
-  server = await startFixtureServer();
+  site = await startClientTestSite();
 });
-afterAll(() => server.close());
+afterAll(() => site.close());
 
 describe('top bar', () => {
   it('has Home and Products entries and a round logo linking home', () => {
-    renderApp('/products', { server });
+    renderApp('/products', { site });
     // jsdom matches no media query, so it shows the narrow layout: the wide bar's links are hidden there.
     const main = screen.getByLabelText('Main');
     expect(within(main).getByRole('link', { name: 'Home', hidden: true })).toHaveAttribute('href', '/');
@@ -23,7 +23,7 @@ describe('top bar', () => {
   });
 
   it('turns compact once the page is scrolled more than 10 px', () => {
-    const { container } = renderApp('/', { server });
+    const { container } = renderApp('/', { site });
     const bar = () => container.querySelector('[data-compact]');
     expect(bar()).toHaveAttribute('data-compact', 'false');
     const scrollTo = (y: number) =>

@@ -1,17 +1,17 @@
 import { screen } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from '../testing/fixture-server';
+import { startClientTestSite, type TestSite } from '../testing/test-site';
 import { renderApp } from '../testing/render-app';
 
-let server: FixtureServer;
+let site: TestSite;
 beforeAll(async () => {
-  server = await startFixtureServer();
+  site = await startClientTestSite();
 });
-afterAll(() => server.close());
+afterAll(() => site.close());
 
 describe('theme toggle', () => {
   it('starts light and flips the dark class on <html>, saving the choice', async () => {
-    const { user } = renderApp('/', { server });
+    const { user } = renderApp('/', { site });
     expect(document.documentElement).not.toHaveClass('dark');
     await user.click(screen.getByRole('button', { name: 'Switch to dark theme' }));
     expect(document.documentElement).toHaveClass('dark');
@@ -23,14 +23,14 @@ describe('theme toggle', () => {
 
   it('restores a stored dark theme', () => {
     localStorage.setItem('theme', 'dark');
-    renderApp('/', { server });
+    renderApp('/', { site });
     expect(document.documentElement).toHaveClass('dark');
     expect(screen.getByRole('button', { name: 'Switch to light theme' })).toBeInTheDocument();
   });
 
   it.each(['DARK', 'night', '', 'true', '"dark"'])('treats the stored value %j as light', (stored) => {
     localStorage.setItem('theme', stored);
-    renderApp('/', { server });
+    renderApp('/', { site });
     expect(document.documentElement).not.toHaveClass('dark');
     expect(screen.getByRole('button', { name: 'Switch to dark theme' })).toBeInTheDocument();
   });

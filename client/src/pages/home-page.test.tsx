@@ -3,15 +3,15 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import type { Swiper as SwiperInstance } from 'swiper';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { shouldRetry } from '../lib/query-client';
-import { FIXTURE_PRODUCTS } from '../testing/fixtures';
-import { startFixtureServer, type FixtureServer } from '../testing/fixture-server';
+import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import { renderApp } from '../testing/render-app';
+import { resetTestSite, startClientTestSite, type TestSite } from '../testing/test-site';
 
-let server: FixtureServer;
+let site: TestSite;
 beforeAll(async () => {
-  server = await startFixtureServer();
+  site = await startClientTestSite();
 });
-afterEach(() => server.reset());
+afterEach(() => resetTestSite(site));
 
 /**
  * Whether focus counts as the keyboard's (:focus-visible), as a browser decides it: jsdom guesses from recent
@@ -27,7 +27,7 @@ beforeEach(() => {
   });
 });
 afterEach(() => vi.restoreAllMocks());
-afterAll(() => server.close());
+afterAll(() => site.close());
 
 function slideLinks() {
   return screen.getAllByRole('link').filter((link) => link.getAttribute('href')?.startsWith('/productdetails/'));
@@ -41,7 +41,7 @@ function carousel(): SwiperInstance {
 }
 
 async function openHome() {
-  const app = renderApp('/', { server });
+  const app = renderApp('/', { site });
   await waitFor(() => expect(slideLinks()).toHaveLength(6));
   return app;
 }
@@ -65,8 +65,8 @@ describe('home page', () => {
     ).toEqual(firstSix.map((product) => `/productdetails/${product.id}`).sort());
     const active = document.querySelector('.swiper-slide-active');
     expect(active && within(active as HTMLElement).getByRole('link')).toHaveAttribute('href', '/productdetails/1');
-    const slide = screen.getByRole('link', { name: /Mens Casual Slim Fit T-Shirt/ });
-    expect(within(slide).getByRole('img', { name: 'Mens Casual Slim Fit T-Shirt' })).toBeInTheDocument();
+    const slide = screen.getByRole('link', { name: /Mens Casual Premium Slim Fit T-Shirts/ });
+    expect(within(slide).getByRole('img', { name: 'Mens Casual Premium Slim Fit T-Shirts' })).toBeInTheDocument();
     expect(within(slide).getByText('$22.30')).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: /Portable External Hard Drive/ })).not.toBeInTheDocument();
   });
@@ -128,21 +128,21 @@ describe('home page', () => {
     const { queryClient } = await openHome();
     expect(queryClient.getQueryData<unknown[]>(['products', 'gallery'])).toHaveLength(6);
     expect(queryClient.getQueryData<unknown[]>(['products', 'list'])).toHaveLength(FIXTURE_PRODUCTS.length);
-    expect(server.requests).toEqual(['/api/products']);
+    expect(site.apiRequests).toEqual(['/api/products']);
   });
 
   it('asks a failing catalogue once plus the retries, not the retries of the gallery times those of the list', async () => {
-    server.answer('/api/products', 502, { error: 'The product catalogue is unavailable right now' });
+    site.upstream.override('/products', 'status500');
     // The app's retry rule, without its waits.
     const queryClient = new QueryClient({ defaultOptions: { queries: { retry: shouldRetry, retryDelay: 0, gcTime: Infinity } } });
-    renderApp('/', { server, queryClient });
+    renderApp('/', { site, queryClient });
     await screen.findByRole('button', { name: 'Try again' });
-    expect(server.requests).toEqual(Array(4).fill('/api/products'));
+    expect(site.apiRequests).toEqual(Array(4).fill('/api/products'));
   });
 
   it('offers "Try again" when the products cannot load', async () => {
-    server.answer('/api/products', 502, { error: 'The product catalogue is unavailable right now' }, 1);
-    const { user } = renderApp('/', { server });
+    site.upstream.override('/products', 'status500', { times: 1 });
+    const { user } = renderApp('/', { site });
     await user.click(await screen.findByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(slideLinks()).toHaveLength(6));
   });

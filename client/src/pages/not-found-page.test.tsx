@@ -1,17 +1,17 @@
 import { screen } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from '../testing/fixture-server';
+import { startClientTestSite, type TestSite } from '../testing/test-site';
 import { renderApp } from '../testing/render-app';
 
-let server: FixtureServer;
+let site: TestSite;
 beforeAll(async () => {
-  server = await startFixtureServer();
+  site = await startClientTestSite();
 });
-afterAll(() => server.close());
+afterAll(() => site.close());
 
 describe('not-found page', () => {
   it.each(['/nope', '/products/1', '/productdetails'])('answers %s with a 404 page and a way home', async (path) => {
-    renderApp(path, { server });
+    renderApp(path, { site });
     expect(await screen.findByRole('heading', { level: 1, name: 'Page Not Found' })).toBeInTheDocument();
     expect(screen.getByText('404')).toBeInTheDocument();
     expect(screen.getByText('The page you are looking for doesn’t exist or has been moved.')).toBeInTheDocument();
@@ -20,7 +20,7 @@ describe('not-found page', () => {
   });
 
   it('takes the visitor home', async () => {
-    const { user, router } = renderApp('/nope', { server });
+    const { user, router } = renderApp('/nope', { site });
     await user.click(await screen.findByRole('link', { name: 'Go Back Home' }));
     expect(router.location.pathname).toBe('/');
     expect(await screen.findByRole('heading', { level: 1, name: 'Products Gallery' })).toBeInTheDocument();

@@ -2,22 +2,22 @@ import { QueryClient } from '@tanstack/react-query';
 import { screen } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { shouldRetry } from '../lib/query-client';
-import { startFixtureServer, type FixtureServer } from '../testing/fixture-server';
 import { renderApp } from '../testing/render-app';
+import { resetTestSite, startClientTestSite, type TestSite } from '../testing/test-site';
 
-let server: FixtureServer;
+let site: TestSite;
 beforeAll(async () => {
-  server = await startFixtureServer();
+  site = await startClientTestSite();
 });
-afterEach(() => server.reset());
-afterAll(() => server.close());
+afterEach(() => resetTestSite(site));
+afterAll(() => site.close());
 
 /** The production retry rule with a 1 ms delay, to count how often a failing request is asked. */
 function retryingQueryClient(): QueryClient {
   return new QueryClient({ defaultOptions: { queries: { retry: shouldRetry, retryDelay: 1, gcTime: Infinity } } });
 }
 
-const asked = (path: string) => server.requests.filter((request) => request === path).length;
+const asked = (path: string) => site.apiRequests.filter((request) => request === path).length;
 
 async function expectNotFoundMessage() {
   expect(await screen.findByRole('heading', { level: 1, name: 'Product not found' })).toBeInTheDocument();
@@ -26,42 +26,47 @@ async function expectNotFoundMessage() {
 
 describe('product details page', () => {
   it('shows the product: image, title, description, category, price, stars with the rate', async () => {
-    renderApp('/productdetails/2', { server });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Mens Casual Slim Fit T-Shirt' })).toBeInTheDocument();
-    expect(screen.getByRole('img', { name: 'Mens Casual Slim Fit T-Shirt' })).toHaveAttribute('src', '/api/products/2/image?w=640');
-    expect(screen.getByText('Mens Casual Slim Fit T-Shirt, described at length for the detail page.')).toBeInTheDocument();
+    renderApp('/productdetails/2', { site });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Mens Casual Premium Slim Fit T-Shirts' })).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'Mens Casual Premium Slim Fit T-Shirts' })).toHaveAttribute(
+      'src',
+      '/api/products/2/image?w=640',
+    );
+    expect(
+      screen.getByText('Slim-fitting style, contrast raglan long sleeve, three-button henley placket, light weight and soft fabric.'),
+    ).toBeInTheDocument();
     expect(screen.getByText("men's clothing")).toBeInTheDocument();
     expect(screen.getByText('$22.30')).toBeInTheDocument();
     const rating = screen.getByRole('img', { name: 'Rated 4.1 out of 5' });
     expect(rating).toHaveTextContent('4.1');
     expect(screen.getByRole('link', { name: 'Back to Products' })).toHaveAttribute('href', '/products');
-    expect(document.title).toBe('Mens Casual Slim Fit T-Shirt · Catalogue');
-    expect(server.requests).toEqual(['/api/products/2']);
+    expect(document.title).toBe('Mens Casual Premium Slim Fit T-Shirts · Catalogue');
+    expect(site.apiRequests).toEqual(['/api/products/2']);
   });
 
   it('shows a rate of 0 when the product has no rating', async () => {
-    renderApp('/productdetails/5', { server });
+    renderApp('/productdetails/5', { site });
     expect(await screen.findByRole('img', { name: 'Rated 0.0 out of 5' })).toHaveTextContent('0.0');
   });
 
   it('shows the spinner while the product loads', async () => {
-    renderApp('/productdetails/1', { server });
+    renderApp('/productdetails/1', { site });
     expect(screen.getByRole('status', { name: 'Loading' })).toBeInTheDocument();
-    await screen.findByRole('heading', { level: 1, name: 'Fjallraven Backpack' });
+    await screen.findByRole('heading', { level: 1, name: 'Fjallraven - Foldsack No. 1 Backpack, Fits 15 Laptops' });
     expect(screen.queryByRole('status', { name: 'Loading' })).not.toBeInTheDocument();
   });
 
   it.each(['abc', '1.5', '-1', '1e3', '%201'])('says "Invalid Product ID" for %j and makes no request', async (id) => {
-    renderApp(`/productdetails/${id}`, { server, queryClient: retryingQueryClient() });
+    renderApp(`/productdetails/${id}`, { site, queryClient: retryingQueryClient() });
     expect(await screen.findByRole('heading', { level: 1, name: 'Invalid Product ID' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to Products' })).toHaveAttribute('href', '/products');
     expect(screen.queryByRole('status', { name: 'Loading' })).not.toBeInTheDocument();
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(server.requests).toEqual([]);
+    expect(site.apiRequests).toEqual([]);
   });
 
   it('says "Product not found" for an unknown id at once, without retrying the 404', async () => {
-    renderApp('/productdetails/999', { server, queryClient: retryingQueryClient() });
+    renderApp('/productdetails/999', { site, queryClient: retryingQueryClient() });
     await expectNotFoundMessage();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(asked('/api/products/999')).toBe(1);
@@ -69,26 +74,26 @@ describe('product details page', () => {
   });
 
   it.each([
-    ['null', null],
-    ['an object without an id', { title: 'Ghost' }],
-  ])('treats an answer of %s as "Product not found", without retrying', async (_label, body) => {
-    server.answer('/api/products/3', 200, body);
-    renderApp('/productdetails/3', { server, queryClient: retryingQueryClient() });
+    ['null', 'null'],
+    ['an object without an id', '{"title":"Ghost"}'],
+  ])('treats an upstream answer of %s as "Product not found", without retrying', async (_label, body) => {
+    site.upstream.override('/products/3', { status: 200, body });
+    renderApp('/productdetails/3', { site, queryClient: retryingQueryClient() });
     await expectNotFoundMessage();
     expect(asked('/api/products/3')).toBe(1);
   });
 
   it('retries a 5xx three times before saying "Product not found"', async () => {
-    server.answer('/api/products/3', 502, { error: 'Product not found' });
-    renderApp('/productdetails/3', { server, queryClient: retryingQueryClient() });
+    site.upstream.override('/products/3', 'status500');
+    renderApp('/productdetails/3', { site, queryClient: retryingQueryClient() });
     await expectNotFoundMessage();
     expect(asked('/api/products/3')).toBe(4);
   });
 
   it('shows the product when a retry after a 5xx succeeds', async () => {
-    server.answer('/api/products/3', 503, { error: 'Product not found' }, 1);
-    renderApp('/productdetails/3', { server, queryClient: retryingQueryClient() });
-    expect(await screen.findByRole('heading', { level: 1, name: 'cotton Jacket' })).toBeInTheDocument();
+    site.upstream.override('/products/3', 'status500', { times: 1 });
+    renderApp('/productdetails/3', { site, queryClient: retryingQueryClient() });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Mens Cotton Jacket' })).toBeInTheDocument();
     expect(asked('/api/products/3')).toBe(2);
   });
 });

@@ -1,16 +1,16 @@
 import { act, screen, waitFor, waitForElementToBeRemoved, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Product } from '@catalogue/shared/product';
-import { startFixtureServer, type FixtureServer } from '../testing/fixture-server';
-import { FIXTURE_PRODUCTS } from '../testing/fixtures';
+import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import { renderApp } from '../testing/render-app';
+import { resetTestSite, startClientTestSite, type TestSite } from '../testing/test-site';
 
-let server: FixtureServer;
+let site: TestSite;
 beforeAll(async () => {
-  server = await startFixtureServer();
+  site = await startClientTestSite();
 });
-afterEach(() => server.reset());
-afterAll(() => server.close());
+afterEach(() => resetTestSite(site));
+afterAll(() => site.close());
 
 /** The card titles, in the order the grid shows them. */
 function shownTitles(): string[] {
@@ -18,7 +18,7 @@ function shownTitles(): string[] {
 }
 
 async function openProducts(path: string | string[] = '/products') {
-  const app = renderApp(path, { server });
+  const app = renderApp(path, { site });
   await screen.findAllByRole('heading', { level: 2 });
   return {
     ...app,
@@ -28,16 +28,13 @@ async function openProducts(path: string | string[] = '/products') {
   };
 }
 
-const CATALOGUE_ORDER = [
-  'Fjallraven Backpack',
-  'Mens Casual Slim Fit T-Shirt',
-  'cotton Jacket',
-  'Silver Dragon Bracelet',
-  'Solid Gold Petite Micropave',
-  'White Gold Plated Princess',
-  'Portable External Hard Drive',
-  'Rain Jacket Women Windbreaker',
-];
+const CATALOGUE_ORDER = FIXTURE_PRODUCTS.map((product) => product.title);
+
+/**
+ * Waits for the grid to show `titles`: a new search or sort paints its first screen of cards before the rest
+ * (useProgressiveList), and the fixture catalogue is longer than a screen.
+ */
+const expectShown = (titles: readonly string[]) => waitFor(() => expect(shownTitles()).toEqual(titles));
 
 describe('products page', () => {
   it('shows the heading, the controls and every product in catalogue order', async () => {
@@ -56,9 +53,12 @@ describe('products page', () => {
 
   it('shows each product as one link with image, category, stars and a dollar price', async () => {
     await openProducts();
-    const card = screen.getByRole('link', { name: /Mens Casual Slim Fit T-Shirt/ });
+    const card = screen.getByRole('link', { name: /Mens Casual Premium Slim Fit T-Shirts/ });
     expect(card).toHaveAttribute('href', '/productdetails/2');
-    expect(within(card).getByRole('img', { name: 'Mens Casual Slim Fit T-Shirt' })).toHaveAttribute('src', '/api/products/2/image?w=640');
+    expect(within(card).getByRole('img', { name: 'Mens Casual Premium Slim Fit T-Shirts' })).toHaveAttribute(
+      'src',
+      '/api/products/2/image?w=640',
+    );
     expect(within(card).getByText("men's clothing")).toBeInTheDocument();
     expect(within(card).getByRole('img', { name: 'Rated 4.1 out of 5' })).toBeInTheDocument();
     expect(within(card).getByText('$22.30')).toBeInTheDocument();
@@ -67,7 +67,7 @@ describe('products page', () => {
 
   it('shows 4 stars on a card whose product has no rating', async () => {
     await openProducts();
-    const card = screen.getByRole('link', { name: /Solid Gold Petite Micropave/ });
+    const card = screen.getByRole('link', { name: /John Hardy Women's Legends Naga/ });
     expect(within(card).getByRole('img', { name: 'Rated 4.0 out of 5' })).toBeInTheDocument();
   });
 
@@ -79,13 +79,18 @@ describe('products page', () => {
         .getByRole('img', { name: /^(?!Rated)/ })
         .getAttribute('loading'),
     );
-    expect(loading).toEqual(['eager', 'eager', 'eager', 'eager', 'lazy', 'lazy', 'lazy', 'lazy']);
+    expect(loading).toEqual([...Array<string>(4).fill('eager'), ...Array<string>(CATALOGUE_ORDER.length - 4).fill('lazy')]);
   });
 
   it('searches titles case-insensitively and writes the text to the URL without piling up history', async () => {
     const { user, search, query, router } = await openProducts(['/', '/products']);
     await user.type(search, 'JACKET');
-    expect(shownTitles()).toEqual(['cotton Jacket', 'Rain Jacket Women Windbreaker']);
+    expect(shownTitles()).toEqual([
+      'Mens Cotton Jacket',
+      "BIYLACLESEN Women's 3-in-1 Snowboard Jacket Winter Coats",
+      "Lock and Love Women's Removable Hooded Faux Leather Moto Biker Jacket",
+      'Rain Jacket Women Windbreaker Striped Climbing Raincoats',
+    ]);
     expect(query()).toEqual({ q: 'JACKET' });
     act(() => void router.navigate(-1));
     expect(router.location.pathname).toBe('/');
@@ -95,32 +100,57 @@ describe('products page', () => {
     const { user, search, query } = await openProducts('/products?q=gold');
     await user.clear(search);
     expect(query()).toEqual({});
-    expect(shownTitles()).toEqual(CATALOGUE_ORDER);
+    await expectShown(CATALOGUE_ORDER);
   });
 
   it.each([
-    ['priceLowHigh', ['White Gold Plated Princess', 'Mens Casual Slim Fit T-Shirt', 'Rain Jacket Women Windbreaker']],
-    ['priceHighLow', ['Silver Dragon Bracelet', 'Solid Gold Petite Micropave', 'Fjallraven Backpack']],
-    ['nameAZ', ['cotton Jacket', 'Fjallraven Backpack', 'Mens Casual Slim Fit T-Shirt']],
+    ['priceLowHigh', ["opna Women's Short Sleeve Moisture", "MBJ Women's Solid Short Sleeve Boat Neck V", 'White Gold Plated Princess']],
+    [
+      'priceHighLow',
+      [
+        'Samsung 49-Inch CHG90 144Hz Curved Gaming Monitor (LC49HG90DMNXZA)',
+        "John Hardy Women's Legends Naga Gold & Silver Dragon Station Chain Bracelet",
+        'Acer SB220Q bi 21.5 inches Full HD (1920 x 1080) IPS Ultra-Thin',
+      ],
+    ],
+    [
+      'nameAZ',
+      [
+        'Acer SB220Q bi 21.5 inches Full HD (1920 x 1080) IPS Ultra-Thin',
+        "BIYLACLESEN Women's 3-in-1 Snowboard Jacket Winter Coats",
+        'DANVOUY Womens T Shirt Casual Cotton Short',
+      ],
+    ],
   ])('sorts by %s and keeps it in the URL', async (value, firstThree) => {
     const { user, sort, query } = await openProducts();
     await user.selectOptions(sort, value);
+    await waitFor(() => expect(shownTitles()).toHaveLength(CATALOGUE_ORDER.length));
     expect(shownTitles().slice(0, 3)).toEqual(firstThree);
-    expect(shownTitles()).toHaveLength(CATALOGUE_ORDER.length);
     expect(query()).toEqual({ sort: value });
   });
 
-  it('sorts names by locale order across upper and lower case', async () => {
+  it('sorts names by locale order across upper and lower case and accents', async () => {
     const { user, sort } = await openProducts();
     await user.selectOptions(sort, 'nameAZ');
-    expect(shownTitles()).toEqual([...CATALOGUE_ORDER].sort((a, b) => a.localeCompare(b)));
+    await expectShown([...CATALOGUE_ORDER].sort((a, b) => a.localeCompare(b)));
+    // Not by code points, where 'É' and 'o' would come after every plain capital.
+    const titles = shownTitles();
+    expect(titles.indexOf('Écharpe en laine mérinos')).toBe(titles.indexOf('DANVOUY Womens T Shirt Casual Cotton Short') + 1);
+    expect(titles.indexOf("opna Women's Short Sleeve Moisture")).toBe(
+      titles.indexOf('Pierced Owl Rose Gold Plated Stainless Steel Double') - 1,
+    );
   });
 
   it('filters first, then sorts', async () => {
     const { user, search, sort, query } = await openProducts();
     await user.type(search, 'gold');
     await user.selectOptions(sort, 'priceLowHigh');
-    expect(shownTitles()).toEqual(['White Gold Plated Princess', 'Solid Gold Petite Micropave']);
+    expect(shownTitles()).toEqual([
+      'White Gold Plated Princess',
+      'Pierced Owl Rose Gold Plated Stainless Steel Double',
+      'Solid Gold Petite Micropave',
+      "John Hardy Women's Legends Naga Gold & Silver Dragon Station Chain Bracelet",
+    ]);
     expect(query()).toEqual({ q: 'gold', sort: 'priceLowHigh' });
   });
 
@@ -130,7 +160,7 @@ describe('products page', () => {
     act(() => void router.navigate(-1));
     expect(router.location.search).toBe('');
     expect(screen.getByRole('combobox', { name: 'Sort products' })).toHaveValue('none');
-    expect(shownTitles()).toEqual(CATALOGUE_ORDER);
+    await expectShown(CATALOGUE_ORDER);
   });
 
   it('drops sort from the URL when "Sort by..." is chosen again', async () => {
@@ -143,7 +173,12 @@ describe('products page', () => {
     const { search, sort } = await openProducts('/products?q=gold&sort=priceHighLow');
     expect(search).toHaveValue('gold');
     expect(sort).toHaveValue('priceHighLow');
-    expect(shownTitles()).toEqual(['Solid Gold Petite Micropave', 'White Gold Plated Princess']);
+    expect(shownTitles()).toEqual([
+      "John Hardy Women's Legends Naga Gold & Silver Dragon Station Chain Bracelet",
+      'Solid Gold Petite Micropave',
+      'Pierced Owl Rose Gold Plated Stainless Steel Double',
+      'White Gold Plated Princess',
+    ]);
   });
 
   it('falls back to no sort for an unknown sort value', async () => {
@@ -160,18 +195,18 @@ describe('products page', () => {
   });
 
   it('shows the full-screen spinner until the products arrive', async () => {
-    renderApp('/products', { server });
+    renderApp('/products', { site });
     const spinner = screen.getByRole('status', { name: 'Loading' });
     await waitForElementToBeRemoved(spinner);
     expect(screen.getAllByRole('heading', { level: 2 })).toHaveLength(CATALOGUE_ORDER.length);
   });
 
   it('offers "Try again" when the list cannot load, and recovers', async () => {
-    server.answer('/api/products', 502, { error: 'The product catalogue is unavailable right now' });
-    const { user } = renderApp('/products', { server });
+    site.upstream.override('/products', 'status500');
+    const { user } = renderApp('/products', { site });
     const retry = await screen.findByRole('button', { name: 'Try again' });
     expect(screen.queryByRole('status', { name: 'Loading' })).not.toBeInTheDocument();
-    server.reset();
+    site.upstream.clearOverrides();
     await user.click(retry);
     await waitFor(() => expect(screen.getAllByRole('heading', { level: 2 })).toHaveLength(CATALOGUE_ORDER.length));
     expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
@@ -209,7 +244,7 @@ describe('products page with a long catalogue', () => {
     }
   }
 
-  beforeEach(() => server.answer('/api/products', 200, LONG_CATALOGUE));
+  beforeEach(() => site.upstream.setProducts(LONG_CATALOGUE));
   afterEach(() => {
     vi.unstubAllGlobals();
     FakeIntersectionObserver.live.clear();

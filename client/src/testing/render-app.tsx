@@ -6,7 +6,7 @@ import { MemoryRouter, useLocation, useNavigate, type Location, type NavigateFun
 import { AppProvider } from '../app/provider';
 import { AppRoutes } from '../app/router';
 import { createApiClient } from '../lib/api-client';
-import type { FixtureServer } from './fixture-server';
+import type { TestSite } from './test-site';
 
 /** The test's view of the router: where the app is, and a way to press Back. */
 interface RouterProbe {
@@ -29,19 +29,19 @@ function createTestQueryClient(): QueryClient {
 }
 
 interface RenderAppOptions {
-  server: FixtureServer;
+  site: TestSite;
   queryClient?: QueryClient;
 }
 
 /**
  * The whole app at `path` (or at the last of several history entries), in a MemoryRouter, talking to a real
- * fixture server.
+ * site (the production server in front of the upstream double).
  */
-export function renderApp(path: string | string[], { server, queryClient = createTestQueryClient() }: RenderAppOptions) {
+export function renderApp(path: string | string[], { site, queryClient = createTestQueryClient() }: RenderAppOptions) {
   const probe = {} as RouterProbe;
   const user = userEvent.setup();
   const view = render(
-    <AppProvider queryClient={queryClient} apiClient={createApiClient(server.baseUrl)}>
+    <AppProvider queryClient={queryClient} apiClient={createApiClient(site.url)}>
       <MemoryRouter initialEntries={typeof path === 'string' ? [path] : path} useTransitions={false}>
         <AppRoutes />
         <Probe onRender={(current) => Object.assign(probe, current)} />
