@@ -21,7 +21,6 @@ export default tseslint.config(
       // The no-emit configs, which cover every file and read our workspaces from source (the `source` export
       // condition), so linting needs no build first; then the browser suite and the tool configs.
       parserOptions: {
-        noWarnOnMultipleProjects: true,
         project: ['./*/tsconfig.test.json', './e2e/tsconfig.json', './tsconfig.tools.json'],
         tsconfigRootDir: import.meta.dirname,
       },
@@ -33,6 +32,7 @@ export default tseslint.config(
         createTypeScriptImportResolver({
           project: ['*/tsconfig.test.json', 'e2e/tsconfig.json'],
           conditionNames: ['source', 'types', 'import', 'default'],
+          noWarnOnMultipleProjects: true,
         }),
       ],
     },
