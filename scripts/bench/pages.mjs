@@ -1,9 +1,10 @@
 // Server-rendered pages (README, "Pages"): a cached page hit on the built server against raw node:http sending the
 // same bytes, and the CPU time of a cold render of /products. Node loads the server's modules and the generated
-// catalogue from their built `dist`, so import this module only after `npm run build`.
-import { writeFileSync } from 'node:fs';
+// catalogue from their built `dist`, so import this module only after `npm run build`. Part of `npm run bench`;
+// `node scripts/bench/pages.mjs` runs it alone on the last build (BENCH_SECONDS, BENCH_ROUNDS as for the bench).
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { toPublicProduct } from '@catalogue/server/catalogue/public-product';
 import { loadPageRenderer } from '@catalogue/server/pages/page-renderer';
 import { renderPageHtml } from '@catalogue/server/pages/pages';
@@ -13,8 +14,8 @@ import { SERVER_CORE, startBuiltServer } from './built-server.mjs';
 import { startContender } from './contenders.mjs';
 import { decodedText, get } from './http.mjs';
 import { measureLoad } from './load.mjs';
-import { cpuSeconds, stopProcess } from './processes.mjs';
-import { median, percent } from './report.mjs';
+import { cpuSeconds, killChildrenOnExit, stopAllProcesses, stopProcess } from './processes.mjs';
+import { median, percent, Report } from './report.mjs';
 import { startUpstream } from './upstream.mjs';
 
 const CLIENT_DIST = fileURLToPath(new URL('../../client/dist/', import.meta.url));
@@ -153,4 +154,27 @@ async function measureColdRenders({ log, report }) {
     log(`  cold render of ${PAGE}, ${fmt(count)} products: ${line}`);
     report.add('pages', `cold render of ${PAGE}, ${fmt(count)} products`, line, `≤ ${targetMs} ms`, ms <= targetMs);
   }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  killChildrenOnExit();
+  const report = new Report();
+  const workDir = fileURLToPath(new URL('../../.bench/tmp-pages', import.meta.url));
+  mkdirSync(workDir, { recursive: true });
+  try {
+    await measurePages({
+      seconds: Number(process.env.BENCH_SECONDS) || 6,
+      warmupSeconds: 2,
+      rounds: Number(process.env.BENCH_ROUNDS) || 3,
+      workDir,
+      log: (line = '') => console.log(line),
+      report,
+    });
+  } finally {
+    await stopAllProcesses();
+    rmSync(workDir, { recursive: true, force: true });
+  }
+  console.log('');
+  for (const row of report.rows)
+    console.log(`${row.status.padEnd(4)} ${row.figure}: ${row.value}${row.target ? ` (target ${row.target})` : ''}`);
 }
