@@ -1,39 +1,34 @@
-import { createContext, useCallback, useContext, useLayoutEffect, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useSyncExternalStore, type ReactNode } from 'react';
 import { ThemeProvider } from 'styled-components';
 import { theme, type ThemeMode } from '../styles/theme';
-import { applyThemeClass, readStoredTheme, storeTheme } from './theme-storage';
+import { applyThemeClass, currentTheme, storeTheme } from './theme-storage';
 
-interface ThemeModeValue {
-  mode: ThemeMode;
-  toggle: () => void;
-}
-
-const ThemeModeContext = createContext<ThemeModeValue | null>(null);
-
-/** Holds light/dark, keeps the `dark` class on <html> and the stored choice in step, and feeds styled-components. */
+/** Feeds styled-components the one theme; its colours follow the `dark` class through CSS custom properties. */
 export function ThemeModeProvider({ children }: { children: ReactNode }) {
-  const [mode, setMode] = useState<ThemeMode>(readStoredTheme);
-
-  // Layout effect: the class must change in the same frame as the styled theme, or native controls flicker.
-  useLayoutEffect(() => applyThemeClass(mode), [mode]);
-
-  const toggle = useCallback(() => {
-    const next = mode === 'dark' ? 'light' : 'dark';
-    storeTheme(next);
-    setMode(next);
-  }, [mode]);
-
-  const value = useMemo(() => ({ mode, toggle }), [mode, toggle]);
-
-  return (
-    <ThemeModeContext.Provider value={value}>
-      <ThemeProvider theme={theme}>{children}</ThemeProvider>
-    </ThemeModeContext.Provider>
-  );
+  return <ThemeProvider theme={theme}>{children}</ThemeProvider>;
 }
 
-export function useThemeMode(): ThemeModeValue {
-  const value = useContext(ThemeModeContext);
-  if (!value) throw new Error('useThemeMode must be used inside ThemeModeProvider');
-  return value;
+const listeners = new Set<() => void>();
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The server cannot know the visitor's theme: its HTML (and hydration) has the light theme's button. */
+const serverTheme = (): ThemeMode => 'light';
+
+/**
+ * The visitor's theme and its switch. The page's colours are right from the first paint (CSS, switched by the class
+ * the pre-paint script sets); the button names the stored theme as soon as the app has hydrated.
+ */
+export function useThemeMode(): { mode: ThemeMode; toggle: () => void } {
+  const mode = useSyncExternalStore(subscribe, currentTheme, serverTheme);
+  const toggle = useCallback(() => {
+    const next = currentTheme() === 'dark' ? 'light' : 'dark';
+    storeTheme(next);
+    applyThemeClass(next);
+    for (const listener of listeners) listener();
+  }, []);
+  return { mode, toggle };
 }

@@ -1,20 +1,16 @@
 import type { ThemeMode } from '../styles/theme';
 
 /**
- * The stored theme preference. public/theme-init.js applies the same rule before React loads (it cannot
- * import this module: the CSP allows no inline script, and it must run before the bundle); a test keeps the two
- * in step.
+ * The visitor's theme is the `dark` class on <html>. public/theme-init.js sets it before the first paint from the
+ * stored choice (only a stored 'dark' means dark; it cannot import this module: the CSP allows no inline script, and
+ * it must run before the bundle), and the toggle flips it and stores the new choice. A test holds the script to the
+ * key and values here.
  */
 const THEME_STORAGE_KEY = 'theme';
 const DARK_CLASS = 'dark';
 
-/** Anything other than 'dark' (missing, junk, storage blocked) means light. */
-export function readStoredTheme(): ThemeMode {
-  try {
-    return localStorage.getItem(THEME_STORAGE_KEY) === 'dark' ? 'dark' : 'light';
-  } catch {
-    return 'light';
-  }
+export function currentTheme(): ThemeMode {
+  return document.documentElement.classList.contains(DARK_CLASS) ? 'dark' : 'light';
 }
 
 export function storeTheme(mode: ThemeMode): void {
