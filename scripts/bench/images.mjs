@@ -47,10 +47,10 @@ export async function measureProductPhotos({ browser, log, report, lighthouseRun
   }
 }
 
-/** One timed GET of an image URL, as Chromium would ask for it. */
-async function timedGet(url) {
+/** One timed GET of an image URL, by default as Chromium would ask for it. */
+async function timedGet(url, accept = CHROMIUM_ACCEPT) {
   const started = performance.now();
-  const response = await get(url, { accept: CHROMIUM_ACCEPT }, 30_000);
+  const response = await get(url, { accept }, 30_000);
   return { ms: performance.now() - started, response };
 }
 
@@ -70,13 +70,42 @@ async function measureVariants(origin, log, report) {
     );
     return;
   }
-  const cold = [];
+  // The largest photo in every format at three widths, each made for the first time here.
+  const largest = await get(`${origin}/api/products/${LARGEST}/image`, {}, 30_000);
+  log(`  photo ${LARGEST} (1,049 × 1,500): original ${kb(largest.body.length)} ${largest.headers['content-type']}`);
+  let largestColdMs;
+  for (const [format, accept] of [
+    ['AVIF', CHROMIUM_ACCEPT],
+    ['WebP', 'image/webp,*/*'],
+    ['JPEG', '*/*'],
+  ]) {
+    const sizes = [];
+    for (const width of [320, 640, 1280]) {
+      const { ms: coldMs, response } = await timedGet(`${origin}/api/products/${LARGEST}/image?w=${width}`, accept);
+      sizes.push(`${width} px ${kb(response.body.length)} in ${ms(coldMs)}`);
+      if (width === 320 && format === 'AVIF') largestColdMs = coldMs;
+      if (width === 320 && format !== 'JPEG') {
+        report.add(
+          'photos',
+          `320 px ${format} of the 1,049 × 1,500 photo`,
+          `${kb(response.body.length)}, cold ${ms(coldMs)}`,
+          '≤ 30 KB',
+          response.body.length <= 30 * KB,
+        );
+      }
+    }
+    log(`    ${format.padEnd(4)} ${sizes.join('; ')} (cold)`);
+  }
+
+  // Every photo's 320 px AVIF: cold (the largest one's was made above), then warm.
+  const cold = [largestColdMs];
+  for (let id = 1; id <= PHOTOS; id++) {
+    if (id !== LARGEST) cold.push((await timedGet(`${origin}/api/products/${id}/image?w=320`)).ms);
+  }
   const warm = [];
   let hits = 0;
   for (let id = 1; id <= PHOTOS; id++) {
-    const url = `${origin}/api/products/${id}/image?w=320`;
-    cold.push((await timedGet(url)).ms);
-    const again = await timedGet(url);
+    const again = await timedGet(`${origin}/api/products/${id}/image?w=320`);
     warm.push(again.ms);
     if (again.response.headers['x-cache'] === 'HIT') hits++;
   }
@@ -98,33 +127,6 @@ async function measureVariants(origin, log, report) {
     `${PHOTOS} of ${PHOTOS} HIT`,
     hits === PHOTOS,
   );
-
-  const largest = await get(`${origin}/api/products/${LARGEST}/image`, {}, 30_000);
-  log(`  photo ${LARGEST} (1,049 × 1,500): original ${kb(largest.body.length)} ${largest.headers['content-type']}`);
-  for (const [format, accept] of [
-    ['AVIF', CHROMIUM_ACCEPT],
-    ['WebP', 'image/webp,*/*'],
-    ['JPEG', '*/*'],
-  ]) {
-    const sizes = [];
-    for (const width of [320, 640, 1280]) {
-      const url = `${origin}/api/products/${LARGEST}/image?w=${width}`;
-      const started = performance.now();
-      const response = await get(url, { accept }, 30_000);
-      const coldMs = performance.now() - started;
-      sizes.push(`${width} px ${kb(response.body.length)} in ${ms(coldMs)}`);
-      if (width === 320 && format !== 'JPEG') {
-        report.add(
-          'photos',
-          `320 px ${format} of the 1,049 × 1,500 photo`,
-          `${kb(response.body.length)}, cold ${ms(coldMs)}`,
-          '≤ 30 KB',
-          response.body.length <= 30 * KB,
-        );
-      }
-    }
-    log(`    ${format.padEnd(4)} ${sizes.join('; ')} (cold)`);
-  }
 }
 
 /** Image bytes each page downloads on first view (no scrolling), at a phone's and a desktop's width. */
