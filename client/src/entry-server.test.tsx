@@ -1,9 +1,12 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { QueryClient } from '@tanstack/react-query';
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import type { Product } from '@catalogue/shared/product';
 import { productImagePath } from '@catalogue/shared/routes';
+import { PAGES } from './app/router';
 import { render, type PageData } from './entry-server';
 import { hydrateQueryState } from './lib/query-client';
 
@@ -129,6 +132,12 @@ describe('render() on the server', () => {
     expect(html).not.toMatch(/<script|<template/);
     expect(screen.getByText('600 products')).toBeInTheDocument();
     expect(screen.queryByRole('status', { name: 'Loading' })).not.toBeInTheDocument();
+  });
+
+  it('names each lazy chunk by its module’s path from the client’s root, as the build manifest does', () => {
+    const chunks = Object.values(PAGES).flatMap((page) => page.chunks);
+    expect(chunks.length).toBeGreaterThan(0);
+    for (const chunk of chunks) expect(existsSync(join(import.meta.dirname, '..', chunk.source)), chunk.source).toBe(true);
   });
 
   it('renders the same markup for the same page whatever theme the visitor chose', async () => {

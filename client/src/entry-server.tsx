@@ -45,9 +45,9 @@ export interface RenderResult {
   /** TanStack Query's dehydrated state as a JSON string — NOT yet escaped for HTML; the server escapes it. */
   state: string;
   /**
-   * Hashed URLs of the page's own chunk and what it imports beyond the entry (`/assets/….js`, to `modulepreload`),
-   * and of its stylesheets (`/assets/….css`, to link as stylesheets: the server's HTML already shows the page, so its
-   * styles must be there before the script arrives, e.g. the home carousel's).
+   * Hashed URLs of the route's lazy chunk (home's carousel) and what it imports beyond the entry (`/assets/….js`, to
+   * `modulepreload`), and of its stylesheets (`/assets/….css`, to link as stylesheets: the server's HTML already
+   * shows the carousel, so Swiper's styles must be there before the script arrives). Empty for the other routes.
    */
   preloads: string[];
 }
@@ -81,7 +81,7 @@ export async function render({ url, data }: RenderRequest): Promise<RenderResult
       html,
       styles: sheet.getStyleTags(),
       state: serializeQueryState(queryClient, (query) => seeded.has(query.queryHash)),
-      preloads: pagePreloads(BUILD_MANIFEST, page.source),
+      preloads: page.chunks.flatMap((chunk) => chunkPreloads(BUILD_MANIFEST, chunk.source)),
     };
   } finally {
     sheet.seal();
@@ -140,13 +140,13 @@ const BUILD_MANIFEST: Manifest = import.meta.env.PROD
   : {};
 
 /**
- * The files a page's chunk needs beyond what the entry loads (index.html already links the entry's own chunks and
- * stylesheets): its chunk, the chunks it imports and their stylesheets.
+ * The files a lazy chunk needs beyond what the entry loads (index.html already links the entry's own chunks and
+ * stylesheets): the chunk, the chunks it imports and their stylesheets.
  */
-export function pagePreloads(manifest: Manifest, pageSource: string): string[] {
+function chunkPreloads(manifest: Manifest, source: string): string[] {
   const entry = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
   const loadedByEntry = new Set(entry ? chunkFiles(manifest, entry) : []);
-  return chunkFiles(manifest, pageSource).filter((file) => !loadedByEntry.has(file));
+  return chunkFiles(manifest, source).filter((file) => !loadedByEntry.has(file));
 }
 
 function chunkFiles(manifest: Manifest, key: string, seen = new Set<string>()): string[] {

@@ -1,36 +1,36 @@
-import { lazy, type ComponentType } from 'react';
+import type { ComponentType } from 'react';
 import { matchRoutes, useRoutes, type Params, type RouteObject } from 'react-router-dom';
 import { PAGE_PATHS } from '@catalogue/shared/routes';
+import type { LazyChunk } from '../lib/lazy-chunk';
+import { galleryChunk, HomePage } from '../pages/home-page';
+import { NotFoundPage } from '../pages/not-found-page';
+import { ProductDetailsPage } from '../pages/product-details-page';
+import { ProductsPage } from '../pages/products-page';
 import { Layout } from './layout';
 
-/** A page of the app: its own chunk, loaded when a URL first needs it. */
+/** A page of the app and the chunks it loads on demand. */
 export interface AppPage {
-  /** The page module's path in Vite's build manifest, where the server finds the chunk to preload for a URL. */
-  readonly source: string;
-  /** Loads the chunk (main.tsx loads the first page's before hydrating, so it hydrates in one pass). */
-  readonly load: () => Promise<ComponentType>;
   readonly Component: ComponentType;
+  readonly chunks: readonly LazyChunk[];
 }
 
-function page(source: string, load: () => Promise<ComponentType>): AppPage {
-  return { source, load, Component: lazy(async () => ({ default: await load() })) };
-}
-
-// Each page is its own chunk: Swiper (home only) never reaches the products page's download.
+/**
+ * The pages are part of the main bundle, not lazy chunks: styled-components numbers its components in the order they
+ * are created, and the class names in the server's HTML match the browser's only if both create them in the same
+ * order. A server that has rendered other pages would have created their components first; the browser, loading one
+ * page's chunk, would not. So the one part loaded on demand is home's carousel (Swiper), the only styled module both
+ * sides create last, which keeps Swiper out of the other pages' download.
+ */
 export const PAGES = {
-  home: page('src/pages/home-page.tsx', () => import('../pages/home-page').then((m) => m.HomePage)),
-  products: page('src/pages/products-page.tsx', () => import('../pages/products-page').then((m) => m.ProductsPage)),
-  productDetails: page('src/pages/product-details-page.tsx', () =>
-    import('../pages/product-details-page').then((m) => m.ProductDetailsPage),
-  ),
-  notFound: page('src/pages/not-found-page.tsx', () => import('../pages/not-found-page').then((m) => m.NotFoundPage)),
-} as const;
+  home: { Component: HomePage, chunks: [galleryChunk] },
+  products: { Component: ProductsPage, chunks: [] },
+  productDetails: { Component: ProductDetailsPage, chunks: [] },
+  notFound: { Component: NotFoundPage, chunks: [] },
+} as const satisfies Record<string, AppPage>;
 
-type PageRoute = RouteObject & { handle: AppPage };
-
-function route(path: string | null, appPage: AppPage): PageRoute {
-  const { Component } = appPage;
-  return { ...(path === null ? { index: true } : { path }), element: <Component />, handle: appPage };
+function route(path: string | null, page: AppPage): RouteObject {
+  const { Component } = page;
+  return { ...(path === null ? { index: true } : { path }), element: <Component />, handle: page };
 }
 
 /**
@@ -50,7 +50,7 @@ const routes: RouteObject[] = [
   },
 ];
 
-/** Mounted in a BrowserRouter by main.tsx, a StaticRouter by entry-server.tsx and a MemoryRouter by tests. */
+/** Mounted in a BrowserRouter by start-app.tsx, a StaticRouter by entry-server.tsx and a MemoryRouter by tests. */
 export function AppRoutes() {
   return useRoutes(routes);
 }
@@ -58,6 +58,5 @@ export function AppRoutes() {
 /** The page a path shows and its parameters (`id` of `/productdetails/:id`); every path has one (the not-found page). */
 export function matchPage(pathname: string): { page: AppPage; params: Params } {
   const match = matchRoutes(routes, pathname)?.at(-1);
-  const handle = match?.route.handle as AppPage | undefined;
-  return { page: handle ?? PAGES.notFound, params: match?.params ?? {} };
+  return { page: (match?.route.handle as AppPage | undefined) ?? PAGES.notFound, params: match?.params ?? {} };
 }

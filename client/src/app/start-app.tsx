@@ -6,9 +6,9 @@ import { AppRoutes, matchPage } from './router';
 
 /**
  * Starts the app in `container`. Server-rendered markup with the server's query state (the text of the page's
- * `#catalogue-state` block) is hydrated: the cache is seeded with that state and the page's chunk loaded first, so the
- * page hydrates in the same pass as the layout around it (a page still loading would leave its server markup waiting,
- * and an update reaching it meanwhile would replace it with the spinner). Without them (Vite's dev server) the app
+ * `#catalogue-state` block) is hydrated: the cache is seeded with that state and the page's lazy chunks loaded first, so
+ * the page hydrates in one pass (a part still loading would leave its server markup waiting, and an update reaching it
+ * meanwhile would replace it with the spinner). Without them (Vite's dev server) the app
  * renders from scratch.
  */
 export async function startApp(container: HTMLElement, serverState: string | null | undefined): Promise<Root> {
@@ -27,6 +27,6 @@ export async function startApp(container: HTMLElement, serverState: string | nul
     return root;
   }
   hydrateQueryState(queryClient, serverState);
-  await matchPage(window.location.pathname).page.load();
+  await Promise.all(matchPage(window.location.pathname).page.chunks.map((chunk) => chunk.load()));
   return hydrateRoot(container, app);
 }

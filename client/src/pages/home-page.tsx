@@ -1,3 +1,4 @@
+import { lazy } from 'react';
 import styled from 'styled-components';
 import { PAGE_PATHS } from '@catalogue/shared/routes';
 import { StyledButtonLink } from '../components/button';
@@ -5,8 +6,17 @@ import { LoadError } from '../components/load-error';
 import { StyledLead, StyledPage, StyledPageHeader, StyledTitle } from '../components/page';
 import { Spinner } from '../components/spinner';
 import { useGalleryProducts } from '../features/products/api/get-products';
-import { ProductGallery } from '../features/products/components/product-gallery';
+import type { ProductGallery as Gallery } from '../features/products/components/product-gallery';
 import { useDocumentTitle } from '../hooks/use-document-title';
+import type { LazyChunk } from '../lib/lazy-chunk';
+
+/** The carousel, with Swiper, is home's own chunk: no other page downloads it. */
+export const galleryChunk: LazyChunk<{ ProductGallery: typeof Gallery }> = {
+  source: 'src/features/products/components/product-gallery.tsx',
+  load: () => import('../features/products/components/product-gallery'),
+};
+
+const ProductGallery = lazy(() => galleryChunk.load().then((module) => ({ default: module.ProductGallery })));
 
 const StyledHero = styled(StyledPageHeader)`
   justify-items: center;
