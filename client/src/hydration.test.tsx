@@ -1,0 +1,159 @@
+import { spawn } from 'node:child_process';
+import { text } from 'node:stream/consumers';
+import { join } from 'node:path';
+import { act, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { Root } from 'react-dom/client';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
+import type { Product } from '@catalogue/shared/product';
+import { productImagePath } from '@catalogue/shared/routes';
+import { startApp } from './app/start-app';
+import type { RenderRequest, RenderResult } from './entry-server';
+
+/**
+ * The browser taking over the server's pages (README, "Server rendering"). React's development build checks every
+ * node, attribute and text against what the browser renders and reports a mismatch on the console, so each page is
+ * hydrated here in both themes with the console watched. The pages are rendered the way the server renders them, in a
+ * Node process of their own (testing/render-in-node.mjs): React's server renderer leaves its context values behind
+ * for a browser renderer in the same realm. They are rendered one after the other in that one process, as a
+ * long-running server renders them, and in another order than the tests hydrate them: what the server rendered
+ * before must not change a page (styled-components' class names, for one, count components in creation order).
+ */
+
+const PRODUCTS: Product[] = FIXTURE_PRODUCTS.map((product) => ({ ...product, image: productImagePath(product.id) }));
+
+const PAGES = {
+  home: { url: '/', data: { products: PRODUCTS } },
+  products: { url: '/products?q=mens&sort=nameAZ', data: { products: PRODUCTS } },
+  product: { url: '/productdetails/2', data: { product: PRODUCTS[1]! } },
+  productNotFound: { url: '/productdetails/2', data: { product: 'not-found' } },
+  productFailed: { url: '/productdetails/3', data: { product: 'error' } },
+  catalogueFailed: { url: '/products', data: { products: 'error' } },
+  invalidId: { url: '/productdetails/abc', data: {} },
+  notFound: { url: '/no/such/page', data: {} },
+} satisfies Record<string, RenderRequest>;
+
+type PageName = keyof typeof PAGES;
+
+async function renderInNode(requests: RenderRequest[]): Promise<RenderResult[]> {
+  const child = spawn(process.execPath, [join(import.meta.dirname, 'testing', 'render-in-node.mjs')], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  child.stdin.end(JSON.stringify({ requests }));
+  const [output, code] = await Promise.all([text(child.stdout), new Promise((resolve) => child.once('exit', resolve))]);
+  if (code !== 0) throw new Error(`render-in-node.mjs exited with ${String(code)}`);
+  return JSON.parse(output) as RenderResult[];
+}
+
+let rendered: Record<PageName, RenderResult>;
+beforeAll(async () => {
+  // In the reverse of the order the tests hydrate them: the server has rendered other pages before each one.
+  const names = (Object.keys(PAGES) as PageName[]).reverse();
+  const results = await renderInNode(names.map((name) => PAGES[name]));
+  rendered = Object.fromEntries(names.map((name, index) => [name, results[index]!])) as Record<PageName, RenderResult>;
+}, 60_000);
+
+let root: Root | undefined;
+let consoleProblems: unknown[][];
+const requests: string[] = [];
+
+beforeEach(() => {
+  consoleProblems = [];
+  const record = (...args: unknown[]) => void consoleProblems.push(args);
+  vi.spyOn(console, 'error').mockImplementation(record);
+  vi.spyOn(console, 'warn').mockImplementation(record);
+  // A freshly hydrated page asks for nothing: every request is recorded (and answered with the catalogue).
+  requests.length = 0;
+  vi.stubGlobal('fetch', (input: string) => {
+    requests.push(input);
+    return Promise.resolve(Response.json(PRODUCTS));
+  });
+});
+
+afterEach(() => {
+  act(() => root?.unmount());
+  root = undefined;
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+  window.history.replaceState(null, '', '/');
+});
+
+/** Puts the server's page in the document as the server's template does, then starts the app on it (main.tsx). */
+async function hydrate(name: PageName, theme: 'light' | 'dark' = 'light') {
+  const { url } = PAGES[name];
+  const { html, styles, state } = rendered[name];
+  document.head.innerHTML = styles;
+  document.body.innerHTML = `<div id="root">${html}</div>`;
+  // What theme-init.js does before the bundle runs.
+  localStorage.setItem('theme', theme);
+  document.documentElement.classList.toggle('dark', theme === 'dark');
+  window.history.replaceState(null, '', url);
+  const serverHeading = screen.getByRole('heading', { level: 1 });
+  const container = document.getElementById('root')!;
+  await act(async () => {
+    root = await startApp(container, state);
+  });
+  // The document title is set by an effect: once it is there, the page has hydrated.
+  await waitFor(() => expect(document.title).not.toBe(''));
+  return { serverHeading };
+}
+
+const headings = (level: number) => screen.queryAllByRole('heading', { level }).map((heading) => heading.textContent);
+
+describe('hydrating a server-rendered page', () => {
+  it.each(Object.keys(PAGES) as PageName[])('takes over %s as it is, in both themes: no mismatch, no request, no spinner', async (name) => {
+    for (const theme of ['light', 'dark'] as const) {
+      const { serverHeading } = await hydrate(name, theme);
+      expect(consoleProblems).toEqual([]);
+      // The app adopted the server's nodes instead of drawing the page again.
+      expect(screen.getByRole('heading', { level: 1 })).toBe(serverHeading);
+      expect(requests).toEqual([]);
+      expect(screen.queryByRole('status', { name: 'Loading' })).not.toBeInTheDocument();
+      // The stored theme shows on the button once the app runs (the server cannot know it).
+      await waitFor(() =>
+        expect(screen.getByRole('button', { name: `Switch to ${theme === 'dark' ? 'light' : 'dark'} theme` })).toBeVisible(),
+      );
+      act(() => root?.unmount());
+      root = undefined;
+      document.title = '';
+    }
+  });
+
+  it('behaves as the app afterwards: the search box filters at once, in the URL', async () => {
+    await hydrate('products');
+    const user = userEvent.setup();
+    const search = screen.getByRole('searchbox', { name: 'Search products' });
+    await user.clear(search);
+    await user.type(search, 'jacket');
+    const jackets = PRODUCTS.filter((product) => /jacket/i.test(product.title)).map((product) => product.title);
+    // (The page's URL sorts by name.)
+    await waitFor(() => expect(headings(2)).toEqual(jackets.sort((a, b) => a.localeCompare(b))));
+    expect(new URLSearchParams(window.location.search).get('q')).toBe('jacket');
+    expect(requests).toEqual([]);
+    expect(consoleProblems).toEqual([]);
+  });
+
+  it('shows a failure the server rendered without retrying it, and retries when asked', async () => {
+    await hydrate('catalogueFailed');
+    expect(screen.getByRole('alert')).toHaveTextContent('We couldn’t load the products.');
+    expect(requests).toEqual([]);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(headings(2)).toHaveLength(PRODUCTS.length));
+    expect(requests).toEqual(['/api/products']);
+  });
+
+  it('counts the server’s data as fresh: a page opened later uses it without asking again', async () => {
+    await hydrate('product');
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('link', { name: 'Back to Products' }));
+    // The list was not on the product page: it is fetched, as before.
+    await waitFor(() => expect(headings(2)).toHaveLength(PRODUCTS.length));
+    expect(new Set(requests)).toEqual(new Set(['/api/products']));
+    const asked = requests.length;
+    await user.click(screen.getByRole('link', { name: new RegExp(PRODUCTS[1]!.title) }));
+    await waitFor(() => expect(headings(1)).toEqual([PRODUCTS[1]!.title]));
+    expect(requests).toHaveLength(asked);
+  });
+});
