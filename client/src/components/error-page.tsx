@@ -11,7 +11,7 @@ const StyledBody = styled.div`
 
 /** The root error boundary: something broke while rendering (or a page's code failed to download). */
 export function ErrorPage() {
-  useDocumentTitle('Something went wrong');
+  useDocumentTitle({ kind: 'error' });
   return (
     <StyledPage>
       <StyledBody>

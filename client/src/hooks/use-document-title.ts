@@ -1,10 +1,13 @@
 import { useEffect } from 'react';
+import { pageMeta, type PageMetaInput } from '@catalogue/shared/page-meta';
 
-/** One suffix for every page, so tabs and history entries read consistently. */
-const TITLE_SUFFIX = ' · Catalogue';
-
-export function useDocumentTitle(title: string): void {
+/**
+ * Sets the tab title as the page changes in the browser, by the rule the server uses for the page's `<title>`
+ * (shared/src/page-meta.ts), so the two always agree.
+ */
+export function useDocumentTitle(page: PageMetaInput): void {
+  const { title } = pageMeta(page);
   useEffect(() => {
-    document.title = `${title}${TITLE_SUFFIX}`;
+    document.title = title;
   }, [title]);
 }

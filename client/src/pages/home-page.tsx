@@ -38,7 +38,7 @@ const StyledMore = styled.div`
 `;
 
 export function HomePage() {
-  useDocumentTitle('Products Gallery');
+  useDocumentTitle({ kind: 'home' });
   const { data, isFetching, isError, refetch } = useGalleryProducts();
 
   return (

@@ -26,7 +26,7 @@ const StyledActions = styled.div`
 `;
 
 export function NotFoundPage() {
-  useDocumentTitle(MESSAGES.pageNotFound);
+  useDocumentTitle({ kind: 'not-found' });
   return (
     <StyledPage>
       <StyledBody>

@@ -94,8 +94,15 @@ export function ProductDetailsPage() {
   const id = parseProductId(rawId);
   // A non-numeric id skips the query inside useProduct: no request is made at all.
   const { data: product, isFetching, isError } = useProduct(id);
-  const title = id === null ? MESSAGES.invalidProductId : isError ? MESSAGES.productNotFound : (product?.title ?? 'Loading product');
-  useDocumentTitle(title);
+  useDocumentTitle(
+    id === null
+      ? { kind: 'invalid-id' }
+      : isError
+        ? { kind: 'product-not-found' }
+        : product
+          ? { kind: 'product', product }
+          : { kind: 'product-loading' },
+  );
 
   if (id === null) return <DetailMessage>{MESSAGES.invalidProductId}</DetailMessage>;
   if (isError && !isFetching) return <DetailMessage>{MESSAGES.productNotFound}</DetailMessage>;

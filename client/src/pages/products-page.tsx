@@ -35,9 +35,9 @@ function countProducts(count: number): string {
 }
 
 export function ProductsPage() {
-  useDocumentTitle('Our Products');
   const [searchParams, setSearchParams] = useSearchParams();
   const search = searchParams.get(SEARCH_PARAM) ?? '';
+  useDocumentTitle({ kind: 'products', query: search });
   const requestedSort = searchParams.get(SORT_PARAM);
   const sort: SortOption = isSortOption(requestedSort) ? requestedSort : 'none';
   // The box follows every keystroke at once; the grid and the count follow the deferred text, in a render
