@@ -21,10 +21,13 @@ test.describe('Not-found page', () => {
     await expect(page.getByRole('heading', { name: 'Products Gallery' })).toBeVisible();
   });
 
-  test("the app's own routes answer 200 and unknown ones 404", async ({ request }) => {
-    for (const path of ['/', '/products', '/products?q=x&sort=nameAZ', '/productdetails/1', '/productdetails/abc']) {
+  test("the app's own routes answer 200, unknown ones 404, an invalid product id 400", async ({ request }) => {
+    for (const path of ['/', '/products', '/products?q=x&sort=nameAZ', '/productdetails/1']) {
       expect((await request.get(path)).status(), path).toBe(200);
     }
+    const invalid = await request.get('/productdetails/abc');
+    expect(invalid.status()).toBe(400);
+    expect(await invalid.text()).toContain('<div id="root">');
     for (const path of ['/nope', '/products/extra', '/productdetails', '/productdetails/1/more']) {
       const response = await request.get(path);
       expect(response.status(), path).toBe(404);
