@@ -68,6 +68,17 @@ describe('render() on the server', () => {
     expect(cachedState(state).map((query) => [query.queryKey, query.state.data])).toEqual([[['products', 'list'], PRODUCTS]]);
   });
 
+  it('renders the search and sort as a GET form of /products, with a Sort button for browsers without JavaScript', async () => {
+    const { html } = await serverPage('/products?q=mens', { products: PRODUCTS });
+    const form = screen.getByRole('search');
+    expect(form).toHaveAttribute('action', '/products');
+    expect(form).toHaveAttribute('method', 'get');
+    expect(screen.getByRole('searchbox', { name: 'Search products' })).toHaveAttribute('name', 'q');
+    expect(screen.getByRole('combobox', { name: 'Sort products' })).toHaveAttribute('name', 'sort');
+    // Only where scripts do not run: a browser running the app never shows it.
+    expect(html).toMatch(/<noscript><button[^>]*type="submit"[^>]*>Sort<\/button><\/noscript>/);
+  });
+
   it('renders a product page, and carries the product', async () => {
     const product = PRODUCTS[1]!;
     const { state } = await serverPage(`/productdetails/${product.id}`, { product });

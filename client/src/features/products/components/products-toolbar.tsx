@@ -1,10 +1,12 @@
 import { useId } from 'react';
 import styled, { css } from 'styled-components';
+import { PAGE_PATHS } from '@catalogue/shared/routes';
 import { isSortOption, SORT_OPTIONS, type SortOption } from '@catalogue/shared/sort';
+import { StyledButton } from '../../../components/button';
 import { visuallyHidden } from '../../../styles/global-style';
 import { media } from '../../../styles/theme';
 
-const StyledToolbar = styled.div`
+const StyledToolbar = styled.form`
   display: grid;
   gap: ${({ theme }) => theme.space.md};
   margin-bottom: ${({ theme }) => theme.space.md};
@@ -12,6 +14,11 @@ const StyledToolbar = styled.div`
   ${media.sm} {
     grid-template-columns: minmax(0, 1fr) auto;
   }
+`;
+
+const StyledSortField = styled.div`
+  display: flex;
+  gap: ${({ theme }) => theme.space.sm};
 `;
 
 const StyledLabel = styled.label`
@@ -84,17 +91,22 @@ interface ProductsToolbarProps {
   onSortChange: (sort: SortOption) => void;
 }
 
-/** The products list's controls: the search box and the sort dropdown, in one search landmark. */
+/**
+ * The products list's controls: the search box and the sort dropdown, in one search landmark. They are a GET form
+ * of `/products?q=…&sort=…`, so a browser without JavaScript searches and sorts through the server; the app filters
+ * and sorts as the visitor types and chooses, and keeps the form from being sent.
+ */
 export function ProductsToolbar({ search, onSearchChange, sort, onSortChange }: ProductsToolbarProps) {
   const searchId = useId();
   const sortId = useId();
   return (
-    <StyledToolbar role="search">
+    <StyledToolbar role="search" action={PAGE_PATHS.products} method="get" onSubmit={(event) => event.preventDefault()}>
       <StyledSearchField>
         <StyledLabel htmlFor={searchId}>Search products</StyledLabel>
         <SearchIcon />
         <StyledSearchInput
           id={searchId}
+          name="q"
           type="search"
           placeholder="Search products..."
           autoComplete="off"
@@ -102,16 +114,26 @@ export function ProductsToolbar({ search, onSearchChange, sort, onSortChange }: 
           onChange={(event) => onSearchChange(event.target.value)}
         />
       </StyledSearchField>
-      <div>
+      <StyledSortField>
         <StyledLabel htmlFor={sortId}>Sort products</StyledLabel>
-        <StyledSelect id={sortId} value={sort} onChange={(event) => isSortOption(event.target.value) && onSortChange(event.target.value)}>
+        <StyledSelect
+          id={sortId}
+          name="sort"
+          value={sort}
+          onChange={(event) => isSortOption(event.target.value) && onSortChange(event.target.value)}
+        >
           {SORT_OPTIONS.map((option) => (
             <option key={option.value} value={option.value}>
               {option.label}
             </option>
           ))}
         </StyledSelect>
-      </div>
+        {/* Without JavaScript a new choice changes nothing until the form is sent: this button sends it. Browsers
+            that run the app never show it (and React renders no <noscript> content in the browser). */}
+        <noscript>
+          <StyledButton type="submit">Sort</StyledButton>
+        </noscript>
+      </StyledSortField>
     </StyledToolbar>
   );
 }
