@@ -24,12 +24,13 @@ test.describe('Embedded catalogue (no upstream configured)', () => {
     await page.goto('/products');
     await waitForProductsPage(page);
     expect(await cardTitles(page)).toEqual(EMBEDDED_PRODUCTS.map((product) => product.title));
-    // Every image comes from our own API and really decodes (the lazy ones once scrolled to).
+    // Every image comes from our own API (`src`: the 640 px fallback variant) and really decodes (the lazy ones
+    // once scrolled to).
     const images = productCards(page).locator('img');
     await expect(images).toHaveCount(EMBEDDED_PRODUCTS.length);
     for (const image of await images.all()) {
       await image.scrollIntoViewIfNeeded();
-      await expect(image).toHaveAttribute('src', /^\/api\/products\/\d+\/image$/);
+      await expect(image).toHaveAttribute('src', /^\/api\/products\/\d+\/image\?w=640$/);
       await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     }
     // Mixed case and accented titles sort by locale, not by code point.

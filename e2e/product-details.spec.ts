@@ -13,9 +13,18 @@ test.describe('Product detail', () => {
 
     const image = main.getByRole('img', { name: product.title, exact: true });
     await expect(image).toBeVisible();
-    // Served through our own API (the page guard also fails on any request to the upstream), and really loaded.
-    await expect(image).toHaveAttribute('src', `/api/products/${product.id}/image`);
-    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    // Served through our own API (the page guard also fails on any request to the upstream), and really loaded;
+    // `src` is the 640 px variant, the fallback for browsers that ignore srcset. decode() rejects a broken image,
+    // where naturalWidth cannot tell: the fixture's 1×1 photo, picked from srcset at a density above 1, is 0 wide.
+    await expect(image).toHaveAttribute('src', `/api/products/${product.id}/image?w=640`);
+    expect(
+      await image.evaluate((img: HTMLImageElement) =>
+        img.decode().then(
+          () => 'decoded',
+          (error: Error) => error.message,
+        ),
+      ),
+    ).toBe('decoded');
 
     await expect(main.getByText(product.description, { exact: true })).toBeVisible();
     await expect(main.getByText(product.category, { exact: true })).toBeVisible();
