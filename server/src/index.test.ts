@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { createInterface } from 'node:readline';
+import { createInterface, type Interface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { rawExchange } from '@catalogue/testing/raw-http';
 import { startUpstreamStub, type UpstreamStub } from '@catalogue/testing/upstream-double';
@@ -111,15 +111,7 @@ describe('the server process (index.ts)', { timeout: 30_000 }, () => {
 
   it('writes the access line of every request it answered before it exits on SIGTERM under load', async () => {
     const { child, exited, stdoutLines } = startProcess({ PORT: '0', PRODUCTS_API_URL: '', RATE_LIMIT_PER_MINUTE: '0' });
-    const records: LogLine[] = [];
-    const closed = once(stdoutLines, 'close');
-    const url = await new Promise<string>((resolve) => {
-      stdoutLines.on('line', (line) => {
-        const record = JSON.parse(line) as LogLine;
-        records.push(record);
-        if (record.msg.startsWith('Serving the product catalogue at ')) resolve(String(record.url));
-      });
-    });
+    const { records, url, closed } = await everyLine(stdoutLines);
 
     // 50 keep-alive clients, each sending its next request as soon as the last is answered, over both paths:
     // cache hits (the response cache), misses, a query string, a 404 and a page (Express).
@@ -164,15 +156,7 @@ describe('the server process (index.ts)', { timeout: 30_000 }, () => {
       '--import',
       `data:text/javascript,${encodeURIComponent(bug)}`,
     ]);
-    const records: LogLine[] = [];
-    const closed = once(stdoutLines, 'close');
-    const url = await new Promise<string>((resolve) => {
-      stdoutLines.on('line', (line) => {
-        const record = JSON.parse(line) as LogLine;
-        records.push(record);
-        if (record.msg.startsWith('Serving the product catalogue at ')) resolve(String(record.url));
-      });
-    });
+    const { records, url, closed } = await everyLine(stdoutLines);
     await request(url).get('/api/products').set('X-Request-Id', 'before-the-bug').expect(200);
     child.kill(signal);
     expect((await exited).code).toBe(1);
@@ -215,4 +199,21 @@ function answerOf(url: string, requestId: string, agent: Agent): Promise<number>
     req.on('error', reject);
     req.end();
   });
+}
+
+/**
+ * Keeps every record the process writes on stdout; resolves once it says where it listens, with that URL and a
+ * promise of the end of its output.
+ */
+async function everyLine(lines: Interface): Promise<{ records: LogLine[]; url: string; closed: Promise<unknown> }> {
+  const records: LogLine[] = [];
+  const closed = once(lines, 'close');
+  const url = await new Promise<string>((resolve) => {
+    lines.on('line', (line) => {
+      const record = JSON.parse(line) as LogLine;
+      records.push(record);
+      if (record.msg.startsWith('Serving the product catalogue at ')) resolve(String(record.url));
+    });
+  });
+  return { records, url, closed };
 }
