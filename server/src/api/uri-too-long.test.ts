@@ -9,7 +9,6 @@ afterEach(async () => {
   await site.close();
 });
 
-
 /** `path` padded with a query to exactly `length` characters. */
 function urlOfLength(path: string, length: number): string {
   const prefix = `${path}?pad=`;
