@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { FIXTURE_PRODUCTS } from './support/catalogue.ts';
 import { expect, test } from './fixtures/test.ts';
-import { productCards, spinner } from './support/page-helpers.ts';
+import { openInApp, productCards, spinner } from './support/page-helpers.ts';
 
 /** Every test here steers its own upstream and needs a cold server cache, so each gets a new stub and server. */
 test.use({ siteKind: 'fresh' });
@@ -16,6 +16,7 @@ function isOrangeRed(rgb: string): boolean {
 /**
  * Asserts the spinner is up while the page's API request is unanswered: the upstream is slow, so the answer
  * arrives only after the stub's delay. `whileSpinning` checks more while it is up; then the content replaces it.
+ * The page is opened inside the app (the server would send it whole, after waiting for the upstream itself).
  */
 async function expectSpinnerUntilAnswered(
   page: Page,
@@ -33,7 +34,7 @@ async function expectSpinnerUntilAnswered(
       return answer;
     });
   const requested = page.waitForRequest((request) => isApiCall(request.url()));
-  await page.goto(path, { waitUntil: 'commit' });
+  await openInApp(page, path);
   await requested;
   await expect(spinner(page)).toBeVisible();
   await whileSpinning();
@@ -98,7 +99,8 @@ test.describe('Upstream down on a cold cache', () => {
       apiRequests,
     }) => {
       await stub.setMode(mode);
-      await page.goto(path);
+      // Inside the app: the server, asked for the page, answers at once with the alert (server-rendering.spec.ts).
+      await openInApp(page, path);
       const tryAgain = page.getByRole('button', { name: 'Try again' });
       await expect(tryAgain).toBeVisible({ timeout: 60_000 });
       await expect(spinner(page)).toHaveCount(0);

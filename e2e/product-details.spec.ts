@@ -1,6 +1,6 @@
 import { dollars, FIXTURE_PRODUCTS, productById } from './support/catalogue.ts';
 import { expect, test } from './fixtures/test.ts';
-import { spinner } from './support/page-helpers.ts';
+import { openInApp, spinner } from './support/page-helpers.ts';
 
 test.describe('Product detail', () => {
   test('shows image, title, description, category, price and stars with the numeric rate @both', async ({ page }) => {
@@ -77,7 +77,8 @@ test.describe('Product detail', () => {
     stub,
     apiRequests,
   }) => {
-    await page.goto('/productdetails/999');
+    // Inside the app, which asks the API (the server, asked for the page, answers 404 with the same message).
+    await openInApp(page, '/productdetails/999');
     const main = page.getByRole('main');
     await expect(main.getByRole('heading', { name: 'Product not found' })).toBeVisible();
     await expect(spinner(page)).toHaveCount(0);
@@ -94,7 +95,7 @@ test.describe('Product detail with a failing upstream', () => {
 
   test('an upstream answer without an id shows Product not found', async ({ page, stub, apiRequests }) => {
     stub.override('/products/3', { status: 200, body: JSON.stringify({ title: 'no id here', price: 1 }) });
-    await page.goto('/productdetails/3');
+    await openInApp(page, '/productdetails/3');
     await expect(page.getByRole('main').getByRole('heading', { name: 'Product not found' })).toBeVisible();
     await page.waitForLoadState('networkidle');
     expect(apiRequests).toEqual(['/api/products/3']);
@@ -108,7 +109,7 @@ test.describe('Product detail with a failing upstream', () => {
     // The data layer retries 3 times with 2 s, 4 s, 8 s between attempts.
     test.setTimeout(60_000);
     stub.override('/products/2', 'status500');
-    await page.goto('/productdetails/2');
+    await openInApp(page, '/productdetails/2');
     await expect(spinner(page)).toBeVisible();
     await expect(page.getByRole('main').getByRole('heading', { name: 'Product not found' })).toBeVisible({ timeout: 40_000 });
     await expect(spinner(page)).toHaveCount(0);

@@ -30,6 +30,24 @@ export async function waitForHomePage(page: Page): Promise<void> {
   await expect(spinner(page)).toHaveCount(0);
 }
 
+/**
+ * Opens `path` inside the running app, as a link does, rather than asking the server for it. The server sends every
+ * page whole, with its data; what a page fetches in the browser (the spinner, retries, the requests) happens on such
+ * navigations. Starts on a page with no data of its own and waits until the app has taken it over (React has
+ * hydrated its root), so the navigation is the app's.
+ */
+export async function openInApp(page: Page, path: string): Promise<void> {
+  await page.goto('/no/such/page');
+  await page.waitForFunction(() => {
+    const root = document.getElementById('root');
+    return root !== null && Object.keys(root).some((key) => key.startsWith('__reactContainer$'));
+  });
+  await page.evaluate((target) => {
+    history.pushState(null, '', target);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+}
+
 /** Sets the stored theme before any page script runs (as a returning visitor's browser would have it). */
 export async function storeTheme(page: Page, value: string): Promise<void> {
   await page.addInitScript((theme) => {
