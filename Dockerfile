@@ -23,6 +23,8 @@ COPY tsconfig.base.json ./
 COPY shared shared
 COPY server server
 COPY client client
+# The client's build type-checks its tests too, and they use the test doubles: their sources must be here.
+COPY testing testing
 # Not `npm run build`: that would build the test doubles too, which the image never runs.
 RUN npm run build --workspace shared --workspace server --workspace client
 
