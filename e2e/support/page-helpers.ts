@@ -31,17 +31,25 @@ export async function waitForHomePage(page: Page): Promise<void> {
 }
 
 /**
- * Opens `path` inside the running app, as a link does, rather than asking the server for it. The server sends every
- * page whole, with its data; what a page fetches in the browser (the spinner, retries, the requests) happens on such
- * navigations. Starts on a page with no data of its own and waits until the app has taken it over (React has
- * hydrated its root), so the navigation is the app's.
+ * Waits until the app has taken over the server's page: React has begun hydrating its root, so from then on a press
+ * on a link or button is the app's (React finishes hydrating first if it must), not the plain HTML's.
  */
-export async function openInApp(page: Page, path: string): Promise<void> {
-  await page.goto('/no/such/page');
+export async function waitForApp(page: Page): Promise<void> {
   await page.waitForFunction(() => {
     const root = document.getElementById('root');
     return root !== null && Object.keys(root).some((key) => key.startsWith('__reactContainer$'));
   });
+}
+
+/**
+ * Opens `path` inside the running app, as a link does, rather than asking the server for it. The server sends every
+ * page whole, with its data; what a page fetches in the browser (the spinner, retries, the requests) happens on such
+ * navigations. Starts on a page with no data of its own and waits until the app has taken it over, so the
+ * navigation is the app's.
+ */
+export async function openInApp(page: Page, path: string): Promise<void> {
+  await page.goto('/no/such/page');
+  await waitForApp(page);
   await page.evaluate((target) => {
     history.pushState(null, '', target);
     dispatchEvent(new PopStateEvent('popstate'));
