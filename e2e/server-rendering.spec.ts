@@ -4,7 +4,7 @@ import { productCards, spinner, storeTheme, waitForApp } from './support/page-he
 
 /**
  * Pages arrive whole from the server and the browser app takes them over (hydrates) without redrawing them: README,
- * "Server rendering". Each page is read with JavaScript off, and with it on in both themes at both widths.
+ * "Pages". Each page is read with JavaScript off, and with it on in both themes at both widths.
  */
 
 const PRODUCT = FIXTURE_PRODUCTS[1]!;

@@ -1,7 +1,7 @@
 /**
  * The app rendered on the server: Vite builds this file into dist/server/entry-server.js (`npm run build`), which the
  * server loads at start-up and calls for every page it renders. The browser hydrates the result (main.tsx). See the
- * README, "Server rendering".
+ * README, "Pages".
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
