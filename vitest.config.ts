@@ -8,13 +8,29 @@ import { defineConfig } from 'vitest/config';
 // (Vitest's own conditions for Node, without Vite's `module`, which would load dependencies' ESM builds that
 // Node cannot run as they are.)
 const nodeProject = { ssr: { resolve: { conditions: ['source', 'node', 'development|production'] } } };
+// Server and test-double tests start real servers, resize real photos and spawn processes: on a busy two-core
+// machine one can take longer than Vitest's default 5 s without anything being wrong. The limit is there to catch
+// a hang, never to judge speed (no test asserts wall-clock time).
+const SLOW_WORK_TIMEOUT_MS = 30_000;
 
 export default defineConfig({
   test: {
     projects: [
       { ...nodeProject, test: { name: 'shared', environment: 'node', include: ['shared/src/**/*.test.ts'] } },
-      { ...nodeProject, test: { name: 'testing', environment: 'node', include: ['testing/src/**/*.test.ts'] } },
-      { ...nodeProject, test: { name: 'server', environment: 'node', include: ['server/src/**/*.test.ts'] } },
+      {
+        ...nodeProject,
+        test: { name: 'testing', environment: 'node', include: ['testing/src/**/*.test.ts'], testTimeout: SLOW_WORK_TIMEOUT_MS },
+      },
+      {
+        ...nodeProject,
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: ['server/src/**/*.test.ts'],
+          testTimeout: SLOW_WORK_TIMEOUT_MS,
+          hookTimeout: SLOW_WORK_TIMEOUT_MS,
+        },
+      },
       {
         plugins: [react()],
         resolve: { conditions: ['source', ...defaultClientConditions] },
