@@ -7,7 +7,8 @@ import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import type { Product } from '@catalogue/shared/product';
 import { productImagePath } from '@catalogue/shared/routes';
 import { PAGES } from './app/router';
-import { render, type PageData } from './entry-server';
+import type { PageData } from '@catalogue/shared/page-render';
+import { render } from './entry-server';
 import { hydrateQueryState } from './lib/query-client';
 
 /** The catalogue as the server's API serves it: images on this origin. */

@@ -13,7 +13,7 @@ import { parsePath, StaticRouter } from 'react-router-dom';
 import { ServerStyleSheet } from 'styled-components';
 import type { Manifest } from 'vite';
 import { MESSAGES } from '@catalogue/shared/messages';
-import type { Product } from '@catalogue/shared/product';
+import type { PageData, RenderRequest, RenderResult } from '@catalogue/shared/page-render';
 import { parseProductId } from '@catalogue/shared/product-id';
 import { API_PATHS } from '@catalogue/shared/routes';
 import { App } from './app/app';
@@ -22,35 +22,6 @@ import { getProductQueryOptions } from './features/products/api/get-product';
 import { getGalleryQueryOptions, getProductsQueryOptions } from './features/products/api/get-products';
 import { ApiError, type ApiClient } from './lib/api-client';
 import { createServerQueryClient, serializeQueryState } from './lib/query-client';
-
-/** What the server already fetched for this URL (from its cache), so rendering never waits on the network. */
-export interface PageData {
-  /** `/` and `/products`: the public product list, or 'error' when it could not be had. */
-  products?: Product[] | 'error';
-  /** `/productdetails/:id`: the product, 'not-found', or 'error'. Absent for an invalid id (no request made). */
-  product?: Product | 'not-found' | 'error';
-}
-
-export interface RenderRequest {
-  /** Path and query as requested, e.g. `/products?q=bag&sort=priceLowHigh`. */
-  url: string;
-  data: PageData;
-}
-
-export interface RenderResult {
-  /** The markup that goes inside `<div id="root">`. */
-  html: string;
-  /** The `<style data-styled…>` element(s) from styled-components' ServerStyleSheet. */
-  styles: string;
-  /** TanStack Query's dehydrated state as a JSON string — NOT yet escaped for HTML; the server escapes it. */
-  state: string;
-  /**
-   * Hashed URLs of the route's lazy chunk (home's carousel) and what it imports beyond the entry (`/assets/….js`, to
-   * `modulepreload`), and of its stylesheets (`/assets/….css`, to link as stylesheets: the server's HTML already
-   * shows the carousel, so Swiper's styles must be there before the script arrives). Empty for the other routes.
-   */
-  preloads: string[];
-}
 
 export async function render({ url, data }: RenderRequest): Promise<RenderResult> {
   const { page, params } = matchPage(parsePath(url).pathname ?? '/');

@@ -9,7 +9,7 @@ import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import type { Product } from '@catalogue/shared/product';
 import { productImagePath } from '@catalogue/shared/routes';
 import { startApp } from './app/start-app';
-import type { RenderRequest, RenderResult } from './entry-server';
+import type { RenderRequest, RenderResult } from '@catalogue/shared/page-render';
 
 /**
  * The browser taking over the server's pages (README, "Pages"). React's development build checks every

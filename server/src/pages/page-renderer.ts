@@ -2,38 +2,15 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Product } from '@catalogue/shared/product';
+import type { PageData, RenderRequest, RenderResult } from '@catalogue/shared/page-render';
+
+export type { PageData, RenderRequest, RenderResult };
 
 /*
  * The seam with the client: `client/src/entry-server.tsx`, built by Vite into `client/dist/server/entry-server.js`,
  * renders a page from data the server already holds. The server never imports client sources; it loads the
  * built file once at start-up and checks what it hands back.
  */
-
-/** What the server fetched for this URL (from its cache), so rendering never waits on the network. */
-export interface PageData {
-  /** `/` and `/products`: the public product list, or 'error' when it could not be had. */
-  products?: Product[] | 'error';
-  /** `/productdetails/:id`: the product, 'not-found', or 'error'. Absent for an invalid id (no request made). */
-  product?: Product | 'not-found' | 'error';
-}
-
-export interface RenderRequest {
-  /** Path and query as requested, e.g. `/products?q=bag&sort=priceLowHigh`. */
-  url: string;
-  data: PageData;
-}
-
-export interface RenderResult {
-  /** The markup that goes inside `<div id="root">`. */
-  html: string;
-  /** The `<style data-styled…>` element(s) of the page. */
-  styles: string;
-  /** The query cache's dehydrated state as JSON, not yet escaped for HTML. */
-  state: string;
-  /** Hashed JS and CSS URLs of the route's chunks, for the head. */
-  preloads: string[];
-}
 
 export type RenderPage = (request: RenderRequest) => Promise<RenderResult>;
 

@@ -1,0 +1,36 @@
+import type { Product } from './product.js';
+
+/*
+ * The seam between the server and the app it renders (README, "Pages"): `client/src/entry-server.tsx` is built into
+ * `client/dist/server/entry-server.js`, which the server loads at start-up and calls for every page it renders.
+ * Neither side imports the other, so the shapes they exchange live here.
+ */
+
+/** What the server already fetched for this URL (from its cache), so rendering never waits on the network. */
+export interface PageData {
+  /** `/` and `/products`: the public product list, or 'error' when it could not be had. */
+  products?: Product[] | 'error';
+  /** `/productdetails/:id`: the product, 'not-found', or 'error'. Absent for an invalid id (no request made). */
+  product?: Product | 'not-found' | 'error';
+}
+
+export interface RenderRequest {
+  /** Path and query as requested, e.g. `/products?q=bag&sort=priceLowHigh`. */
+  url: string;
+  data: PageData;
+}
+
+export interface RenderResult {
+  /** The markup that goes inside `<div id="root">`. */
+  html: string;
+  /** The `<style data-styled…>` element(s) from styled-components' ServerStyleSheet. */
+  styles: string;
+  /** The query cache's dehydrated state as a JSON string, not yet escaped for HTML: the server escapes it. */
+  state: string;
+  /**
+   * Hashed URLs of the route's lazy chunk (home's carousel) and what it imports beyond the entry (`/assets/….js`, to
+   * `modulepreload`), and of its stylesheets (`/assets/….css`, to link as stylesheets: the server's HTML already
+   * shows the carousel, so its styles must be there before the script arrives). Empty for the other routes.
+   */
+  preloads: string[];
+}
