@@ -1,0 +1,15 @@
+import type { Product } from './product.js';
+
+/**
+ * The category names of a catalogue, each once, in the order they first appear: the order the upstream lists
+ * its products in, which is the order the Fake Store's `/products/categories` answers in. Names are compared
+ * exactly, as the upstream spells them (case, spaces and all).
+ */
+export function categoriesOf(products: readonly Pick<Product, 'category'>[]): string[] {
+  return [...new Set(products.map((product) => product.category))];
+}
+
+/** The products of one category, in catalogue order: an exact match on the name, so an unknown name has none. */
+export function productsInCategory<T extends Pick<Product, 'category'>>(products: readonly T[], category: string): T[] {
+  return products.filter((product) => product.category === category);
+}
