@@ -10,6 +10,9 @@ import type { Product } from '@catalogue/shared/product';
  * - product 9's title starts with an accented letter ('Écharpe…') and product 19's with a lower-case one
  *   ('opna…'), so sorting by name must follow the locale, not code points or case;
  * - products 10 and 11 cost the same (109), so sorting by price has a tie to keep in upstream order;
+ * - categories in the upstream's own spelling ("men's clothing", 'jewelery'), and two hostile ones that category
+ *   links, URLs and the API must carry intact: product 19's has a slash, an ampersand and an emoji, product 20's
+ *   is markup with quotes, `%`, `?` and `#`;
  * - more than the six the home page's gallery shows.
  */
 export const FIXTURE_PRODUCTS: readonly Product[] = [
@@ -179,7 +182,7 @@ export const FIXTURE_PRODUCTS: readonly Product[] = [
     title: "opna Women's Short Sleeve Moisture",
     price: 7.95,
     description: '100% polyester, machine wash, 100% cationic polyester interlock, lightweight and breathable.',
-    category: "women's clothing",
+    category: 'home & garden/outdoor 🏕️',
     image: '/images/19.png',
     rating: { rate: 4.5, count: 146 },
   },
@@ -188,7 +191,7 @@ export const FIXTURE_PRODUCTS: readonly Product[] = [
     title: 'DANVOUY Womens T Shirt Casual Cotton Short',
     price: 12.99,
     description: '95% cotton, 5% spandex. Features: casual, short sleeve, letter print, V-neck, fashion tees.',
-    category: "women's clothing",
+    category: `<script>alert('category')</script> 100% "kids"?#`,
     image: '/images/20.png',
     rating: { rate: 3.6, count: 145 },
   },
