@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { encodeBody, type PreparedBody } from '../catalogue/prepared-body.js';
-import { createPageCache } from './page-cache.js';
+import { createDerivedBodyCache } from './derived-body-cache.js';
+import { encodeBody, type PreparedBody } from './prepared-body.js';
 
 const body = (text: string) => encodeBody(Buffer.from(text));
 
-describe('createPageCache', () => {
+describe('createDerivedBodyCache', () => {
   it('keeps a page only for the catalogue entry it was rendered from', async () => {
-    const cache = createPageCache(1024 * 1024);
+    const cache = createDerivedBodyCache(1024 * 1024);
     const [oldList, newList] = [await body('[1]'), await body('[1,2]')];
     const page = await cache.get('/', oldList, () => body('<p>one</p>'), true);
     expect(cache.peek('/', oldList)).toBe(page);
@@ -17,7 +17,7 @@ describe('createPageCache', () => {
   });
 
   it('shares one render among concurrent requests for one page and source', async () => {
-    const cache = createPageCache(1024 * 1024);
+    const cache = createDerivedBodyCache(1024 * 1024);
     const source = await body('[]');
     let renders = 0;
     let finish!: (page: PreparedBody) => void;
@@ -33,7 +33,7 @@ describe('createPageCache', () => {
   });
 
   it('renders again after a failed render, and keeps nothing from it', async () => {
-    const cache = createPageCache(1024 * 1024);
+    const cache = createDerivedBodyCache(1024 * 1024);
     const source = await body('[]');
     await expect(cache.get('/', source, () => Promise.reject(new Error('render failed')), true)).rejects.toThrow('render failed');
     expect(cache.peek('/', source)).toBeUndefined();
@@ -42,7 +42,7 @@ describe('createPageCache', () => {
   });
 
   it('does not keep what it is told not to', async () => {
-    const cache = createPageCache(1024 * 1024);
+    const cache = createDerivedBodyCache(1024 * 1024);
     const source = await body('[]');
     await cache.get('/products?utm_source=x', source, () => body('<p>page</p>'), false);
     expect(cache.peek('/products?utm_source=x', source)).toBeUndefined();
@@ -52,7 +52,7 @@ describe('createPageCache', () => {
     const source = await body('[]');
     const page = await body('x'.repeat(4000));
     const size = page.identity.length + page.gzip.length + page.br.length;
-    const cache = createPageCache(size * 2 + 10);
+    const cache = createDerivedBodyCache(size * 2 + 10);
     await cache.get('/a', source, () => Promise.resolve(page), true);
     await cache.get('/b', source, () => Promise.resolve(page), true);
     cache.peek('/a', source);

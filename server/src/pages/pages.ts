@@ -3,6 +3,7 @@ import { PAGE_PATHS } from '@catalogue/shared/routes';
 import { type ErrorRequestHandler, type Request, type RequestHandler, type Response, Router } from 'express';
 import { sendCachedAnswer } from '../api/send-cached-answer.js';
 import type { CachedAnswer, CachedCatalogue } from '../catalogue/cached-catalogue.js';
+import { createDerivedBodyCache } from '../catalogue/derived-body-cache.js';
 import { encodeBody, type PreparedBody } from '../catalogue/prepared-body.js';
 import { ProductNotFoundError, UpstreamError } from '../catalogue/product-source.js';
 import { toPublicProduct } from '../catalogue/public-product.js';
@@ -10,7 +11,6 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { CacheableAnswer, HttpCachingPolicy } from '../response-cache/cached-answer.js';
 import type { CacheableRoute } from '../response-cache/response-cache.js';
-import { createPageCache } from './page-cache.js';
 import { pageHead, stateBlock } from './page-head.js';
 import { fillTemplate, type PageData, type PageRenderer } from './page-renderer.js';
 import { isCacheablePageUrl, type PageRoute, resolvePage } from './page-route.js';
@@ -36,7 +36,7 @@ export interface Pages {
 }
 
 const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
-/** The memory budget of rendered pages (page-cache.ts). At the default catalogue a page is about 20 KB with its encodings. */
+/** The memory budget of rendered pages (catalogue/derived-body-cache.ts). At the default catalogue a page is about 20 KB with its encodings. */
 const PAGE_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 /**
  * When a page could not get its data (503), how soon to come back: the catalogue asks its source again on the
@@ -60,7 +60,7 @@ interface LoadedPage {
  * catalogue entry's freshness, ETag and encodings prepared once per render; error pages answer `no-store`.
  */
 export function createPages({ catalogue, config, caching, renderer, logger, now }: PagesOptions): Pages {
-  const cache = createPageCache(PAGE_CACHE_MAX_BYTES);
+  const cache = createDerivedBodyCache(PAGE_CACHE_MAX_BYTES);
   if (renderer === null) logger.warn('The client is not built: pages answer 503 until `npm run build` has run');
 
   async function load(route: PageRoute): Promise<LoadedPage> {
