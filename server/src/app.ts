@@ -3,6 +3,7 @@ import express, { type Express, type Router } from 'express';
 import { accessLog } from './access-log.js';
 import { answerUnexpectedError } from './api/errors.js';
 import { createHealthRouter } from './api/health-router.js';
+import { createOpenApiRouter } from './api/openapi-router.js';
 import { createProductsRouter } from './api/products-router.js';
 import { refuseLongUrls } from './api/uri-too-long.js';
 import type { CachedCatalogue } from './catalogue/cached-catalogue.js';
@@ -54,6 +55,7 @@ export function createApp({ config, catalogue, logger, metrics, staticDir, pages
   api.use(refuseLongUrls);
   if (rateLimit !== null) api.use(rateLimit.middleware);
   api.use(createProductsRouter({ catalogue, caching: httpCachingPolicy(config), logger }));
+  api.use(createOpenApiRouter());
   api.use((_req, res) => {
     res.status(404).set('Cache-Control', 'no-store').json({ error: MESSAGES.notFound });
   });
