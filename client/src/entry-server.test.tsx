@@ -69,15 +69,28 @@ describe('render() on the server', () => {
     expect(cachedState(state).map((query) => [query.queryKey, query.state.data])).toEqual([[['products', 'list'], PRODUCTS]]);
   });
 
-  it('renders the search and sort as a GET form of /products, with a Sort button for browsers without JavaScript', async () => {
+  it('renders the search, category and sort as a GET form of /products, with an Apply button for browsers without JavaScript', async () => {
     const { html } = await serverPage('/products?q=mens', { products: PRODUCTS });
     const form = screen.getByRole('search');
     expect(form).toHaveAttribute('action', '/products');
     expect(form).toHaveAttribute('method', 'get');
     expect(screen.getByRole('searchbox', { name: 'Search products' })).toHaveAttribute('name', 'q');
+    expect(screen.getByRole('combobox', { name: 'Filter by category' })).toHaveAttribute('name', 'category');
     expect(screen.getByRole('combobox', { name: 'Sort products' })).toHaveAttribute('name', 'sort');
     // Only where scripts do not run: a browser running the app never shows it.
-    expect(html).toMatch(/<noscript><button[^>]*type="submit"[^>]*>Sort<\/button><\/noscript>/);
+    expect(html).toMatch(/<noscript><button[^>]*type="submit"[^>]*>Apply<\/button><\/noscript>/);
+  });
+
+  it('renders /products?category= with the hostile category chosen and its products only, as inert text', async () => {
+    const { category } = PRODUCTS[19]!;
+    const { html } = await serverPage(`/products?${new URLSearchParams({ category, sort: 'nameAZ' }).toString()}`, { products: PRODUCTS });
+    expect(screen.getByRole('combobox', { name: 'Filter by category' })).toHaveValue(category);
+    expect(headings(2)).toEqual([PRODUCTS[19]!.title]);
+    expect(screen.getByText(`1 of ${PRODUCTS.length} products`)).toBeInTheDocument();
+    expect(html).not.toContain('<script>');
+    expect(document.querySelectorAll('script')).toHaveLength(0);
+    const badge = within(screen.getByRole('listitem')).getByRole('link', { name: category });
+    expect(new URL(badge.getAttribute('href')!, 'http://localhost').searchParams.get('category')).toBe(category);
   });
 
   it('renders a product page, and carries the product', async () => {

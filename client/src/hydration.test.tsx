@@ -26,6 +26,8 @@ const PRODUCTS: Product[] = FIXTURE_PRODUCTS.map((product) => ({ ...product, ima
 const PAGES = {
   home: { url: '/', data: { products: PRODUCTS } },
   products: { url: '/products?q=mens&sort=nameAZ', data: { products: PRODUCTS } },
+  category: { url: `/products?${new URLSearchParams({ category: PRODUCTS[19]!.category }).toString()}`, data: { products: PRODUCTS } },
+  unknownCategory: { url: '/products?category=furniture', data: { products: PRODUCTS } },
   product: { url: '/productdetails/2', data: { product: PRODUCTS[1]! } },
   productNotFound: { url: '/productdetails/2', data: { product: 'not-found' } },
   productFailed: { url: '/productdetails/3', data: { product: 'error' } },

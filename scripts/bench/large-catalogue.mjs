@@ -108,7 +108,7 @@ function pastedWords(products, count) {
   for (const product of products) {
     for (const word of product.title.split(' ')) {
       if (word.length < PASTED_WORD_MIN_LENGTH || words.some((chosen) => chosen.word === word)) continue;
-      const matches = filterAndSortProducts(products, word, 'none');
+      const matches = filterAndSortProducts(products, { search: word });
       if (matches.length < PASTED_WORD_MIN_MATCHES || matches.length === products.length || matches[0] === products[0]) continue;
       words.push({ word, matches: matches.length, firstMatchHref: `/productdetails/${matches[0].id}` });
       if (words.length === count) return words;
@@ -196,7 +196,7 @@ export async function measureLargeCatalogue(browser, origin, products, log) {
   try {
     // Letters whose one-letter search keeps some products and drops others, so the grid must change.
     const keys = [...KEYSTROKE_CANDIDATES]
-      .map((key) => ({ key, expected: filterAndSortProducts(products, key, 'none').length }))
+      .map((key) => ({ key, expected: filterAndSortProducts(products, { search: key }).length }))
       .filter(({ expected }) => expected > 0 && expected < products.length)
       .slice(0, KEYSTROKES);
     const common = { total: products.length, cardSelector: CARD, searchSelector: SEARCH };

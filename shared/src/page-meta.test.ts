@@ -31,6 +31,22 @@ describe('pageMeta', () => {
     expect(long).toContain('…”');
   });
 
+  it('puts the category first in the title of its list, and names it in the description with any search', () => {
+    expect(pageMeta({ kind: 'products', category: 'jewelery' })).toEqual({
+      title: 'jewelery · Our Products · Catalogue',
+      description: 'Every product in the category “jewelery” with its price and rating; search by title, sort by price or name.',
+    });
+    expect(pageMeta({ kind: 'products', category: 'jewelery', query: ' gold ' }).description).toBe(
+      'Products in the category “jewelery” whose title contains “gold”, with their prices and ratings.',
+    );
+    expect(pageMeta({ kind: 'products', category: '' })).toEqual(pageMeta({ kind: 'products' }));
+    const hostile = `<script>alert('category')</script> 100% "kids"?#`;
+    expect(pageMeta({ kind: 'products', category: hostile }).title).toBe(`${hostile} · Our Products · Catalogue`);
+    const long = pageMeta({ kind: 'products', category: 'home & garden '.repeat(20), query: 'y'.repeat(200) });
+    expect(long.title.length).toBeLessThan(90);
+    expect(Array.from(long.description).length).toBeLessThanOrEqual(DESCRIPTION_MAX_CHARS);
+  });
+
   it('titles a product page with the product and describes it with its own text', () => {
     const meta = pageMeta({ kind: 'product', product: { title: 'Mens Casual Slim Fit T-Shirt', description: 'Slim-fitting style.' } });
     expect(meta).toEqual({ title: 'Mens Casual Slim Fit T-Shirt · Catalogue', description: 'Slim-fitting style.' });

@@ -10,8 +10,11 @@ export const SITE_NAME = 'Catalogue';
 
 export type PageMetaInput =
   | { kind: 'home' }
-  /** `query` is the search text of `/products?q=`, as typed; blank means no search. */
-  | { kind: 'products'; query?: string }
+  /**
+   * `query` is the search text of `/products?q=`, as typed (blank means no search); `category` the name of
+   * `?category=`, exact (empty means every category).
+   */
+  | { kind: 'products'; query?: string; category?: string }
   | { kind: 'product'; product: Pick<Product, 'title' | 'description'> }
   | { kind: 'product-loading' }
   | { kind: 'product-not-found' }
@@ -28,8 +31,9 @@ export interface PageMeta {
 
 /** Search engines show about this many characters of a description; longer ones are cut at a word. */
 export const DESCRIPTION_MAX_CHARS = 160;
-/** A search text quoted in a description is cut shorter, so the sentence around it survives. */
+/** A search text or category name quoted in a title or description is cut shorter, so the sentence around it survives. */
 const QUERY_MAX_CHARS = 60;
+const PRODUCTS_HEADING = 'Our Products';
 
 const SITE_DESCRIPTION = 'A catalogue of products with their prices and ratings: browse, search and sort them.';
 
@@ -47,11 +51,12 @@ function describe(input: PageMetaInput): { heading: string; description: string 
       };
     case 'products': {
       const query = clip(collapse(input.query ?? ''), QUERY_MAX_CHARS);
+      const category = clip(collapse(input.category ?? ''), QUERY_MAX_CHARS);
+      // A category's list is a page of its own: its name comes first in the tab title, where a tab shows it.
       return {
-        heading: 'Our Products',
-        description: query
-          ? `Products whose title contains “${query}”, with their prices and ratings.`
-          : 'Every product in the catalogue with its price and rating; search by title, sort by price or name.',
+        heading: category ? `${category} · ${PRODUCTS_HEADING}` : PRODUCTS_HEADING,
+        // With both a long category and a long search the sentence could outgrow what search engines show.
+        description: clip(productsDescription(query, category), DESCRIPTION_MAX_CHARS),
       };
     }
     case 'product': {
@@ -70,6 +75,13 @@ function describe(input: PageMetaInput): { heading: string; description: string 
     case 'error':
       return { heading: 'Something went wrong', description: SITE_DESCRIPTION };
   }
+}
+
+function productsDescription(query: string, category: string): string {
+  if (category && query) return `Products in the category “${category}” whose title contains “${query}”, with their prices and ratings.`;
+  if (category) return `Every product in the category “${category}” with its price and rating; search by title, sort by price or name.`;
+  if (query) return `Products whose title contains “${query}”, with their prices and ratings.`;
+  return 'Every product in the catalogue with its price and rating; search by title, sort by price or name.';
 }
 
 /** Runs of whitespace (newlines, tabs, non-breaking spaces) become one space; the ends are trimmed. */

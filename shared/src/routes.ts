@@ -5,6 +5,17 @@ export const PAGE_PATHS = {
   productDetailsPattern: '/productdetails/:id',
 } as const;
 
+/** The query parameters of `/products` (docs/product.md, "Products"): the list's state lives in the URL. */
+export const PRODUCTS_PARAMS = { search: 'q', sort: 'sort', category: 'category' } as const;
+
+/**
+ * The products list narrowed to one category, `/products?category=<name>`: URLSearchParams encodes the name, so
+ * any name (`home & garden/outdoor 🏕️`, quotes, `%`, `?`, `#`) comes back intact.
+ */
+export function productsInCategoryPath(category: string): string {
+  return `${PAGE_PATHS.products}?${new URLSearchParams({ [PRODUCTS_PARAMS.category]: category }).toString()}`;
+}
+
 export function productDetailsPath(id: number): string {
   return `/productdetails/${id}`;
 }

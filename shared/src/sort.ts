@@ -1,3 +1,4 @@
+import { productsInCategory } from './categories.js';
 import type { Product } from './product.js';
 
 /** The sort options of the products page, in the order the dropdown lists them. */
@@ -20,12 +21,26 @@ const COMPARATORS: Record<Exclude<SortOption, 'none'>, (a: Product, b: Product) 
   nameAZ: (a, b) => a.title.localeCompare(b.title),
 };
 
+/** What the products list shows (docs/product.md, "Products"): each part is optional, and absent means "all". */
+export interface ProductListView {
+  /** A category's exact name (shared/src/categories.ts); empty means every category. */
+  category?: string;
+  /** Text the titles must contain, ignoring case and the ends' spaces; blank means every title. */
+  search?: string;
+  sort?: SortOption;
+}
+
 /**
- * Filter first (case-insensitive substring of the title), then sort. Array.prototype.sort is stable, so
- * ties keep the catalogue's order. Never mutates its input.
+ * The products list's one rule, for the browser and the server's render alike: filter by category, then by text
+ * (a case-insensitive substring of the title), then sort. Array.prototype.sort is stable, so ties keep the
+ * catalogue's order. Never mutates its input.
  */
-export function filterAndSortProducts<T extends Product>(products: readonly T[], search: string, sort: SortOption): T[] {
+export function filterAndSortProducts<T extends Product>(
+  products: readonly T[],
+  { category = '', search = '', sort = 'none' }: ProductListView,
+): T[] {
+  const inCategory = category === '' ? products : productsInCategory(products, category);
   const needle = search.trim().toLocaleLowerCase();
-  const filtered = needle ? products.filter((product) => product.title.toLocaleLowerCase().includes(needle)) : [...products];
+  const filtered = needle ? inCategory.filter((product) => product.title.toLocaleLowerCase().includes(needle)) : [...inCategory];
   return sort === 'none' ? filtered : filtered.sort(COMPARATORS[sort]);
 }

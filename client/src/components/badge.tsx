@@ -1,7 +1,11 @@
-import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
 import styled from 'styled-components';
 
-const StyledBadge = styled.span`
+/**
+ * A small uppercase pill that labels what follows it, a product's category on its card and its page, and links to
+ * the list of that category.
+ */
+export const BadgeLink = styled(Link)`
   align-self: flex-start;
   justify-self: start;
   padding: 2px ${({ theme }) => theme.space.sm};
@@ -11,10 +15,11 @@ const StyledBadge = styled.span`
   font-size: 0.75rem;
   font-weight: 700;
   letter-spacing: 0.04em;
+  text-decoration: none;
   text-transform: uppercase;
-`;
+  text-underline-offset: 2px;
 
-/** A small uppercase pill that labels what follows it: a product's category on its card and its page. */
-export function Badge({ children }: { children: ReactNode }) {
-  return <StyledBadge>{children}</StyledBadge>;
-}
+  &:hover {
+    text-decoration: underline;
+  }
+`;

@@ -1,6 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { screen } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import { shouldRetry } from '../lib/query-client';
 import { renderApp } from '../testing/render-app';
 import { resetTestSite, startClientTestSite, type TestSite } from '../testing/test-site';
@@ -35,13 +36,24 @@ describe('product details page', () => {
     expect(
       screen.getByText('Slim-fitting style, contrast raglan long sleeve, three-button henley placket, light weight and soft fabric.'),
     ).toBeInTheDocument();
-    expect(screen.getByText("men's clothing")).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: "men's clothing" })).toHaveAttribute('href', '/products?category=men%27s+clothing');
     expect(screen.getByText('$22.30')).toBeInTheDocument();
     const rating = screen.getByRole('img', { name: 'Rated 4.1 out of 5' });
     expect(rating).toHaveTextContent('4.1');
     expect(screen.getByRole('link', { name: 'Back to Products' })).toHaveAttribute('href', '/products');
     expect(document.title).toBe('Mens Casual Premium Slim Fit T-Shirts · Catalogue');
     expect(site.apiRequests).toEqual(['/api/products/2']);
+  });
+
+  it("links its hostile category badge to that category's list, which shows the product", async () => {
+    const { user, router } = renderApp('/productdetails/20', { site });
+    const { category } = FIXTURE_PRODUCTS[19]!;
+    await user.click(await screen.findByRole('link', { name: category }));
+    expect(router.location.pathname).toBe('/products');
+    expect(new URLSearchParams(router.location.search).get('category')).toBe(category);
+    expect(await screen.findByRole('link', { name: FIXTURE_PRODUCTS[19]!.title })).toHaveAttribute('href', '/productdetails/20');
+    expect(screen.getAllByRole('heading', { level: 2 })).toHaveLength(1);
+    expect(screen.getByRole('combobox', { name: 'Filter by category' })).toHaveValue(category);
   });
 
   it('shows a rate of 0 when the product has no rating', async () => {

@@ -3,8 +3,8 @@ import { useParams } from 'react-router-dom';
 import styled from 'styled-components';
 import { MESSAGES } from '@catalogue/shared/messages';
 import { parseProductId } from '@catalogue/shared/product-id';
-import { PAGE_PATHS } from '@catalogue/shared/routes';
-import { Badge } from '../components/badge';
+import { PAGE_PATHS, productsInCategoryPath } from '@catalogue/shared/routes';
+import { BadgeLink } from '../components/badge';
 import { StyledTextLink } from '../components/button';
 import { StyledPage, StyledTitle } from '../components/page';
 import { Spinner } from '../components/spinner';
@@ -116,7 +116,7 @@ export function ProductDetailsPage() {
         <StyledProduct>
           <ProductImage src={product.image} alt={product.title} layout="detail" priority />
           <StyledInfo>
-            <Badge>{product.category}</Badge>
+            <BadgeLink to={productsInCategoryPath(product.category)}>{product.category}</BadgeLink>
             <StyledTitle>{product.title}</StyledTitle>
             <StarRating rate={product.rating?.rate ?? DETAIL_DEFAULT_RATE} size={22} />
             <StyledPrice>{formatPrice(product.price)}</StyledPrice>

@@ -1,5 +1,6 @@
 import { act, screen, waitFor, waitForElementToBeRemoved, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { categoriesOf } from '@catalogue/shared/categories';
 import type { Product } from '@catalogue/shared/product';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import { renderApp } from '../testing/render-app';
@@ -23,12 +24,21 @@ async function openProducts(path: string | string[] = '/products') {
   return {
     ...app,
     search: screen.getByRole('searchbox', { name: 'Search products' }),
+    category: screen.getByRole('combobox', { name: 'Filter by category' }),
     sort: screen.getByRole('combobox', { name: 'Sort products' }),
     query: () => Object.fromEntries(new URLSearchParams(app.router.location.search)),
   };
 }
 
 const CATALOGUE_ORDER = FIXTURE_PRODUCTS.map((product) => product.title);
+/** Products 19 and 20 of the fixture carry the hostile category names. */
+const OUTDOOR = FIXTURE_PRODUCTS[18]!.category;
+const MARKUP = FIXTURE_PRODUCTS[19]!.category;
+
+/** The card (its list item) whose product link is named `title`. */
+function cardOf(title: string | RegExp): HTMLElement {
+  return screen.getByRole('link', { name: title }).closest('li')!;
+}
 
 /**
  * Waits for the grid to show `titles`: a new search or sort paints its first screen of cards before the rest
@@ -51,30 +61,35 @@ describe('products page', () => {
     expect(shownTitles()).toEqual(CATALOGUE_ORDER);
   });
 
-  it('shows each product as one link with image, category, stars and a dollar price', async () => {
+  it('shows each product as a card whose product link is named by its title, with image, category link, stars and a dollar price', async () => {
     await openProducts();
-    const card = screen.getByRole('link', { name: /Mens Casual Premium Slim Fit T-Shirts/ });
-    expect(card).toHaveAttribute('href', '/productdetails/2');
+    const link = screen.getByRole('link', { name: 'Mens Casual Premium Slim Fit T-Shirts' });
+    expect(link).toHaveAttribute('href', '/productdetails/2');
+    const card = cardOf('Mens Casual Premium Slim Fit T-Shirts');
     expect(within(card).getByRole('img', { name: 'Mens Casual Premium Slim Fit T-Shirts' })).toHaveAttribute(
       'src',
       '/api/products/2/image?w=640',
     );
-    expect(within(card).getByText("men's clothing")).toBeInTheDocument();
     expect(within(card).getByRole('img', { name: 'Rated 4.1 out of 5' })).toBeInTheDocument();
     expect(within(card).getByText('$22.30')).toBeInTheDocument();
-    expect(within(card).queryAllByRole('link')).toHaveLength(0);
+    // Two links and no more, neither inside the other: the category's and the product's.
+    const links = within(card).getAllByRole('link');
+    expect(links.map((each) => [each.textContent, each.getAttribute('href')])).toEqual([
+      ["men's clothing", '/products?category=men%27s+clothing'],
+      ['Mens Casual Premium Slim Fit T-Shirts', '/productdetails/2'],
+    ]);
+    expect(links.some((each) => each.querySelector('a') !== null)).toBe(false);
   });
 
   it('shows 4 stars on a card whose product has no rating', async () => {
     await openProducts();
-    const card = screen.getByRole('link', { name: /John Hardy Women's Legends Naga/ });
+    const card = cardOf(/John Hardy Women's Legends Naga/);
     expect(within(card).getByRole('img', { name: 'Rated 4.0 out of 5' })).toBeInTheDocument();
   });
 
   it('loads the first row eagerly and the rest lazily', async () => {
     await openProducts();
-    const cards = screen.getAllByRole('link').filter((link) => link.getAttribute('href')?.startsWith('/productdetails/'));
-    const loading = cards.map((card) =>
+    const loading = screen.getAllByRole('listitem').map((card) =>
       within(card)
         .getByRole('img', { name: /^(?!Rated)/ })
         .getAttribute('loading'),
@@ -185,6 +200,93 @@ describe('products page', () => {
     const { sort } = await openProducts('/products?sort=cheapest');
     expect(sort).toHaveValue('none');
     expect(shownTitles()).toEqual(CATALOGUE_ORDER);
+  });
+
+  it('offers every category of the list, in catalogue order, after "All categories", hostile names as text', async () => {
+    const { category } = await openProducts();
+    const options = within(category).getAllByRole('option');
+    expect(options.map((option) => option.textContent)).toEqual(['All categories', ...categoriesOf(FIXTURE_PRODUCTS)]);
+    expect(options.map((option) => option.getAttribute('value'))).toEqual(['', ...categoriesOf(FIXTURE_PRODUCTS)]);
+    expect(categoriesOf(FIXTURE_PRODUCTS)).toEqual(expect.arrayContaining([OUTDOOR, MARKUP]));
+    expect(category).toHaveValue('');
+    expect(document.querySelector('script')).toBeNull();
+  });
+
+  it('filters by the chosen category, keeps it in the URL as its own history entry, and counts the matches', async () => {
+    const { user, category, query, router } = await openProducts();
+    await user.selectOptions(category, 'jewelery');
+    const jewelery = FIXTURE_PRODUCTS.filter((product) => product.category === 'jewelery').map((product) => product.title);
+    await expectShown(jewelery);
+    expect(query()).toEqual({ category: 'jewelery' });
+    expect(screen.getByText(`${jewelery.length} of ${CATALOGUE_ORDER.length} products`)).toBeInTheDocument();
+    expect(document.title).toBe('jewelery · Our Products · Catalogue');
+
+    act(() => void router.navigate(-1));
+    expect(router.location.search).toBe('');
+    expect(screen.getByRole('combobox', { name: 'Filter by category' })).toHaveValue('');
+    await expectShown(CATALOGUE_ORDER);
+    expect(document.title).toBe('Our Products · Catalogue');
+  });
+
+  it('drops category from the URL when "All categories" is chosen again', async () => {
+    const { user, category, query } = await openProducts('/products?category=jewelery&sort=nameAZ');
+    await user.selectOptions(category, '');
+    expect(query()).toEqual({ sort: 'nameAZ' });
+    await waitFor(() => expect(shownTitles()).toHaveLength(CATALOGUE_ORDER.length));
+  });
+
+  it('filters by category, then by text, then sorts', async () => {
+    const { user, category, search, sort, query } = await openProducts();
+    await user.selectOptions(category, "women's clothing");
+    await user.type(search, 'jacket');
+    await user.selectOptions(sort, 'priceLowHigh');
+    // 'Mens Cotton Jacket' matches the text but not the category.
+    await expectShown([
+      "Lock and Love Women's Removable Hooded Faux Leather Moto Biker Jacket",
+      'Rain Jacket Women Windbreaker Striped Climbing Raincoats',
+      "BIYLACLESEN Women's 3-in-1 Snowboard Jacket Winter Coats",
+    ]);
+    expect(query()).toEqual({ category: "women's clothing", q: 'jacket', sort: 'priceLowHigh' });
+    await user.selectOptions(category, 'jewelery');
+    expect(screen.getByText('No products found.')).toBeInTheDocument();
+    expect(screen.getByText(`0 of ${CATALOGUE_ORDER.length} products`)).toBeInTheDocument();
+  });
+
+  it.each([OUTDOOR, MARKUP])('reads the hostile category %s back from the URL it writes', async (name) => {
+    const { user, category, query, router } = await openProducts();
+    await user.selectOptions(category, name);
+    const expected = FIXTURE_PRODUCTS.filter((product) => product.category === name).map((product) => product.title);
+    await expectShown(expected);
+    expect(query()).toEqual({ category: name });
+    const written = router.location.search;
+    expect(written).toBe(`?${new URLSearchParams({ category: name }).toString()}`);
+
+    // The same URL opened afresh (a reload, a shared link) shows the same list.
+    await act(async () => {
+      await router.navigate(`/products${written}`);
+    });
+    expect(screen.getByRole('combobox', { name: 'Filter by category' })).toHaveValue(name);
+    expect(shownTitles()).toEqual(expected);
+  });
+
+  it('shows an unknown category as chosen, over no products, until another is chosen', async () => {
+    const { user } = renderApp('/products?category=furniture', { site });
+    expect(await screen.findByText('No products found.')).toBeInTheDocument();
+    const category = screen.getByRole('combobox', { name: 'Filter by category' });
+    expect(category).toHaveValue('furniture');
+    expect(within(category).getAllByRole('option').at(-1)).toHaveTextContent('furniture');
+    expect(screen.getByText(`0 of ${CATALOGUE_ORDER.length} products`)).toBeInTheDocument();
+    await user.selectOptions(category, '');
+    await expectShown(CATALOGUE_ORDER);
+  });
+
+  it("opens the category's list from a card's badge", async () => {
+    const { user, router, query } = await openProducts();
+    await user.click(within(cardOf(FIXTURE_PRODUCTS[19]!.title)).getByRole('link', { name: MARKUP }));
+    expect(router.location.pathname).toBe('/products');
+    expect(query()).toEqual({ category: MARKUP });
+    await expectShown([FIXTURE_PRODUCTS[19]!.title]);
+    expect(screen.getByRole('combobox', { name: 'Filter by category' })).toHaveValue(MARKUP);
   });
 
   it('says so when nothing matches', async () => {

@@ -1,7 +1,9 @@
 import { useDeferredValue, useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
+import { categoriesOf } from '@catalogue/shared/categories';
 import { MESSAGES } from '@catalogue/shared/messages';
+import { PRODUCTS_PARAMS } from '@catalogue/shared/routes';
 import { filterAndSortProducts, isSortOption, type SortOption } from '@catalogue/shared/sort';
 import { LoadError } from '../components/load-error';
 import { StyledLead, StyledPage, StyledPageHeader, StyledTitle } from '../components/page';
@@ -10,10 +12,6 @@ import { useProducts } from '../features/products/api/get-products';
 import { ProductGrid } from '../features/products/components/product-grid';
 import { ProductsToolbar } from '../features/products/components/products-toolbar';
 import { useDocumentTitle } from '../hooks/use-document-title';
-
-/** The list's state lives in the URL (`?q=…&sort=…`), so reload, Back and shared links keep it. */
-const SEARCH_PARAM = 'q';
-const SORT_PARAM = 'sort';
 
 const StyledCount = styled.p`
   margin-bottom: ${({ theme }) => theme.space.lg};
@@ -36,19 +34,26 @@ function countProducts(count: number): string {
 
 export function ProductsPage() {
   const [searchParams, setSearchParams] = useSearchParams();
-  const search = searchParams.get(SEARCH_PARAM) ?? '';
-  useDocumentTitle({ kind: 'products', query: search });
-  const requestedSort = searchParams.get(SORT_PARAM);
+  // The list's state lives in the URL (`?q=…&category=…&sort=…`), so reload, Back and shared links keep it.
+  const search = searchParams.get(PRODUCTS_PARAMS.search) ?? '';
+  const category = searchParams.get(PRODUCTS_PARAMS.category) ?? '';
+  useDocumentTitle({ kind: 'products', query: search, category });
+  const requestedSort = searchParams.get(PRODUCTS_PARAMS.sort);
   const sort: SortOption = isSortOption(requestedSort) ? requestedSort : 'none';
   // The box follows every keystroke at once; the grid and the count follow the deferred text, in a render
   // React can interrupt for the next keystroke.
   const deferredSearch = useDeferredValue(search);
   const { data, isFetching, isError, refetch } = useProducts();
-  const matches = useMemo(() => (data ? filterAndSortProducts(data, deferredSearch, sort) : []), [data, deferredSearch, sort]);
+  const matches = useMemo(
+    () => (data ? filterAndSortProducts(data, { category, search: deferredSearch, sort }) : []),
+    [data, category, deferredSearch, sort],
+  );
+  // The menu offers the categories of the list the page already has: no request of its own.
+  const categories = useMemo(() => (data ? categoriesOf(data) : []), [data]);
 
   /**
-   * Typing replaces the history entry (Back is not flooded with one entry per letter); a new sort is its own
-   * entry. The router navigates synchronously (see main.tsx), so the input can be controlled by the URL itself.
+   * Typing replaces the history entry (Back is not flooded with one entry per letter); a new category or sort is
+   * its own entry. The router navigates synchronously (see main.tsx), so the input can be controlled by the URL itself.
    */
   const setParam = (name: string, value: string, isDefault: boolean, replace: boolean) => {
     setSearchParams(
@@ -66,14 +71,17 @@ export function ProductsPage() {
     <StyledPage>
       <StyledPageHeader>
         <StyledTitle>Our Products</StyledTitle>
-        <StyledLead>Search by name, sort by price or title, and open any product for the full story.</StyledLead>
+        <StyledLead>Search by name, narrow by category, sort by price or title, and open any product for the full story.</StyledLead>
       </StyledPageHeader>
 
       <ProductsToolbar
         search={search}
-        onSearchChange={(value) => setParam(SEARCH_PARAM, value, value === '', true)}
+        onSearchChange={(value) => setParam(PRODUCTS_PARAMS.search, value, value === '', true)}
+        category={category}
+        categories={categories}
+        onCategoryChange={(value) => setParam(PRODUCTS_PARAMS.category, value, value === '', false)}
         sort={sort}
-        onSortChange={(value) => setParam(SORT_PARAM, value, value === 'none', false)}
+        onSortChange={(value) => setParam(PRODUCTS_PARAMS.sort, value, value === 'none', false)}
       />
 
       {data && (
@@ -82,7 +90,7 @@ export function ProductsPage() {
             {matches.length === data.length ? countProducts(data.length) : `${matches.length} of ${countProducts(data.length)}`}
           </StyledCount>
           {matches.length > 0 ? (
-            <ProductGrid products={matches} resetKey={`${sort} ${deferredSearch}`} />
+            <ProductGrid products={matches} resetKey={JSON.stringify([category, sort, deferredSearch])} />
           ) : (
             <StyledEmpty>{MESSAGES.noProductsFound}</StyledEmpty>
           )}

@@ -106,7 +106,7 @@ function metaInput(route: PageRoute, data: PageData): PageMetaInput {
     case 'home':
       return { kind: 'home' };
     case 'products':
-      return { kind: 'products', query: route.query };
+      return { kind: 'products', query: route.query, category: route.category };
     case 'product': {
       const product = productOf(data);
       // A failed request shows 'Product not found' too (docs/product.md, "Product detail").
@@ -119,9 +119,24 @@ function metaInput(route: PageRoute, data: PageData): PageMetaInput {
   }
 }
 
-/** Pages with content of their own; error pages are `noindex` and have no canonical URL. */
+/**
+ * Pages with content of their own; error pages are `noindex` and have no canonical URL, and so is the list of a
+ * category the catalogue does not hold (or a list that could not load with a category asked for).
+ */
 function indexable(route: PageRoute, data: PageData): boolean {
-  return route.kind === 'home' || route.kind === 'products' || (route.kind === 'product' && productOf(data) !== undefined);
+  switch (route.kind) {
+    case 'home':
+      return true;
+    case 'products':
+      return (
+        route.category === '' || (Array.isArray(data.products) && data.products.some((product) => product.category === route.category))
+      );
+    case 'product':
+      return productOf(data) !== undefined;
+    case 'invalid-id':
+    case 'not-found':
+      return false;
+  }
 }
 
 function productOf(data: PageData): Product | undefined {
@@ -141,7 +156,7 @@ function leadPhoto(route: PageRoute, data: PageData): { product: Product; layout
     return first && { product: first, layout: 'carousel' };
   }
   if (route.kind === 'products') {
-    const first = filterAndSortProducts(data.products, route.query, route.sort)[0];
+    const first = filterAndSortProducts(data.products, { category: route.category, search: route.query, sort: route.sort })[0];
     return first && { product: first, layout: 'grid' };
   }
   return undefined;

@@ -5,10 +5,20 @@ describe('resolvePage', () => {
   it.each([
     ['/', { kind: 'home' }],
     ['/?utm_source=x', { kind: 'home' }],
-    ['/products', { kind: 'products', query: '', sort: 'none' }],
-    ['/Products/', { kind: 'products', query: '', sort: 'none' }],
-    ['/products?q=leather+bag&sort=priceHighLow', { kind: 'products', query: 'leather bag', sort: 'priceHighLow' }],
-    ['/products?sort=cheapest', { kind: 'products', query: '', sort: 'none' }],
+    ['/products', { kind: 'products', query: '', category: '', sort: 'none' }],
+    ['/Products/', { kind: 'products', query: '', category: '', sort: 'none' }],
+    ['/products?q=leather+bag&sort=priceHighLow', { kind: 'products', query: 'leather bag', category: '', sort: 'priceHighLow' }],
+    ['/products?sort=cheapest', { kind: 'products', query: '', category: '', sort: 'none' }],
+    ['/products?category=jewelery&q=gold&sort=nameAZ', { kind: 'products', query: 'gold', category: 'jewelery', sort: 'nameAZ' }],
+    [
+      '/products?category=%3Cscript%3Ealert%28%27category%27%29%3C%2Fscript%3E+100%25+%22kids%22%3F%23',
+      { kind: 'products', query: '', category: `<script>alert('category')</script> 100% "kids"?#`, sort: 'none' },
+    ],
+    [
+      '/products?category=home%20%26%20garden%2Foutdoor%20%F0%9F%8F%95%EF%B8%8F',
+      { kind: 'products', query: '', category: 'home & garden/outdoor 🏕️', sort: 'none' },
+    ],
+    ['/products?category=', { kind: 'products', query: '', category: '', sort: 'none' }],
     ['/productdetails/7', { kind: 'product', id: 7 }],
     ['/productdetails/007/', { kind: 'product', id: 7 }],
     ['/productdetails/%37', { kind: 'product', id: 7 }],
@@ -27,10 +37,16 @@ describe('resolvePage', () => {
 });
 
 describe('canonicalPath', () => {
-  it('keeps the trimmed search and drops the sort; error pages have none', () => {
+  it('keeps the category and the trimmed search and drops the sort; error pages have none', () => {
     expect(canonicalPath({ kind: 'home' })).toBe('/');
-    expect(canonicalPath({ kind: 'products', query: '  leather bag ', sort: 'nameAZ' })).toBe('/products?q=leather+bag');
-    expect(canonicalPath({ kind: 'products', query: ' ', sort: 'nameAZ' })).toBe('/products');
+    expect(canonicalPath({ kind: 'products', query: '  leather bag ', category: '', sort: 'nameAZ' })).toBe('/products?q=leather+bag');
+    expect(canonicalPath({ kind: 'products', query: ' ', category: '', sort: 'nameAZ' })).toBe('/products');
+    expect(canonicalPath({ kind: 'products', query: ' gold', category: 'jewelery', sort: 'priceLowHigh' })).toBe(
+      '/products?category=jewelery&q=gold',
+    );
+    expect(canonicalPath({ kind: 'products', query: '', category: 'home & garden/outdoor 🏕️', sort: 'none' })).toBe(
+      '/products?category=home+%26+garden%2Foutdoor+%F0%9F%8F%95%EF%B8%8F',
+    );
     expect(canonicalPath({ kind: 'product', id: 7 })).toBe('/productdetails/7');
     expect(canonicalPath({ kind: 'invalid-id' })).toBeNull();
     expect(canonicalPath({ kind: 'not-found' })).toBeNull();
@@ -46,6 +62,10 @@ describe('isCacheablePageUrl', () => {
     '/products?sort=nameAZ',
     '/products?q=bag&sort=priceLowHigh',
     '/products?sort=priceLowHigh&q=bag',
+    '/products?category=jewelery',
+    '/products?category=men%27s+clothing&q=bag&sort=nameAZ',
+    '/products?q=bag&category=men%27s+clothing',
+    '/products?category=%3Cscript%3Ealert%28%27category%27%29%3C%2Fscript%3E+100%25+%22kids%22%3F%23',
     '/productdetails/7',
   ])('keeps %s, a spelling the site writes', (url) => {
     expect(isCacheablePageUrl(url)).toBe(true);
@@ -62,6 +82,10 @@ describe('isCacheablePageUrl', () => {
     '/products?q=a%20b',
     '/products?q=bag&q=mug',
     '/products?sort=none',
+    '/products?category=',
+    '/products?category=a&category=b',
+    "/products?category=men's+clothing",
+    '/products?category=home%20%26%20garden',
     '/products?sort=cheapest',
     `/products?q=${'x'.repeat(101)}`,
     '/productdetails/007',

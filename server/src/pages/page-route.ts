@@ -1,11 +1,12 @@
 import { parseProductId } from '@catalogue/shared/product-id';
-import { PAGE_PATHS, productDetailsPath } from '@catalogue/shared/routes';
+import { PAGE_PATHS, PRODUCTS_PARAMS, productDetailsPath } from '@catalogue/shared/routes';
 import { isSortOption, type SortOption } from '@catalogue/shared/sort';
 
 /** Which page a URL names, with what it needs to fetch and describe it. */
 export type PageRoute =
   | { kind: 'home' }
-  | { kind: 'products'; query: string; sort: SortOption }
+  /** `category` is the exact name of `?category=` ('' for every category); whether the catalogue has it is the data's to say. */
+  | { kind: 'products'; query: string; category: string; sort: SortOption }
   | { kind: 'product'; id: number }
   | { kind: 'invalid-id' }
   | { kind: 'not-found' };
@@ -14,8 +15,8 @@ const PRODUCT_DETAILS_PREFIX = PAGE_PATHS.productDetailsPattern.replace(':id', '
 
 /**
  * The page of a request URL (path and query, as received), read the way the browser's router reads it: path
- * matched without regard to case or a trailing slash, the id percent-decoded, `q` and `sort` from the query (an
- * unknown sort is none). docs/product.md, "Routes and layout".
+ * matched without regard to case or a trailing slash, the id percent-decoded, `q`, `category` and `sort` from the
+ * query (an unknown sort is none). docs/product.md, "Routes and layout" and "Products".
  */
 export function resolvePage(url: string): PageRoute {
   // Split by hand: `new URL` would read `//host/…` as another host's URL.
@@ -26,8 +27,13 @@ export function resolvePage(url: string): PageRoute {
   const lower = path.toLowerCase();
   if (lower === PAGE_PATHS.home) return { kind: 'home' };
   if (lower === PAGE_PATHS.products) {
-    const sort = searchParams.get('sort');
-    return { kind: 'products', query: searchParams.get('q') ?? '', sort: isSortOption(sort) ? sort : 'none' };
+    const sort = searchParams.get(PRODUCTS_PARAMS.sort);
+    return {
+      kind: 'products',
+      query: searchParams.get(PRODUCTS_PARAMS.search) ?? '',
+      category: searchParams.get(PRODUCTS_PARAMS.category) ?? '',
+      sort: isSortOption(sort) ? sort : 'none',
+    };
   }
   if (lower.startsWith(PRODUCT_DETAILS_PREFIX)) {
     const segment = path.slice(PRODUCT_DETAILS_PREFIX.length);
@@ -48,15 +54,19 @@ function decodeSegment(segment: string): string | undefined {
 
 /**
  * The page's canonical path, or null for pages that are not to be indexed. The sort only reorders a list, so it
- * is dropped; the search text changes what the list holds, so it stays (trimmed).
+ * is dropped; the category and the search text change what the list holds, so they stay (the category exact, the
+ * search trimmed), in that order: `/products?category=jewelery&q=gold`.
  */
 export function canonicalPath(route: PageRoute): string | null {
   switch (route.kind) {
     case 'home':
       return PAGE_PATHS.home;
     case 'products': {
+      const params = new URLSearchParams();
+      if (route.category !== '') params.set(PRODUCTS_PARAMS.category, route.category);
       const query = route.query.trim();
-      return query ? `${PAGE_PATHS.products}?${new URLSearchParams({ q: query }).toString()}` : PAGE_PATHS.products;
+      if (query !== '') params.set(PRODUCTS_PARAMS.search, query);
+      return params.size > 0 ? `${PAGE_PATHS.products}?${params.toString()}` : PAGE_PATHS.products;
     }
     case 'product':
       return productDetailsPath(route.id);
@@ -71,9 +81,9 @@ const CACHEABLE_QUERY_MAX_CHARS = 100;
 
 /**
  * Whether the rendered HTML of this exact URL may be kept in the page cache: only the pages that answer 200
- * with the catalogue's data, and only in the spellings the site itself writes (`/`, `/products` with `q` and a
- * sort other than none, each at most once, encoded as URLSearchParams encodes them, `/productdetails/<id>` without
- * leading zeros). Any other spelling (`/products/`, `?utm_source=…`, `%20` for a space, `/productdetails/007`)
+ * with the catalogue's data (an unknown category answers 404, so it is never kept), and only in the spellings the
+ * site itself writes (`/`, `/products` with a `q`, a `category` and a sort other than none, each non-empty and at
+ * most once, in any order, encoded as URLSearchParams encodes them, `/productdetails/<id>` without leading zeros). Any other spelling (`/products/`, `?utm_source=…`, `%20` for a space, `/productdetails/007`)
  * is rendered for that request and not kept, so the space of cached URLs stays what the site links to.
  */
 export function isCacheablePageUrl(url: string): boolean {
@@ -89,10 +99,12 @@ export function isCacheablePageUrl(url: string): boolean {
   const params = new URLSearchParams(query);
   const names = [...params.keys()];
   if (names.length === 0 || new Set(names).size !== names.length) return false;
-  if (!names.every((name) => name === 'q' || name === 'sort')) return false;
-  const q = params.get('q');
-  const sort = params.get('sort');
+  const known: readonly string[] = Object.values(PRODUCTS_PARAMS);
+  if (!names.every((name) => known.includes(name))) return false;
+  const q = params.get(PRODUCTS_PARAMS.search);
+  const sort = params.get(PRODUCTS_PARAMS.sort);
   if (q !== null && (q === '' || q.length > CACHEABLE_QUERY_MAX_CHARS)) return false;
+  if (params.get(PRODUCTS_PARAMS.category) === '') return false;
   if (sort !== null && (!isSortOption(sort) || sort === 'none')) return false;
   return params.toString() === query;
 }

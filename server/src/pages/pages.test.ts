@@ -58,6 +58,11 @@ describe('page statuses', () => {
     ['/', 200],
     ['/products', 200],
     ['/products?q=mens&sort=priceLowHigh', 200],
+    ['/products?category=jewelery&q=gold&sort=nameAZ', 200],
+    ['/products?category=home+%26+garden%2Foutdoor+%F0%9F%8F%95%EF%B8%8F', 200],
+    ['/products?category=', 200],
+    ['/products?category=furniture', 404],
+    ['/products?category=Jewelery', 404],
     ['/products/', 200],
     ['/productdetails/1', 200],
     ['/productdetails/007', 200],
@@ -166,6 +171,63 @@ describe('the head of each page', () => {
     )[0]!;
     expect(text).toContain(`imagesrcset="/api/products/${priciestMens.id}/image?w=160 160w`);
     expect(text).toMatch(/imagesizes="\(min-width: 1200px\) 204px, /);
+  });
+
+  it('describes a category: its name first in the title, the description names it, the canonical keeps it with the search', async () => {
+    await start({ config: { PUBLIC_URL: 'https://shop.example.com' } });
+    const { status, text, headers } = await get('/products?category=jewelery&q=gold&sort=priceLowHigh');
+    expect(status).toBe(200);
+    expect(headers['cache-control']).toMatch(/^public/);
+    expect(titleOf(text)).toBe('jewelery · Our Products · Catalogue');
+    expect(metaContents(text, 'og:title')).toEqual(['jewelery · Our Products · Catalogue']);
+    expect(metaContents(text, 'description')).toEqual([
+      'Products in the category “jewelery” whose title contains “gold”, with their prices and ratings.',
+    ]);
+    expect(canonicalOf(text)).toBe('https://shop.example.com/products?category=jewelery&q=gold');
+    expect(metaContents(text, 'og:url')).toEqual(['https://shop.example.com/products?category=jewelery&q=gold']);
+    expect(metaContents(text, 'robots')).toEqual([]);
+    // The preloaded photo is the first card as filtered by category and text, then sorted.
+    const cheapestGold = FIXTURE_PRODUCTS.filter((product) => product.category === 'jewelery' && /gold/i.test(product.title)).sort(
+      (a, b) => a.price - b.price,
+    )[0]!;
+    expect(text).toContain(`imagesrcset="/api/products/${cheapestGold.id}/image?w=160 160w`);
+  });
+
+  it('answers an unknown category 404, noindex, no-store and not kept, with the list the app shows as empty', async () => {
+    await start({ config: { PUBLIC_URL: 'https://shop.example.com' } });
+    for (let round = 0; round < 2; round += 1) {
+      const { status, text, headers } = await get('/products?category=furniture');
+      expect(status).toBe(404);
+      expect(headers['cache-control']).toBe('no-store');
+      expect(headers['x-cache']).toBeUndefined();
+      expect(metaContents(text, 'robots')).toEqual(['noindex']);
+      expect(canonicalOf(text)).toBeUndefined();
+      expect(metaContents(text, 'og:url')).toEqual([]);
+      expect(titleOf(text)).toBe('furniture · Our Products · Catalogue');
+      // The state carries the list, so the app hydrates the page as it was rendered: the category with no products.
+      const state = JSON.parse(dataBlocks(text, 'application/json')[0]!) as unknown;
+      expect(JSON.stringify(state)).toContain(JSON.stringify(FIXTURE_PRODUCTS[0]!.title));
+    }
+    expect(await hitPathAnswers()).toBe(0);
+  });
+
+  it('carries the hostile category names intact and inert through the title, meta tags and canonical', async () => {
+    await start({ config: { PUBLIC_URL: 'https://shop.example.com' } });
+    for (const product of [FIXTURE_PRODUCTS[18]!, FIXTURE_PRODUCTS[19]!]) {
+      const path = `/products?${new URLSearchParams({ category: product.category }).toString()}`;
+      const { status, text } = await get(path);
+      expect(status).toBe(200);
+      expect(titleOf(text)).toBe(`${product.category} · Our Products · Catalogue`);
+      expect(metaContents(text, 'description')[0]).toContain(`“${product.category}”`);
+      expect(new URL(canonicalOf(text)!).searchParams.get('category')).toBe(product.category);
+      expect(canonicalOf(text)).toBe(`https://shop.example.com${path}`);
+      expect(text).not.toContain("<script>alert('category')");
+      const scripts = [...text.matchAll(/<script\b[^>]*>/g)].map((match) => match[0]);
+      expect(scripts.every((tag) => /type="application\/(json|ld\+json)"/.test(tag))).toBe(true);
+      // Kept in the page cache: a spelling the site writes.
+      expect((await get(path)).headers['x-cache']).toBe('HIT');
+    }
+    expect(FIXTURE_PRODUCTS[19]!.category).toContain('<script>');
   });
 
   it('describes a product: its own title and text, Open Graph product, price, JSON-LD Product with its offer and rating', async () => {
@@ -435,7 +497,7 @@ function escape(text: string): string {
 }
 
 describe('sitemap.xml and robots.txt', () => {
-  it('lists home, the products page and every product page, absolute, with the catalogue fill as lastmod', async () => {
+  it('lists home, the products page, each category’s list and every product page, absolute, with the catalogue fill as lastmod', async () => {
     await start({ config: { PUBLIC_URL: 'https://shop.example.com' } });
     site!.clock.advanceSeconds(7);
     const filledAt = new Date(site!.clock.now()).toISOString();
@@ -446,8 +508,16 @@ describe('sitemap.xml and robots.txt', () => {
     expect(locs).toEqual([
       'https://shop.example.com/',
       'https://shop.example.com/products',
+      ...[...new Set(FIXTURE_PRODUCTS.map((product) => product.category))].map(
+        (category) => `https://shop.example.com/products?${escape(new URLSearchParams({ category }).toString())}`,
+      ),
       ...FIXTURE_PRODUCTS.map((product) => `https://shop.example.com/productdetails/${product.id}`),
     ]);
+    // Each category's list is a page that answers 200.
+    for (const loc of locs.slice(2, -FIXTURE_PRODUCTS.length)) {
+      const url = new URL(loc!.replace(/&amp;/g, '&').replace(/&#39;/g, "'"));
+      expect((await get(url.pathname + url.search)).status).toBe(200);
+    }
     site!.clock.advanceSeconds(30);
     const later = await get('/sitemap.xml');
     expect(new Set([...later.text.matchAll(/<lastmod>([^<]*)<\/lastmod>/g)].map((match) => match[1]))).toEqual(new Set([filledAt]));

@@ -1,4 +1,6 @@
 import type { IncomingMessage } from 'node:http';
+import { categoriesOf } from '@catalogue/shared/categories';
+import type { Product } from '@catalogue/shared/product';
 import { PAGE_PATHS } from '@catalogue/shared/routes';
 import { type ErrorRequestHandler, type Request, type RequestHandler, type Response, Router } from 'express';
 import { sendCachedAnswer } from '../api/send-cached-answer.js';
@@ -55,8 +57,8 @@ interface LoadedPage {
 
 /**
  * The server-rendered pages (README, "Pages"). Each page is rendered from the catalogue's cached data: `/` and
- * `/products` from the list, `/productdetails/{id}` from that product, nothing for an invalid id (400, no
- * upstream request) or an unknown path (404). A page that has its data answers 200 as a cached answer, with the
+ * `/products` from the list (404 for a category it does not hold), `/productdetails/{id}` from that product,
+ * nothing for an invalid id (400, no upstream request) or an unknown path (404). A page that has its data answers 200 as a cached answer, with the
  * catalogue entry's freshness, ETag and encodings prepared once per render; error pages answer `no-store`.
  */
 export function createPages({ catalogue, config, caching, renderer, logger, now }: PagesOptions): Pages {
@@ -69,7 +71,11 @@ export function createPages({ catalogue, config, caching, renderer, logger, now 
         case 'home':
         case 'products': {
           const answer = await catalogue.listProducts();
-          return { data: { products: answer.value.map(toPublicProduct) }, status: 200, source: answer };
+          const data = { products: answer.value.map(toPublicProduct) };
+          // A category the catalogue does not hold shows the list with no products (docs/product.md, "Products"),
+          // answered 404 and not kept, so stale or made-up links are neither indexed nor cached.
+          if (route.kind === 'products' && !hasCategory(answer.value, route.category)) return { data, status: 404 };
+          return { data, status: 200, source: answer };
         }
         case 'product': {
           const answer = await catalogue.getProduct(route.id);
@@ -120,6 +126,7 @@ export function createPages({ catalogue, config, caching, renderer, logger, now 
     const input = {
       origin,
       productIds: answer.value.map((product) => product.id),
+      categories: categoriesOf(answer.value),
       lastModified: new Date(now() - answer.ageSeconds * 1000),
     };
     const pageNumber = req.params.page;
@@ -197,6 +204,11 @@ export async function renderPageHtml(
 /** A rendered page as a cached answer: its bytes, with the freshness of the catalogue entry it was rendered from. */
 function htmlAnswer(page: PreparedBody, { cacheStatus, ageSeconds, freshForSeconds }: CachedAnswer<unknown>): CacheableAnswer {
   return { body: page, contentType: HTML_CONTENT_TYPE, cacheStatus, ageSeconds, freshForSeconds };
+}
+
+/** Whether the list can be narrowed to `category` ('' narrows nothing). */
+function hasCategory(products: readonly Product[], category: string): boolean {
+  return category === '' || products.some((product) => product.category === category);
 }
 
 function sendText(res: Response, status: number, text: string): void {

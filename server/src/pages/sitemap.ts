@@ -1,4 +1,4 @@
-import { PAGE_PATHS, productDetailsPath } from '@catalogue/shared/routes';
+import { PAGE_PATHS, productDetailsPath, productsInCategoryPath } from '@catalogue/shared/routes';
 import { escapeHtml } from './escape.js';
 
 /** The sitemap protocol's limit of URLs per file; beyond it, /sitemap.xml becomes an index of numbered files. */
@@ -14,17 +14,19 @@ export interface SitemapInput {
   origin: string;
   /** The products' ids, in catalogue order. */
   productIds: readonly number[];
+  /** The catalogue's categories, in catalogue order (shared/src/categories.ts): each has its list. */
+  categories: readonly string[];
   /** When the catalogue was filled: every page's content comes from it. */
   lastModified: Date;
 }
 
 /**
- * `/sitemap.xml`: every page's absolute URL (home, the products list, each product's page) with `lastmod`; with
- * more than SITEMAP_MAX_URLS of them, an index of the numbered files instead (sitemapPage).
+ * `/sitemap.xml`: every page's absolute URL (home, the products list, each category's list, each product's page)
+ * with `lastmod`; with more than SITEMAP_MAX_URLS of them, an index of the numbered files instead (sitemapPage).
  */
 export function sitemapXml(input: SitemapInput): string {
   const pages = pageCount(input);
-  if (pages === 1) return urlSet(input, allPaths(input.productIds));
+  if (pages === 1) return urlSet(input, allPaths(input));
   const lastmod = input.lastModified.toISOString();
   const entries = Array.from(
     { length: pages },
@@ -37,11 +39,7 @@ export function sitemapXml(input: SitemapInput): string {
 export function sitemapPage(input: SitemapInput, page: number): string | undefined {
   const pages = pageCount(input);
   if (pages === 1 || !Number.isSafeInteger(page) || page < 1 || page > pages) return undefined;
-  // Home and the list come first, so file `page` starts at product (page - 1) × max - 2.
-  const first = (page - 1) * SITEMAP_MAX_URLS;
-  const paths = first === 0 ? [PAGE_PATHS.home, PAGE_PATHS.products] : [];
-  const ids = input.productIds.slice(Math.max(0, first - 2), page * SITEMAP_MAX_URLS - 2);
-  return urlSet(input, [...paths, ...ids.map(productDetailsPath)]);
+  return urlSet(input, allPaths(input).slice((page - 1) * SITEMAP_MAX_URLS, page * SITEMAP_MAX_URLS));
 }
 
 /** `/robots.txt`: everything may be crawled but the JSON API (its product photos excepted); where the sitemap is. */
@@ -52,13 +50,13 @@ export function robotsTxt(origin: string): string {
 const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
 const SITEMAP_NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
 
-/** Home and the list, then every product's page, in files of at most SITEMAP_MAX_URLS. */
-function pageCount({ productIds }: SitemapInput): number {
-  return Math.ceil((2 + productIds.length) / SITEMAP_MAX_URLS);
+/** Home and the list, each category's list, then every product's page, in files of at most SITEMAP_MAX_URLS. */
+function pageCount({ productIds, categories }: SitemapInput): number {
+  return Math.ceil((2 + categories.length + productIds.length) / SITEMAP_MAX_URLS);
 }
 
-function allPaths(productIds: readonly number[]): string[] {
-  return [PAGE_PATHS.home, PAGE_PATHS.products, ...productIds.map(productDetailsPath)];
+function allPaths({ productIds, categories }: SitemapInput): string[] {
+  return [PAGE_PATHS.home, PAGE_PATHS.products, ...categories.map(productsInCategoryPath), ...productIds.map(productDetailsPath)];
 }
 
 function urlSet({ origin, lastModified }: SitemapInput, paths: readonly string[]): string {

@@ -2,8 +2,8 @@ import { memo } from 'react';
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
 import type { Product } from '@catalogue/shared/product';
-import { productDetailsPath } from '@catalogue/shared/routes';
-import { Badge } from '../../../components/badge';
+import { productDetailsPath, productsInCategoryPath } from '@catalogue/shared/routes';
+import { BadgeLink } from '../../../components/badge';
 import { StarRating } from '../../../components/star-rating';
 import { formatPrice } from '../../../lib/format-price';
 import { cardSurface } from './card-surface';
@@ -12,8 +12,14 @@ import { ProductImage } from './product-image';
 /** docs/product.md, "Products": a card shows 4 stars when the product has no rating. */
 const CARD_DEFAULT_RATE = 4;
 
-const StyledCard = styled(Link)`
+/**
+ * The card holds two links, the product and its category; links cannot nest, so the product's link is the title,
+ * stretched over the whole card by its `::after` (the "stretched link"), and the category's sits above it. A press
+ * anywhere but the badge opens the product; the card shows its hover and focus as a whole.
+ */
+const StyledCard = styled.article`
   ${cardSurface}
+  position: relative;
   padding: ${({ theme }) => theme.space.sm};
   transition:
     box-shadow ${({ theme }) => theme.transition.quick},
@@ -48,6 +54,34 @@ const StyledTitle = styled.h2`
   -webkit-line-clamp: 2;
 `;
 
+/** Its name is the product's title; its `::after` covers the card, and draws the card's focus ring. */
+const StyledProductLink = styled(Link)`
+  color: inherit;
+  text-decoration: none;
+
+  &::after {
+    content: '';
+    position: absolute;
+    inset: 0;
+    border-radius: ${({ theme }) => theme.radius.lg};
+  }
+
+  &:focus-visible {
+    outline: none;
+  }
+
+  &:focus-visible::after {
+    outline: 3px solid ${({ theme }) => theme.colors.focusRing};
+    outline-offset: 3px;
+  }
+`;
+
+/** Above the stretched product link, so a press on the badge opens the category. */
+const StyledCategoryLink = styled(BadgeLink)`
+  position: relative;
+  z-index: 1;
+`;
+
 const StyledFooter = styled.div`
   display: flex;
   flex-wrap: wrap;
@@ -70,17 +104,25 @@ interface ProductCardProps {
   priority?: boolean;
 }
 
+/** How the grid finds a card's product link (to move focus to it), whatever else the card holds. */
+export const PRODUCT_LINK_SELECTOR = 'a[data-product-link]';
+
 /**
- * One link to the product's page: image, category, title, stars and price. Memoised: when the grid grows or
- * the search changes, the cards that stay are not rendered again.
+ * A card: image, category (a link to the list of that category), title (the link to the product's page, covering
+ * the card), stars and price. Memoised: when the grid grows or the search changes, the cards that stay are not
+ * rendered again.
  */
 export const ProductCard = memo(function ProductCard({ product, priority = false }: ProductCardProps) {
   return (
-    <StyledCard to={productDetailsPath(product.id)}>
+    <StyledCard>
       <ProductImage src={product.image} alt={product.title} layout="grid" priority={priority} />
       <StyledBody>
-        <Badge>{product.category}</Badge>
-        <StyledTitle>{product.title}</StyledTitle>
+        <StyledCategoryLink to={productsInCategoryPath(product.category)}>{product.category}</StyledCategoryLink>
+        <StyledTitle>
+          <StyledProductLink to={productDetailsPath(product.id)} data-product-link="">
+            {product.title}
+          </StyledProductLink>
+        </StyledTitle>
         <StyledFooter>
           <StarRating rate={product.rating?.rate ?? CARD_DEFAULT_RATE} size={16} />
           <StyledPrice>{formatPrice(product.price)}</StyledPrice>

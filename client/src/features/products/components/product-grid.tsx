@@ -4,7 +4,7 @@ import type { Product } from '@catalogue/shared/product';
 import { StyledButton } from '../../../components/button';
 import { useProgressiveList } from '../../../hooks/use-progressive-list';
 import { media } from '../../../styles/theme';
-import { ProductCard } from './product-card';
+import { PRODUCT_LINK_SELECTOR, ProductCard } from './product-card';
 
 /** Cards in the first row (up to 4 columns) are the paint candidates, loaded first; the rest wait until they near the viewport. */
 const PRIORITY_CARDS = 4;
@@ -45,7 +45,7 @@ const StyledMore = styled.div`
 
 interface ProductGridProps {
   products: readonly Product[];
-  /** Changes with the search and sort: a new one starts again at the first chunk. */
+  /** Changes with the category, search and sort: a new one starts again at the first chunk. */
   resetKey: string;
 }
 
@@ -57,14 +57,14 @@ interface ProductGridProps {
 export const ProductGrid = memo(function ProductGrid({ products, resetKey }: ProductGridProps) {
   const { shown, hasMore, showMore, sentinelRef } = useProgressiveList(products, GRID_SIZES, resetKey);
   const listRef = useRef<HTMLUListElement>(null);
-  // Set by the button: focus moves to the first new card, so the keyboard carries on where the list grew.
+  // Set by the button: focus moves to the first new card's product link, so the keyboard carries on where the list grew.
   const focusIndex = useRef<number | null>(null);
 
   useLayoutEffect(() => {
     const index = focusIndex.current;
     if (index === null) return;
     focusIndex.current = null;
-    listRef.current?.children[index]?.querySelector('a')?.focus();
+    listRef.current?.children[index]?.querySelector<HTMLElement>(PRODUCT_LINK_SELECTOR)?.focus();
   }, [shown]);
 
   return (

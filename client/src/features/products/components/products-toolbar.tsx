@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import styled, { css } from 'styled-components';
-import { PAGE_PATHS } from '@catalogue/shared/routes';
+import { PAGE_PATHS, PRODUCTS_PARAMS } from '@catalogue/shared/routes';
 import { isSortOption, SORT_OPTIONS, type SortOption } from '@catalogue/shared/sort';
 import { StyledButton } from '../../../components/button';
 import { visuallyHidden } from '../../../styles/global-style';
@@ -11,12 +11,13 @@ const StyledToolbar = styled.form`
   gap: ${({ theme }) => theme.space.md};
   margin-bottom: ${({ theme }) => theme.space.md};
 
-  ${media.sm} {
+  ${media.lg} {
     grid-template-columns: minmax(0, 1fr) auto;
   }
 `;
 
-const StyledSortField = styled.div`
+/** The category and sort menus side by side (and the Apply button without JavaScript), sharing the row below lg. */
+const StyledMenus = styled.div`
   display: flex;
   gap: ${({ theme }) => theme.space.sm};
 `;
@@ -70,8 +71,8 @@ const StyledSelect = styled.select`
   padding: 0 ${({ theme }) => theme.space.xl} 0 ${({ theme }) => theme.space.lg};
   cursor: pointer;
 
-  ${media.sm} {
-    min-width: 220px;
+  ${media.lg} {
+    width: 220px;
   }
 `;
 
@@ -87,18 +88,35 @@ function SearchIcon() {
 interface ProductsToolbarProps {
   search: string;
   onSearchChange: (search: string) => void;
+  /** The chosen category's name, or '' for all of them. */
+  category: string;
+  /** The catalogue's categories, in catalogue order. */
+  categories: readonly string[];
+  onCategoryChange: (category: string) => void;
   sort: SortOption;
   onSortChange: (sort: SortOption) => void;
 }
 
 /**
- * The products list's controls: the search box and the sort dropdown, in one search landmark. They are a GET form
- * of `/products?q=…&sort=…`, so a browser without JavaScript searches and sorts through the server; the app filters
- * and sorts as the visitor types and chooses, and keeps the form from being sent.
+ * The products list's controls: the search box, the category menu and the sort menu, in one search landmark.
+ * They are a GET form of `/products?q=…&category=…&sort=…`, so a browser without JavaScript searches, filters and
+ * sorts through the server; the app does it as the visitor types and chooses, and keeps the form from being sent.
  */
-export function ProductsToolbar({ search, onSearchChange, sort, onSortChange }: ProductsToolbarProps) {
+export function ProductsToolbar({
+  search,
+  onSearchChange,
+  category,
+  categories,
+  onCategoryChange,
+  sort,
+  onSortChange,
+}: ProductsToolbarProps) {
   const searchId = useId();
+  const categoryId = useId();
   const sortId = useId();
+  // A name the catalogue does not hold (an old or mistyped link) is still shown as chosen, with its empty list,
+  // rather than a menu saying "All categories" over no products.
+  const offered = category === '' || categories.includes(category) ? categories : [...categories, category];
   return (
     <StyledToolbar role="search" action={PAGE_PATHS.products} method="get" onSubmit={(event) => event.preventDefault()}>
       <StyledSearchField>
@@ -106,7 +124,7 @@ export function ProductsToolbar({ search, onSearchChange, sort, onSortChange }: 
         <SearchIcon />
         <StyledSearchInput
           id={searchId}
-          name="q"
+          name={PRODUCTS_PARAMS.search}
           type="search"
           placeholder="Search products..."
           autoComplete="off"
@@ -114,11 +132,25 @@ export function ProductsToolbar({ search, onSearchChange, sort, onSortChange }: 
           onChange={(event) => onSearchChange(event.target.value)}
         />
       </StyledSearchField>
-      <StyledSortField>
+      <StyledMenus>
+        <StyledLabel htmlFor={categoryId}>Filter by category</StyledLabel>
+        <StyledSelect
+          id={categoryId}
+          name={PRODUCTS_PARAMS.category}
+          value={category}
+          onChange={(event) => onCategoryChange(event.target.value)}
+        >
+          <option value="">All categories</option>
+          {offered.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </StyledSelect>
         <StyledLabel htmlFor={sortId}>Sort products</StyledLabel>
         <StyledSelect
           id={sortId}
-          name="sort"
+          name={PRODUCTS_PARAMS.sort}
           value={sort}
           onChange={(event) => isSortOption(event.target.value) && onSortChange(event.target.value)}
         >
@@ -131,9 +163,9 @@ export function ProductsToolbar({ search, onSearchChange, sort, onSortChange }: 
         {/* Without JavaScript a new choice changes nothing until the form is sent: this button sends it. Browsers
             that run the app never show it (and React renders no <noscript> content in the browser). */}
         <noscript>
-          <StyledButton type="submit">Sort</StyledButton>
+          <StyledButton type="submit">Apply</StyledButton>
         </noscript>
-      </StyledSortField>
+      </StyledMenus>
     </StyledToolbar>
   );
 }
