@@ -28,6 +28,7 @@ describe('loadConfig', () => {
       imageHosts: [],
       redisUrl: null,
       publicUrl: null,
+      corsOrigins: '*',
     });
   });
 
@@ -48,6 +49,7 @@ describe('loadConfig', () => {
         IMAGE_HOSTS: 'https://cdn.example.com',
         REDIS_URL: 'redis://:secret@redis:6379/2',
         PUBLIC_URL: 'https://shop.example.com/',
+        CORS_ORIGINS: 'https://app.example.com',
       }),
     ).toEqual({
       port: 8080,
@@ -64,6 +66,7 @@ describe('loadConfig', () => {
       imageHosts: ['https://cdn.example.com'],
       redisUrl: 'redis://:secret@redis:6379/2',
       publicUrl: 'https://shop.example.com',
+      corsOrigins: ['https://app.example.com'],
     });
   });
 
@@ -140,6 +143,30 @@ describe('loadConfig', () => {
   ])('rejects PUBLIC_URL=%j with one line: an origin only', (value) => {
     expect(configError({ PUBLIC_URL: value }).message).toBe(
       `PUBLIC_URL must be the http(s) origin the site is reached at, such as https://shop.example.com, got ${JSON.stringify(value)}`,
+    );
+  });
+
+  it('reads CORS_ORIGINS as * or a list of origins, spelt as browsers send them in Origin', () => {
+    expect(loadConfig({ CORS_ORIGINS: ' * ' }).corsOrigins).toBe('*');
+    // Empty is unset, as for every variable: the default, any origin.
+    expect(loadConfig({ CORS_ORIGINS: '' }).corsOrigins).toBe('*');
+    expect(
+      loadConfig({ CORS_ORIGINS: ' https://App.Example.com/ , http://localhost:5173,,HTTPS://b.example.com:443,' }).corsOrigins,
+    ).toEqual(['https://app.example.com', 'http://localhost:5173', 'https://b.example.com']);
+  });
+
+  it.each([
+    'app.example.com',
+    'ftp://app.example.com',
+    'https://app.example.com/path',
+    'https://app.example.com/?a=1',
+    'https://u:p@app.example.com',
+    'null',
+    '*,https://app.example.com',
+    ' , ',
+  ])('rejects CORS_ORIGINS=%j with one line', (value) => {
+    expect(configError({ CORS_ORIGINS: value }).message).toBe(
+      `CORS_ORIGINS must be * or comma-separated http(s) origins such as https://app.example.com,http://localhost:5173, got ${JSON.stringify(value)}`,
     );
   });
 });

@@ -26,6 +26,8 @@ export interface Config {
   redisUrl: string | null;
   /** The site's public origin (`https://shop.example.com`) for canonical URLs, Open Graph and the sitemap; `null`: from each request. */
   publicUrl: string | null;
+  /** Browser origins allowed to read `/api` (README, "HTTP API"): `'*'` for any, else exact origins such as `https://app.example.com`. */
+  corsOrigins: '*' | string[];
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -116,6 +118,34 @@ const VARIABLES = {
       .transform((url) => new URL(url).origin),
     expected: 'the http(s) origin the site is reached at, such as https://shop.example.com',
   },
+  // Exact origins, as a browser sends them in `Origin`: normalised the same way (lower-case host, no default
+  // port), so a listed origin matches by string comparison.
+  CORS_ORIGINS: {
+    default: '*',
+    schema: z.union([
+      z.literal('*'),
+      z
+        .string()
+        .transform((list) =>
+          list
+            .split(',')
+            .map((item) => item.trim())
+            .filter((item) => item !== ''),
+        )
+        // At least one: a list of none (`,`) is more likely a slip than a wish to refuse every browser.
+        .pipe(
+          z
+            .array(
+              z
+                .url({ protocol: /^https?$/ })
+                .refine(isOrigin)
+                .transform((url) => new URL(url).origin),
+            )
+            .min(1),
+        ),
+    ]),
+    expected: '* or comma-separated http(s) origins such as https://app.example.com,http://localhost:5173',
+  },
 } as const;
 
 /** `https://cdn.example.com` or `https://cdn.example.com/`, nothing more: no path, query, fragment or credentials. */
@@ -175,5 +205,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     imageHosts: read('IMAGE_HOSTS') ?? [],
     redisUrl: read('REDIS_URL') ?? null,
     publicUrl: read('PUBLIC_URL') ?? null,
+    corsOrigins: required('CORS_ORIGINS'),
   };
 }
