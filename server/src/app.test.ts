@@ -2,9 +2,11 @@ import { MESSAGES } from '@catalogue/shared/messages';
 import { Router } from 'express';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createListViews } from './api/list-views.js';
 import { createApp } from './app.js';
 import type { CachedCatalogue } from './catalogue/cached-catalogue.js';
 import { loadConfig } from './config.js';
+import { createCorsPolicy } from './cors.js';
 import { createMetrics } from './metrics.js';
 import { createCapturingLogger } from '@catalogue/testing/capturing-logger';
 import { createStaticDir } from '@catalogue/testing/static-dir';
@@ -57,6 +59,8 @@ describe('createApp', () => {
         staticDir: statics.staticDir,
         pages: Router(),
         rateLimit: null,
+        views: createListViews(failing),
+        cors: createCorsPolicy(config),
       });
       for (const path of ['/api/products', '/api/products/1']) {
         const response = await request(app).get(path).expect(500);

@@ -3,11 +3,13 @@ import express, { type Express, type Router } from 'express';
 import { accessLog } from './access-log.js';
 import { answerUnexpectedError } from './api/errors.js';
 import { createHealthRouter } from './api/health-router.js';
+import type { ListViews } from './api/list-views.js';
 import { createOpenApiRouter } from './api/openapi-router.js';
 import { createProductsRouter } from './api/products-router.js';
 import { refuseLongUrls } from './api/uri-too-long.js';
 import type { CachedCatalogue } from './catalogue/cached-catalogue.js';
 import type { Config } from './config.js';
+import type { CorsPolicy } from './cors.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import type { ApiRateLimit } from './rate-limit.js';
@@ -29,10 +31,13 @@ export interface AppDependencies {
    * both count against one budget.
    */
   rateLimit: ApiRateLimit | null;
+  /** The list's views and the CORS policy, made by buildServer and shared with the layer in front of the app. */
+  views: ListViews;
+  cors: CorsPolicy;
 }
 
 /** The Express application behind the response cache. It never listens: buildServer wires it in. */
-export function createApp({ config, catalogue, logger, metrics, staticDir, pages, rateLimit }: AppDependencies): Express {
+export function createApp({ config, catalogue, logger, metrics, staticDir, pages, rateLimit, views, cors }: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   // TRUST_PROXY means one load balancer in front: the address it saw is the client's. Trusting every hop
@@ -52,9 +57,12 @@ export function createApp({ config, catalogue, logger, metrics, staticDir, pages
   });
 
   const api = express.Router();
+  // First, so that every /api answer carries CORS headers (a 414 and a 429 too), and a preflight is answered
+  // before the rate limit counts it.
+  api.use(cors.middleware);
   api.use(refuseLongUrls);
   if (rateLimit !== null) api.use(rateLimit.middleware);
-  api.use(createProductsRouter({ catalogue, caching: httpCachingPolicy(config), logger }));
+  api.use(createProductsRouter({ catalogue, views, caching: httpCachingPolicy(config), logger }));
   api.use(createOpenApiRouter());
   api.use((_req, res) => {
     res.status(404).set('Cache-Control', 'no-store').json({ error: MESSAGES.notFound });

@@ -125,11 +125,21 @@ function createGenerator(seed: number) {
           '?sort=priceLowHigh&sort=nameAZ',
           '?url=http://169.254.169.254/latest/meta-data/',
           '?callback=alert(1)',
+          '?limit=3&sort=desc',
+          '?limit=-1',
+          '?limit=1e3&sort=DESC',
+          '?limit=99999999999999999999999',
+          '?limit=&sort=',
+          '?limit=1&limit=2&sort=asc&sort=desc',
+          '?limit=%00&sort=%E0%A4%A',
+          '?sort=asc&limit=0x10',
         ]);
       case 2:
         return `?${segment()}=${segment()}`;
       case 3:
-        return `?${Array.from({ length: int(1, 300) }, (_, index) => `a${index}=${index}`).join('&')}`;
+        return random() < 0.5
+          ? `?${Array.from({ length: int(1, 300) }, (_, index) => `a${index}=${index}`).join('&')}`
+          : `?${pick(['limit', 'sort', 'limit[]', 'Limit'])}=${segment()}&${pick(['limit', 'sort'])}=${pick(['asc', 'desc', String(int(-5, 30))])}`;
       default:
         return `?q=${segment()}&q[]=${segment()}`;
     }
@@ -139,6 +149,9 @@ function createGenerator(seed: number) {
     return pick([
       () => `/api/products/${segment()}`,
       () => `/api/products/${segment()}/image`,
+      () => `/api/products/category/${segment()}`,
+      () => `/api/products/category/${pick(['', '/', 'jewelery', 'image', 'electronics/', `${segment()}/image`])}`,
+      () => pick(['/api/products/categories', '/api/products/categories/', '/api/products/category']),
       () => `/api/products/${segment()}/${segment()}`,
       () => `/api/${segment()}`,
       () => `/api/products${'/'.repeat(int(1, 4))}`,
@@ -233,9 +246,12 @@ function isApiPath(path: string): boolean {
   return /^\/api(\/|\?|$)/.test(path);
 }
 
-/** The only requests that ask the upstream: a numeric id of a product or its image (the list is asked by /api/products). */
+/**
+ * The only requests that ask the upstream: a numeric id of a product or its image, and the list (asked by
+ * /api/products and its views: the categories and a category).
+ */
 function reachesUpstream(path: string): boolean {
-  return /^\/api\/products(\/0*\d{1,16}(\/image)?)?\/?(\?|$)/.test(path);
+  return /^\/api\/products(\/0*\d{1,16}(\/image)?|\/categories|\/category\/[^/?]+)?\/?(\?|$)/.test(path);
 }
 
 let site: TestSite;

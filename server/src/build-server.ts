@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { collectDefaultMetrics } from 'prom-client';
 import { cacheableProductRoutes } from './api/cacheable-product-routes.js';
+import { createListViews } from './api/list-views.js';
 import { createApp } from './app.js';
 import { type CachedCatalogue, createCachedCatalogue } from './catalogue/cached-catalogue.js';
 import { createEmbeddedSource } from './catalogue/embedded-source.js';
@@ -10,6 +11,7 @@ import { measuredSource } from './catalogue/measured-source.js';
 import { createRedisStore } from './catalogue/redis-store.js';
 import type { ProductSource } from './catalogue/product-source.js';
 import type { Config } from './config.js';
+import { createCorsPolicy } from './cors.js';
 import { cacheableImageVariantRoute } from './images/image-answer.js';
 import type { Logger } from './logger.js';
 import { loadPageRenderer } from './pages/page-renderer.js';
@@ -63,7 +65,7 @@ export class ListenError extends Error {
 
 /**
  * The one way the server is put together, by index.ts and by every test that runs it: metrics, the product
- * source, the cached catalogue, one rate limit, the Express app, and the response cache in front of it that
+ * source, the cached catalogue, one rate limit, one CORS policy, the list's views, the Express app, and the response cache in front of it that
  * answers fresh cache hits (response-cache/; cacheable routes are registered here). The rate limit, the metrics
  * and the logger are shared by both, so every request is limited, counted and logged the same way whichever
  * answers it. Logs nothing itself.
@@ -80,6 +82,8 @@ export async function buildServer(config: Config, dependencies: ServerDependenci
       : createRedisStore({ url: config.redisUrl, namespace: config.productsApiUrl ?? 'embedded', logger, metrics });
   const catalogue = createCachedCatalogue({ source, config, logger, now, ...(sharedStore && { sharedStore }) });
   const rateLimit = createApiRateLimit(config, now);
+  const cors = createCorsPolicy(config);
+  const views = createListViews(catalogue);
   const pages = createPages({
     catalogue,
     config,
@@ -88,13 +92,14 @@ export async function buildServer(config: Config, dependencies: ServerDependenci
     logger,
     now,
   });
-  const app = createApp({ config, catalogue, logger, metrics, staticDir, pages: pages.router, rateLimit });
+  const app = createApp({ config, catalogue, logger, metrics, staticDir, pages: pages.router, rateLimit, views, cors });
   const listener = createResponseCache({
     routes: [...cacheableProductRoutes(catalogue), cacheableImageVariantRoute(catalogue), ...pages.cacheableRoutes],
     policy: httpCachingPolicy(config),
     metrics,
     logger,
     rateLimit,
+    cors,
     fallback: app,
   });
 

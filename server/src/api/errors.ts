@@ -52,9 +52,13 @@ export function catalogueErrorHandlers(logger: Logger): Record<'product' | 'list
   };
 }
 
+/** A path segment Express cannot percent-decode (`%E0%A4%A`, `%zz`): said plainly, as the raised message quotes the input. */
+export const MALFORMED_ESCAPE = 'The URL has a malformed percent-escape (%XX, UTF-8)';
+
 /**
- * The app's last handler. Client errors Express raises itself (a malformed `%` escape in a path is a 400) keep
- * their status with the standard reason phrase; anything else is a 500. Never a stack or a path.
+ * The app's last handler. Client errors Express raises itself keep their status, with the standard reason
+ * phrase or, for a malformed `%` escape in a path (a 400), a message saying so; anything else is a 500. Never
+ * a stack or a path.
  */
 export const answerUnexpectedError =
   (logger: Logger): ErrorRequestHandler =>
@@ -72,7 +76,7 @@ export const answerUnexpectedError =
     res
       .status(status)
       .set('Cache-Control', 'no-store')
-      .json({ error: STATUS_CODES[status] ?? 'Bad Request' });
+      .json({ error: error instanceof URIError && status === 400 ? MALFORMED_ESCAPE : (STATUS_CODES[status] ?? 'Bad Request') });
   };
 
 function clientErrorStatus(error: unknown): number | undefined {

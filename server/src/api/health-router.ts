@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
-import { allowOnlyGetAndHead } from './method-not-allowed.js';
+import { probesAllowOnlyGetAndHead } from './method-not-allowed.js';
 
 /**
  * `/healthz` (liveness: the process serves) and `/readyz` (readiness: catalogue requests can be answered, from a
@@ -14,7 +14,7 @@ export function createHealthRouter(catalogue: CachedCatalogue): Router {
     .get((_req, res) => {
       res.set('Cache-Control', 'no-store').json({ status: 'ok' });
     })
-    .all(allowOnlyGetAndHead);
+    .all(probesAllowOnlyGetAndHead);
 
   router
     .route('/readyz')
@@ -33,7 +33,7 @@ export function createHealthRouter(catalogue: CachedCatalogue): Router {
         .set('Cache-Control', 'no-store')
         .json({ status: ready ? 'ready' : 'unavailable', ...(sharedCache !== 'off' && { sharedCache }) });
     })
-    .all(allowOnlyGetAndHead);
+    .all(probesAllowOnlyGetAndHead);
 
   return router;
 }

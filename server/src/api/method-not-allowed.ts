@@ -1,6 +1,16 @@
 import type { RequestHandler } from 'express';
 
-/** The API is read-only: its routes answer GET and HEAD, and every other method with a JSON 405. */
-export const allowOnlyGetAndHead: RequestHandler = (_req, res) => {
-  res.status(405).set({ Allow: 'GET, HEAD', 'Cache-Control': 'no-store' }).json({ error: 'Method not allowed' });
-};
+function methodNotAllowed(allow: string): RequestHandler {
+  return (_req, res) => {
+    res.status(405).set({ Allow: allow, 'Cache-Control': 'no-store' }).json({ error: 'Method not allowed' });
+  };
+}
+
+/**
+ * The API is read-only: its routes answer GET and HEAD, and every other method with a JSON 405. OPTIONS is
+ * answered on every /api path, before any route, by the CORS middleware (cors.ts), so `Allow` names it too.
+ */
+export const allowOnlyGetAndHead = methodNotAllowed('GET, HEAD, OPTIONS');
+
+/** The probes (`/healthz`, `/readyz`), outside /api and its CORS: GET and HEAD, nothing else. */
+export const probesAllowOnlyGetAndHead = methodNotAllowed('GET, HEAD');

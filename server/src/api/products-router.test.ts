@@ -3,6 +3,7 @@ import type { Product } from '@catalogue/shared/product';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
+import { MALFORMED_ESCAPE } from './errors.js';
 import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
 import { startUpstreamStub, TINY_PNG, type PathMode, type UpstreamStub } from '@catalogue/testing/upstream-double';
 
@@ -158,7 +159,7 @@ describe('GET /api/products/:id', () => {
   it('answers a malformed percent escape with 400, never a stack', async () => {
     const { server, upstream } = await start();
     const response = await request(server).get('/api/products/%E0%A4%A').expect(400);
-    expect(response.body).toEqual({ error: 'Bad Request' });
+    expect(response.body).toEqual({ error: MALFORMED_ESCAPE });
     expect(upstream.requestCount()).toBe(0);
   });
 });
@@ -209,10 +210,17 @@ describe('GET /api/products/:id/image', () => {
 });
 
 describe('methods', () => {
-  it.each(['/api/products', '/api/products/1', '/api/products/1/image'])('answers POST %s with 405 and Allow', async (path) => {
+  it.each([
+    '/api/products',
+    '/api/products/1',
+    '/api/products/1/image',
+    '/api/products/categories',
+    '/api/products/category/jewelery',
+    '/api/products/category/',
+  ])('answers POST %s with 405 and Allow', async (path) => {
     const { server, upstream } = await start();
     const response = await request(server).post(path).expect(405);
-    expect(response.headers.allow).toBe('GET, HEAD');
+    expect(response.headers.allow).toBe('GET, HEAD, OPTIONS');
     expect(response.body).toEqual({ error: 'Method not allowed' });
     expect(upstream.requestCount()).toBe(0);
   });

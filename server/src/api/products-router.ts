@@ -9,25 +9,65 @@ import type { Logger } from '../logger.js';
 import type { HttpCachingPolicy } from '../response-cache/cached-answer.js';
 import { jsonAnswer } from './cacheable-product-routes.js';
 import { catalogueErrorHandlers } from './errors.js';
+import { type ListQuery, parseListQuery, rawQueryOf } from './list-query.js';
+import type { ListViews } from './list-views.js';
 import { allowOnlyGetAndHead } from './method-not-allowed.js';
 import { sendCachedAnswer } from './send-cached-answer.js';
 
+/** `/api/products/category/` names no category; the route is there to say so rather than read `category` as an id. */
+export const MISSING_CATEGORY_NAME = 'A category name is needed: /api/products/category/{name}';
+
 export interface ProductsRouterOptions {
   catalogue: CachedCatalogue;
+  /** The list's views (`?limit&sort`, categories), made by buildServer and shared with the response cache. */
+  views: ListViews;
   caching: HttpCachingPolicy;
   logger: Logger;
 }
 
-/** `/products`, `/products/:id` and `/products/:id/image`, mounted under `/api`. */
-export function createProductsRouter({ catalogue, caching, logger }: ProductsRouterOptions): Router {
+/**
+ * `/products` (`?limit&sort`), `/products/categories`, `/products/category/:name`, `/products/:id` and
+ * `/products/:id/image`, mounted under `/api`. The category routes come first, so that `categories` and
+ * `category` are never read as ids, and a category named `image` is a category.
+ */
+export function createProductsRouter({ catalogue, views, caching, logger }: ProductsRouterOptions): Router {
   const router = Router();
   const answerErrors = catalogueErrorHandlers(logger);
 
-  const listProducts: RequestHandler = async (req, res) => {
-    sendCachedAnswer(req, res, jsonAnswer(await catalogue.listProducts()), caching);
-  };
+  router
+    .route('/products')
+    .get(
+      withListQuery(async (query, req, res) => {
+        sendCachedAnswer(req, res, await views.answer({ of: 'products', ...query }), caching);
+      }),
+      answerErrors.list,
+    )
+    .all(allowOnlyGetAndHead);
 
-  router.route('/products').get(listProducts, answerErrors.list).all(allowOnlyGetAndHead);
+  router
+    .route('/products/categories')
+    .get(async (req: Request, res: Response) => {
+      sendCachedAnswer(req, res, await views.answer({ of: 'categories' }), caching);
+    }, answerErrors.list)
+    .all(allowOnlyGetAndHead);
+
+  router
+    .route('/products/category')
+    .get((_req, res) => {
+      res.status(400).set('Cache-Control', 'no-store').json({ error: MISSING_CATEGORY_NAME });
+    })
+    .all(allowOnlyGetAndHead);
+
+  router
+    .route('/products/category/:name')
+    .get(
+      withListQuery(async (query, req, res) => {
+        // Express has decoded the name (`%2F` is a slash in it); an undecodable one never gets here (errors.ts).
+        sendCachedAnswer(req, res, await views.answer({ of: 'category', name: String(req.params.name), ...query }), caching);
+      }),
+      answerErrors.list,
+    )
+    .all(allowOnlyGetAndHead);
 
   router
     .route('/products/:id')
@@ -43,8 +83,7 @@ export function createProductsRouter({ catalogue, caching, logger }: ProductsRou
     .route('/products/:id/image')
     .get(
       withProductId(async (id, req, res) => {
-        const queryStart = req.originalUrl.indexOf('?');
-        const width = parseImageWidth(new URLSearchParams(queryStart === -1 ? '' : req.originalUrl.slice(queryStart + 1)));
+        const width = parseImageWidth(new URLSearchParams(rawQueryOf(req.originalUrl)));
         if (width === undefined) {
           res.status(400).set('Cache-Control', 'no-store').json({ error: MESSAGES.invalidImageWidth });
           return;
@@ -65,6 +104,18 @@ export function createProductsRouter({ catalogue, caching, logger }: ProductsRou
     .all(allowOnlyGetAndHead);
 
   return router;
+}
+
+/** Answers a bad `limit` or `sort` with a 400 before anything reaches the catalogue (list-query.ts). */
+function withListQuery(handle: (query: ListQuery, req: Request, res: Response) => Promise<void>): RequestHandler {
+  return async (req, res) => {
+    const query = parseListQuery(rawQueryOf(req.originalUrl));
+    if ('error' in query) {
+      res.status(400).set('Cache-Control', 'no-store').json({ error: query.error });
+      return;
+    }
+    await handle(query, req, res);
+  };
 }
 
 /** Rejects ids that are not plain digits before anything reaches the upstream, which hangs on them. */

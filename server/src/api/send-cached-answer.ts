@@ -15,6 +15,7 @@ export function sendCachedAnswer(req: Request, res: Response, answer: CacheableA
       ifNoneMatch: req.headers['if-none-match'],
       requestId: res.locals.requestId ?? '',
       rateLimit: res.locals.rateLimit,
+      cors: res.locals.cors,
     },
     policy,
   );

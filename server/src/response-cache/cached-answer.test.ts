@@ -12,7 +12,13 @@ const JSON_ANSWER: CacheableAnswer = {
   freshForSeconds: 293,
 };
 
-const REQUEST: AnswerRequest = { encoding: 'identity', ifNoneMatch: undefined, requestId: 'trace-1', rateLimit: undefined };
+const REQUEST: AnswerRequest = {
+  encoding: 'identity',
+  ifNoneMatch: undefined,
+  requestId: 'trace-1',
+  rateLimit: undefined,
+  cors: undefined,
+};
 
 /** `[name, value, …]` as pairs, for readable expectations. */
 function pairs(headers: string[]): [string, string][] {
@@ -44,6 +50,29 @@ describe('prepareAnswer', () => {
       ['Content-Length', '2'],
       ['Content-Encoding', 'gzip'],
     ]);
+  });
+
+  it('sends the CORS headers after the rate limit, and merges Origin into the Vary it already has', () => {
+    const cors = {
+      headers: ['Access-Control-Allow-Origin', 'https://app.example.com', 'Access-Control-Expose-Headers', 'ETag'],
+      varyOrigin: true,
+    };
+    const json = pairs(prepareAnswer(JSON_ANSWER, { ...REQUEST, cors }, POLICY).headers);
+    expect(json.slice(1 + SECURITY_HEADERS.length, 3 + SECURITY_HEADERS.length)).toEqual([
+      ['Access-Control-Allow-Origin', 'https://app.example.com'],
+      ['Access-Control-Expose-Headers', 'ETag'],
+    ]);
+    expect(json.filter(([name]) => name === 'Vary')).toEqual([['Vary', 'Accept-Encoding, Origin']]);
+
+    const variant = pairs(prepareAnswer({ ...JSON_ANSWER, vary: 'Accept' }, { ...REQUEST, cors }, POLICY).headers);
+    expect(variant.filter(([name]) => name === 'Vary')).toEqual([['Vary', 'Accept, Origin']]);
+    // Any origin (`*`): the same answer for all, so Vary is left alone.
+    const any = pairs(
+      prepareAnswer(JSON_ANSWER, { ...REQUEST, cors: { headers: ['Access-Control-Allow-Origin', '*'], varyOrigin: false } }, POLICY)
+        .headers,
+    );
+    expect(any).toContainEqual(['Access-Control-Allow-Origin', '*']);
+    expect(any).toContainEqual(['Vary', 'Accept-Encoding']);
   });
 
   it('gives each encoding its own ETag and bytes, identity without Content-Encoding', () => {

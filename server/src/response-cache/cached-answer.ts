@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { CacheStatus } from '../catalogue/read-through-cache.js';
 import type { Config } from '../config.js';
+import type { CorsHeaders } from '../cors.js';
 import type { RateLimitHeaders } from '../rate-limit.js';
 import { SECURITY_HEADERS } from '../security-headers.js';
 import type { BodyEncoding } from './accept-encoding.js';
@@ -54,6 +55,8 @@ export interface AnswerRequest {
   requestId: string;
   /** The API's rate-limit headers for this request; undefined where no limit applies. */
   rateLimit: RateLimitHeaders | undefined;
+  /** The CORS headers for this request's Origin (cors.ts) on `/api`; undefined elsewhere. */
+  cors: CorsHeaders | undefined;
 }
 
 /** A cached answer ready to write: `headers` is `[name, value, name, value, …]`, the form `res.writeHead` takes. */
@@ -85,6 +88,8 @@ export function prepareAnswer(answer: CacheableAnswer, request: AnswerRequest, p
   const headers = ['X-Request-Id', request.requestId, ...security];
   if (request.rateLimit !== undefined)
     headers.push('RateLimit', request.rateLimit.header, 'RateLimit-Policy', request.rateLimit.policyHeader);
+  const vary = answer.vary ?? 'Accept-Encoding';
+  if (request.cors !== undefined) headers.push(...request.cors.headers);
   headers.push(
     'ETag',
     variantTag(body.etag, encoding),
@@ -96,7 +101,7 @@ export function prepareAnswer(answer: CacheableAnswer, request: AnswerRequest, p
     'X-Cache',
     answer.cacheStatus,
     'Vary',
-    answer.vary ?? 'Accept-Encoding',
+    request.cors?.varyOrigin ? `${vary}, Origin` : vary,
   );
   if (request.ifNoneMatch !== undefined && matchesAnyVariant(request.ifNoneMatch, body.etag)) {
     return { status: 304, headers, body: undefined };

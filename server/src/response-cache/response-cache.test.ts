@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildServer } from '../build-server.js';
 import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
 import { loadConfig } from '../config.js';
+import { createCorsPolicy } from '../cors.js';
 import { createMetrics, type Metrics } from '../metrics.js';
 import { createApiRateLimit } from '../rate-limit.js';
 import type { CacheableAnswer } from './cached-answer.js';
@@ -185,6 +186,26 @@ describe('the response cache in front of Express', () => {
     },
   );
 
+  it.each([
+    ['*', 'https://app.example.com', '*', 'Accept-Encoding'],
+    ['https://app.example.com', 'https://app.example.com', 'https://app.example.com', 'Accept-Encoding, Origin'],
+    ['https://app.example.com', 'https://evil.example.com', undefined, 'Accept-Encoding, Origin'],
+  ])('answers a HIT with CORS_ORIGINS=%s and Origin: %s exactly as Express does', async (corsOrigins, origin, allowOrigin, vary) => {
+    const sites = await startSites({ CORS_ORIGINS: corsOrigins });
+    for (const path of ['/api/products', '/api/products/9', '/api/products/9/image?w=320']) {
+      const exchange = { path, headers: { Origin: origin, 'Accept-Encoding': 'br', 'X-Request-Id': 'trace-8' } };
+      await sendToBoth(sites, exchange);
+      const answered = await cachedAnswers(sites.production);
+      const hit = await sendToBoth(sites, exchange);
+      expect(await cachedAnswers(sites.production)).toBe(answered + 1);
+      expect(header(hit, 'x-cache')).toBe('HIT');
+      expect(header(hit, 'access-control-allow-origin')).toBe(allowOrigin);
+      expect(hit.headers.filter(([name]) => name.toLowerCase() === 'vary')).toHaveLength(1);
+      expect(header(hit, 'vary')).toBe(path.includes('image') ? vary.replace('Accept-Encoding', 'Accept') : vary);
+      expect(header(hit, 'access-control-allow-credentials')).toBeUndefined();
+    }
+  });
+
   it('gives each request a new id unless a plain one came with it', async () => {
     const { production } = await startSites();
     for (let count = 0; count < 2; count += 1) await send(production.server, { path: '/api/products' });
@@ -346,6 +367,8 @@ describe('a route registered by another feature', () => {
         logger,
         // Spent after one request: a route that counted against it could not answer twice.
         rateLimit: createApiRateLimit({ rateLimitPerMinute: 1, trustProxy: false }),
+        // Outside /api, the pages' routes never carry CORS headers.
+        cors: createCorsPolicy({ corsOrigins: '*' }),
         fallback: (req, res) => {
           fellThrough.push(`${req.method} ${req.url}`);
           res.writeHead(404).end();
@@ -363,6 +386,7 @@ describe('a route registered by another feature', () => {
       expect(header(answer, 'vary')).toBe('Accept, Accept-Encoding');
       expect(header(answer, 'content-encoding')).toBeUndefined();
       expect(header(answer, 'ratelimit')).toBeUndefined();
+      expect(header(answer, 'access-control-allow-origin')).toBeUndefined();
     }
     await send(server, { path: '/pages/other' });
     await send(server, { method: 'POST', path: '/pages/home' });

@@ -1,6 +1,7 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import { logAccess } from '../access-log.js';
 import { type Logger, requestIdFor } from '../logger.js';
+import type { CorsPolicy } from '../cors.js';
 import type { Metrics } from '../metrics.js';
 import type { ApiRateLimit } from '../rate-limit.js';
 import { type CacheableAnswer, type HttpCachingPolicy, prepareAnswer, writeAnswer } from './cached-answer.js';
@@ -36,6 +37,8 @@ export interface ResponseCacheOptions {
   logger: Logger;
   /** The very limit the Express app applies to /api, so both paths count against one budget; null when off. */
   rateLimit: ApiRateLimit | null;
+  /** The very CORS policy the Express app applies to `/api`, for the answers this layer sends under `/api`. */
+  cors: CorsPolicy;
   /** What the layer does not answer: the Express app. */
   fallback: RequestListener;
 }
@@ -50,7 +53,7 @@ export interface ResponseCacheOptions {
  * over the rate limit (Express answers the 429). Like Express, it counts every request it answers against the
  * rate limit, in the metrics and in the access log.
  */
-export function createResponseCache({ routes, policy, metrics, logger, rateLimit, fallback }: ResponseCacheOptions): RequestListener {
+export function createResponseCache({ routes, policy, metrics, logger, rateLimit, cors, fallback }: ResponseCacheOptions): RequestListener {
   const chooseEncoding = createMemoisedEncodingChooser();
   const registered = routes.map((route) => ({
     route,
@@ -86,6 +89,8 @@ export function createResponseCache({ routes, policy, metrics, logger, rateLimit
         ifNoneMatch: headers['if-none-match'],
         requestId: id,
         rateLimit: limit && verdict ? { header: verdict.header, policyHeader: limit.policyHeader } : undefined,
+        // The rule the Express app mounts its CORS middleware by: everything under /api.
+        cors: url.startsWith('/api/') ? cors.headersFor(headers.origin) : undefined,
       },
       policy,
     );
