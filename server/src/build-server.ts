@@ -2,7 +2,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { collectDefaultMetrics } from 'prom-client';
-import { cacheableProductRoutes } from './api/cacheable-product-routes.js';
+import { cacheableProductRoutes, cacheableViewRoutes } from './api/cacheable-product-routes.js';
 import { createListViews } from './api/list-views.js';
 import { createApp } from './app.js';
 import { type CachedCatalogue, createCachedCatalogue } from './catalogue/cached-catalogue.js';
@@ -94,7 +94,12 @@ export async function buildServer(config: Config, dependencies: ServerDependenci
   });
   const app = createApp({ config, catalogue, logger, metrics, staticDir, pages: pages.router, rateLimit, views, cors });
   const listener = createResponseCache({
-    routes: [...cacheableProductRoutes(catalogue), cacheableImageVariantRoute(catalogue), ...pages.cacheableRoutes],
+    routes: [
+      ...cacheableProductRoutes(catalogue),
+      ...cacheableViewRoutes(views),
+      cacheableImageVariantRoute(catalogue),
+      ...pages.cacheableRoutes,
+    ],
     policy: httpCachingPolicy(config),
     metrics,
     logger,

@@ -61,6 +61,8 @@ describe('CORS_ORIGINS=* (the default)', () => {
         expect(response.headers['access-control-allow-credentials']).toBeUndefined();
         // The same answer for every origin: nothing to vary on.
         expect(response.headers.vary ?? '').not.toMatch(/origin/i);
+        // A page anywhere may embed it (a product image in a plain <img>): the resource policy is opened, once.
+        expect(sent(response, 'cross-origin-resource-policy')).toEqual(['cross-origin']);
       }
     },
   );
@@ -76,6 +78,7 @@ describe('CORS_ORIGINS=* (the default)', () => {
       const response = await request(server).get(path).set('Origin', APP);
       expect(response.status).toBeLessThan(500);
       expect(Object.keys(response.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
+      expect(response.headers['cross-origin-resource-policy']).toBe('same-origin');
     },
   );
 
@@ -100,6 +103,8 @@ describe('CORS_ORIGINS as a list', () => {
       expect(response.headers['access-control-expose-headers']).toBe(EXPOSED_HEADERS);
       expect(response.headers['access-control-allow-credentials']).toBeUndefined();
       expect(varyOf(response).split(', ')).toContain('Origin');
+      // Listed origins ask with CORS (fetch, <img crossorigin>), which the site's same-origin policy does not stop.
+      expect(sent(response, 'cross-origin-resource-policy')).toEqual(['same-origin']);
     }
   });
 

@@ -7,6 +7,13 @@ export interface CorsHeaders {
   headers: readonly string[];
   /** The answer depends on `Origin` (CORS_ORIGINS is a list): `Origin` joins the answer's `Vary`. */
   varyOrigin: boolean;
+  /**
+   * Replaces the site's `Cross-Origin-Resource-Policy: same-origin` (security-headers.ts): `cross-origin` with
+   * `*`, so a page anywhere may show a product image with a plain `<img>` (a no-cors request, which CORS does not
+   * cover and this header would otherwise block). With a list it stays: a listed origin asks with
+   * `<img crossorigin>`, a CORS request. Undefined: unchanged.
+   */
+  resourcePolicy: 'cross-origin' | undefined;
 }
 
 /** What a script on another origin may read of an answer besides the basic headers: caching, tracing, the rate limit. */
@@ -46,15 +53,18 @@ export function createCorsPolicy({ corsOrigins }: Pick<Config, 'corsOrigins'>): 
     corsOrigins === '*'
       ? (() => {
           // The same for every request, so a shared cache may keep one copy for all origins.
-          const any: CorsHeaders = { headers: allowed('*'), varyOrigin: false };
+          const any: CorsHeaders = { headers: allowed('*'), varyOrigin: false, resourcePolicy: 'cross-origin' };
           return () => any;
         })()
       : (() => {
           const listed = new Set(corsOrigins);
           // A request without Origin, or from an origin not listed, gets no Allow-Origin: the browser keeps the
           // answer from the script. The answer still varies by Origin, so no cache hands it to a listed one.
-          const refused: CorsHeaders = { headers: [], varyOrigin: true };
-          return (origin) => (origin !== undefined && listed.has(origin) ? { headers: allowed(origin), varyOrigin: true } : refused);
+          const refused: CorsHeaders = { headers: [], varyOrigin: true, resourcePolicy: undefined };
+          return (origin) =>
+            origin !== undefined && listed.has(origin)
+              ? { headers: allowed(origin), varyOrigin: true, resourcePolicy: undefined }
+              : refused;
         })();
 
   return {
@@ -63,6 +73,7 @@ export function createCorsPolicy({ corsOrigins }: Pick<Config, 'corsOrigins'>): 
       const cors = headersFor(req.headers.origin);
       for (let index = 0; index < cors.headers.length; index += 2) res.setHeader(cors.headers[index]!, cors.headers[index + 1]!);
       if (cors.varyOrigin) res.vary('Origin');
+      if (cors.resourcePolicy !== undefined) res.setHeader('Cross-Origin-Resource-Policy', cors.resourcePolicy);
       res.locals.cors = cors;
       if (req.method !== 'OPTIONS') {
         next();

@@ -3,9 +3,15 @@ import { API_PATHS } from '@catalogue/shared/routes';
 import type { CachedAnswer, CachedCatalogue } from '../catalogue/cached-catalogue.js';
 import type { CacheableAnswer } from '../response-cache/cached-answer.js';
 import type { CacheableRoute } from '../response-cache/response-cache.js';
+import { parseListQuery } from './list-query.js';
+import type { ListView, ListViews } from './list-views.js';
+import { MAX_API_URL_LENGTH } from './uri-too-long.js';
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 const PRODUCT_PATH_PREFIX = `${API_PATHS.products}/`;
+const LIST_QUERY_PREFIX = `${API_PATHS.products}?`;
+const CATEGORIES_PATH = `${API_PATHS.products}/categories`;
+const CATEGORY_PATH_PREFIX = `${API_PATHS.products}/category/`;
 
 /** A catalogue answer as the response cache sends it: JSON, varying by encoding only. */
 export function jsonAnswer({ body, cacheStatus, ageSeconds, freshForSeconds }: CachedAnswer<unknown>): CacheableAnswer {
@@ -32,7 +38,8 @@ export function cacheableProductRoutes(catalogue: CachedCatalogue): CacheableRou
       pattern: `${API_PATHS.products}/:id`,
       rateLimited: true,
       match: (url) => {
-        if (!url.startsWith(PRODUCT_PATH_PREFIX)) return undefined;
+        // Leading zeros can make a valid id of any length: past the limit, Express answers the 414.
+        if (!url.startsWith(PRODUCT_PATH_PREFIX) || url.length > MAX_API_URL_LENGTH) return undefined;
         const id = parseProductId(url.slice(PRODUCT_PATH_PREFIX.length));
         return id === null ? undefined : String(id);
       },
@@ -42,4 +49,56 @@ export function cacheableProductRoutes(catalogue: CachedCatalogue): CacheableRou
       },
     },
   ];
+}
+
+/**
+ * The list's views for the response cache: `/api/products?…`, `/api/products/categories` and
+ * `/api/products/category/<name>[?…]` whose body is prepared already (list-views.ts). The key is the view as
+ * JSON. A URL Express would refuse (over the length limit, a bad limit, an undecodable name) is left to Express,
+ * which says why; so is any other spelling (a trailing slash, another case).
+ */
+export function cacheableViewRoutes(views: ListViews): CacheableRoute[] {
+  const peekFresh = (key: string) => views.peekFresh(JSON.parse(key) as ListView);
+  return [
+    {
+      pattern: API_PATHS.products,
+      rateLimited: true,
+      match: (url) => {
+        if (!url.startsWith(LIST_QUERY_PREFIX) || url.length > MAX_API_URL_LENGTH) return undefined;
+        const query = parseListQuery(url.slice(LIST_QUERY_PREFIX.length));
+        return 'error' in query ? undefined : JSON.stringify({ of: 'products', ...query } satisfies ListView);
+      },
+      peekFresh,
+    },
+    {
+      pattern: CATEGORIES_PATH,
+      rateLimited: true,
+      match: (url) => (url === CATEGORIES_PATH ? JSON.stringify({ of: 'categories' } satisfies ListView) : undefined),
+      peekFresh,
+    },
+    {
+      pattern: `${CATEGORY_PATH_PREFIX}:name`,
+      rateLimited: true,
+      match: (url) => {
+        if (!url.startsWith(CATEGORY_PATH_PREFIX) || url.length > MAX_API_URL_LENGTH) return undefined;
+        const queryStart = url.indexOf('?');
+        const rawName = url.slice(CATEGORY_PATH_PREFIX.length, queryStart === -1 ? undefined : queryStart);
+        if (rawName === '' || rawName.includes('/')) return undefined;
+        const name = decodeName(rawName);
+        const query = parseListQuery(queryStart === -1 ? '' : url.slice(queryStart + 1));
+        if (name === undefined || 'error' in query) return undefined;
+        return JSON.stringify({ of: 'category', name, ...query } satisfies ListView);
+      },
+      peekFresh,
+    },
+  ];
+}
+
+/** The name as Express decodes a route parameter (decodeURIComponent), or undefined where Express answers 400. */
+function decodeName(raw: string): string | undefined {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
 }

@@ -56,6 +56,7 @@ describe('prepareAnswer', () => {
     const cors = {
       headers: ['Access-Control-Allow-Origin', 'https://app.example.com', 'Access-Control-Expose-Headers', 'ETag'],
       varyOrigin: true,
+      resourcePolicy: undefined,
     };
     const json = pairs(prepareAnswer(JSON_ANSWER, { ...REQUEST, cors }, POLICY).headers);
     expect(json.slice(1 + SECURITY_HEADERS.length, 3 + SECURITY_HEADERS.length)).toEqual([
@@ -63,16 +64,25 @@ describe('prepareAnswer', () => {
       ['Access-Control-Expose-Headers', 'ETag'],
     ]);
     expect(json.filter(([name]) => name === 'Vary')).toEqual([['Vary', 'Accept-Encoding, Origin']]);
+    expect(json).toContainEqual(['Cross-Origin-Resource-Policy', 'same-origin']);
 
     const variant = pairs(prepareAnswer({ ...JSON_ANSWER, vary: 'Accept' }, { ...REQUEST, cors }, POLICY).headers);
     expect(variant.filter(([name]) => name === 'Vary')).toEqual([['Vary', 'Accept, Origin']]);
-    // Any origin (`*`): the same answer for all, so Vary is left alone.
-    const any = pairs(
-      prepareAnswer(JSON_ANSWER, { ...REQUEST, cors: { headers: ['Access-Control-Allow-Origin', '*'], varyOrigin: false } }, POLICY)
-        .headers,
-    );
+  });
+
+  it('with any origin, leaves Vary alone and opens the resource policy in its place among the security headers', () => {
+    const cors = { headers: ['Access-Control-Allow-Origin', '*'], varyOrigin: false, resourcePolicy: 'cross-origin' } as const;
+    const any = pairs(prepareAnswer(JSON_ANSWER, { ...REQUEST, cors }, POLICY).headers);
     expect(any).toContainEqual(['Access-Control-Allow-Origin', '*']);
     expect(any).toContainEqual(['Vary', 'Accept-Encoding']);
+    expect(any.slice(1, 1 + SECURITY_HEADERS.length).map(([name]) => name)).toEqual(SECURITY_HEADERS.map(([name]) => name));
+    expect(any.filter(([name]) => name === 'Cross-Origin-Resource-Policy')).toEqual([['Cross-Origin-Resource-Policy', 'cross-origin']]);
+
+    const image = pairs(
+      prepareAnswer({ ...JSON_ANSWER, contentSecurityPolicy: "default-src 'none'" }, { ...REQUEST, cors }, POLICY).headers,
+    );
+    expect(image).toContainEqual(['Cross-Origin-Resource-Policy', 'cross-origin']);
+    expect(image).toContainEqual(['Content-Security-Policy', "default-src 'none'"]);
   });
 
   it('gives each encoding its own ETag and bytes, identity without Content-Encoding', () => {

@@ -67,6 +67,22 @@ export interface PreparedAnswer {
 }
 
 const SECURITY_HEADER_LIST = SECURITY_HEADERS.flat();
+const CROSS_ORIGIN_SECURITY_HEADER_LIST = withOverrides(undefined, 'cross-origin');
+
+/** SECURITY_HEADERS with an answer's own CSP and a request's resource policy; the common cases are computed once. */
+function securityHeaders(contentSecurityPolicy: string | undefined, resourcePolicy: string | undefined): readonly string[] {
+  if (contentSecurityPolicy === undefined && resourcePolicy === undefined) return SECURITY_HEADER_LIST;
+  if (contentSecurityPolicy === undefined && resourcePolicy === 'cross-origin') return CROSS_ORIGIN_SECURITY_HEADER_LIST;
+  return withOverrides(contentSecurityPolicy, resourcePolicy);
+}
+
+function withOverrides(contentSecurityPolicy: string | undefined, resourcePolicy: string | undefined): string[] {
+  return SECURITY_HEADERS.flatMap(([name, value]) => [
+    name,
+    (name === 'Content-Security-Policy' ? contentSecurityPolicy : name === 'Cross-Origin-Resource-Policy' ? resourcePolicy : undefined) ??
+      value,
+  ]);
+}
 
 /**
  * The status, every header and the body of a cached answer, for this request at this moment: the one rule for
@@ -80,11 +96,7 @@ const SECURITY_HEADER_LIST = SECURITY_HEADERS.flat();
 export function prepareAnswer(answer: CacheableAnswer, request: AnswerRequest, policy: HttpCachingPolicy): PreparedAnswer {
   const { body } = answer;
   const encoding = body[request.encoding] === undefined ? 'identity' : request.encoding;
-  const { contentSecurityPolicy } = answer;
-  const security =
-    contentSecurityPolicy === undefined
-      ? SECURITY_HEADER_LIST
-      : SECURITY_HEADERS.flatMap(([name, value]) => [name, name === 'Content-Security-Policy' ? contentSecurityPolicy : value]);
+  const security = securityHeaders(answer.contentSecurityPolicy, request.cors?.resourcePolicy);
   const headers = ['X-Request-Id', request.requestId, ...security];
   if (request.rateLimit !== undefined)
     headers.push('RateLimit', request.rateLimit.header, 'RateLimit-Policy', request.rateLimit.policyHeader);

@@ -167,6 +167,33 @@ describe('the response cache in front of Express', () => {
     );
   });
 
+  it.each([
+    '/api/products?limit=3',
+    '/api/products?sort=desc&limit=2&utm_source=x',
+    '/api/products?limit=500',
+    '/api/products/categories',
+    '/api/products/category/jewelery',
+    `/api/products/category/${encodeURIComponent(FIXTURE_PRODUCTS[18]!.category)}?sort=desc`,
+    `/api/products/category/${encodeURIComponent(FIXTURE_PRODUCTS[19]!.category)}`,
+    '/api/products/category/unknown%00name?limit=1',
+  ])('answers the view %s exactly as Express does once its body is prepared', async (path) => {
+    const sites = await startSites();
+    // The list first, then the view: Express prepares the view's body, after which the layer answers it.
+    await sendToBoth(sites, { path: '/api/products' });
+    const exchange = { path, headers: { 'Accept-Encoding': 'br', 'X-Request-Id': 'trace-9' } };
+    const prepared = await sendToBoth(sites, exchange);
+    expect(header(prepared, 'x-cache')).toBe('HIT');
+    sites.clock.advanceSeconds(3);
+    // (A limit past the list's length is the list itself, answered here from the first request on.)
+    const answered = await cachedAnswers(sites.production);
+    const hit = await sendToBoth(sites, exchange);
+    expect(await cachedAnswers(sites.production)).toBe(answered + 1);
+    expect(header(hit, 'age')).toBe('3');
+    const etag = header(hit, 'etag')!;
+    expect((await sendToBoth(sites, { ...exchange, headers: { ...exchange.headers, 'If-None-Match': etag } })).status).toBe(304);
+    expect(await cachedAnswers(sites.production)).toBe(answered + 2);
+  });
+
   it.each(['GET', 'HEAD'] as const)(
     'answers %s of an image variant exactly as Express does, one entry per format by Accept',
     async (method) => {
@@ -232,9 +259,27 @@ describe('the response cache in front of Express', () => {
     ['a malformed escape', { path: '/api/products/%E0%A4%A' }],
     ['another method', { method: 'POST', path: '/api/products' }],
     ['another route', { path: '/api/products/9/image' }],
+    ['a bad limit', { path: '/api/products?limit=0' }],
+    ['a product id over the URL length limit', { path: `/api/products/${'0'.repeat(3000)}9` }],
+    ['a list query over the URL length limit', { path: `/api/products?limit=3&pad=${'x'.repeat(3000)}` }],
+    ['a category over the URL length limit', { path: `/api/products/category/${'x'.repeat(3000)}` }],
+    ['a repeated sort', { path: '/api/products?sort=asc&sort=asc' }],
+    ['an undecodable category name', { path: '/api/products/category/%E0%A4%A' }],
+    ['a category with a trailing slash', { path: '/api/products/category/jewelery/' }],
+    ['no category name', { path: '/api/products/category/' }],
+    ['the categories in another case', { path: '/api/products/Categories' }],
   ])('leaves %s to Express, which answers as it would alone', async (_case, exchange) => {
     const sites = await startSites();
-    for (const path of ['/api/products', '/api/products/9']) {
+    // Every entry these spellings could name is warm: the list, the product, a limit of the list, every unknown
+    // category's shared body, the jewelery category and the category names.
+    for (const path of [
+      '/api/products',
+      '/api/products/9',
+      '/api/products?limit=3',
+      '/api/products/category/x',
+      '/api/products/category/jewelery',
+      '/api/products/categories',
+    ]) {
       await sendToBoth(sites, { path });
       await sendToBoth(sites, { path });
     }
