@@ -7,6 +7,11 @@ const SCREENS: { name: string; path: string; ready: (page: Page) => Promise<void
   { name: 'Home', path: '/', ready: waitForHomePage },
   { name: 'Products', path: '/products', ready: waitForProductsPage },
   {
+    name: 'Products of one category (a hostile name)',
+    path: `/products?${new URLSearchParams({ category: `<script>alert('category')</script> 100% "kids"?#` }).toString()}`,
+    ready: waitForProductsPage,
+  },
+  {
     name: 'Products, empty result',
     path: '/products?q=zzz',
     ready: async (page) => {

@@ -1,6 +1,6 @@
 import { dollars, EMBEDDED_PRODUCTS, expectedTitles } from './support/catalogue.ts';
 import { expect, test } from './fixtures/test.ts';
-import { cardTitles, productCards, waitForHomePage, waitForProductsPage } from './support/page-helpers.ts';
+import { cardTitles, productCard, productCards, waitForHomePage, waitForProductsPage } from './support/page-helpers.ts';
 
 /** The site as `npm start` serves it offline: no PRODUCTS_API_URL, the catalogue bundled in the repository. */
 test.use({ siteKind: 'embedded' });
@@ -42,9 +42,8 @@ test.describe('Embedded catalogue (no upstream configured)', () => {
     const product = EMBEDDED_PRODUCTS.find((candidate) => !candidate.rating)!;
     await page.goto('/products');
     await waitForProductsPage(page);
-    const card = page.locator(`a[href="/productdetails/${product.id}"]`);
-    await expect(card.getByRole('img', { name: 'Rated 4.0 out of 5' })).toBeVisible();
-    await card.click();
+    await expect(productCard(page, product.id).getByRole('img', { name: 'Rated 4.0 out of 5' })).toBeVisible();
+    await page.locator(`a[href="/productdetails/${product.id}"]`).click();
     const main = page.getByRole('main');
     await expect(main.getByRole('heading', { level: 1, name: product.title })).toBeVisible();
     await expect(main.getByRole('img', { name: 'Rated 0.0 out of 5' })).toBeVisible();

@@ -36,7 +36,7 @@ test.describe('Keyboard', () => {
   test('Tab walks the desktop bar, then the page, in order, always with a visible focus indicator', async ({ page }) => {
     await page.goto('/products');
     await waitForProductsPage(page);
-    const { stops, invisible } = await tabStops(page, 9);
+    const { stops, invisible } = await tabStops(page, 12);
     expect(stops).toEqual([
       'a:Skip to content',
       'a:Company Logo',
@@ -44,11 +44,33 @@ test.describe('Keyboard', () => {
       'a:Products',
       'button:Switch to dark theme',
       'input:Search products',
+      'select:Filter by category',
       'select:Sort products',
-      expect.stringMatching(/^a:.*Fjallraven/),
-      expect.stringMatching(/^a:.*Mens Casual Premium/),
+      // Each card: its category badge, then the product (named by its title, its focus ring around the card).
+      "a:men's clothing",
+      expect.stringMatching(/^a:Fjallraven/),
+      "a:men's clothing",
+      expect.stringMatching(/^a:Mens Casual Premium/),
     ]);
     expect(invisible, 'stops without a visible focus indicator').toEqual([]);
+  });
+
+  test("Enter on a card's badge opens its category; on its product link, the product", async ({ page }) => {
+    await page.goto('/products');
+    await waitForProductsPage(page);
+    await page.getByRole('combobox', { name: 'Sort products' }).focus();
+    await page.keyboard.press('Tab');
+    expect(await describeFocus(page)).toBe("a:men's clothing");
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL('/products?category=men%27s+clothing');
+    await expect(page.getByRole('combobox', { name: 'Filter by category' })).toHaveValue("men's clothing");
+
+    await page.getByRole('combobox', { name: 'Sort products' }).focus();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await describeFocus(page)).toMatch(/^a:Fjallraven/);
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL('/productdetails/1');
   });
 
   test('the skip link moves focus to the page content', async ({ page }) => {

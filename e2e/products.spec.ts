@@ -1,7 +1,7 @@
-import type { Page } from '@playwright/test';
-import { dollars, expectedTitles, FIXTURE_PRODUCTS, SORT_LABELS } from './support/catalogue.ts';
+import type { Locator, Page } from '@playwright/test';
+import { categoryNames, categoryPath, dollars, expectedTitles, FIXTURE_PRODUCTS, SORT_LABELS } from './support/catalogue.ts';
 import { expect, test } from './fixtures/test.ts';
-import { cardTitles, productCards, waitForProductsPage } from './support/page-helpers.ts';
+import { cardTitles, productCard, productCards, waitForProductsPage } from './support/page-helpers.ts';
 
 const ALL_TITLES = FIXTURE_PRODUCTS.map((product) => product.title);
 
@@ -11,6 +11,26 @@ function searchBox(page: Page) {
 
 function sortSelect(page: Page) {
   return page.getByRole('combobox', { name: 'Sort products' });
+}
+
+function categorySelect(page: Page) {
+  return page.getByRole('combobox', { name: 'Filter by category' });
+}
+
+/** Products 19 and 20 of the fixture carry the hostile category names. */
+const OUTDOOR = FIXTURE_PRODUCTS[18]!.category;
+const MARKUP = FIXTURE_PRODUCTS[19]!.category;
+
+/**
+ * Puts the pointer on the middle of `target`, brought to the middle of the window, and presses there if asked, as a
+ * visitor does: whatever element is on top there gets the events (Playwright's own click would refuse an element
+ * that the card's stretched product link covers).
+ */
+async function pointAt(page: Page, target: Locator, { press }: { press: boolean }): Promise<void> {
+  await target.evaluate((element) => element.scrollIntoView({ block: 'center' }));
+  const box = (await target.boundingBox())!;
+  const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+  await (press ? page.mouse.click(x, y) : page.mouse.move(x, y));
 }
 
 /** Number of distinct card columns, from the cards' x positions. */
@@ -30,17 +50,19 @@ test.describe('Products list', () => {
     expect(await cardTitles(page)).toEqual(ALL_TITLES);
   });
 
-  test('each card is one link to its product with category, title, stars and a dollar price', async ({ page }) => {
+  test('each card links to its product by its title and to its category by its badge, with stars and a dollar price', async ({ page }) => {
     await page.goto('/products');
     await waitForProductsPage(page);
     await expect(productCards(page)).toHaveCount(FIXTURE_PRODUCTS.length);
     for (const [index, product] of FIXTURE_PRODUCTS.entries()) {
       const card = productCards(page).nth(index);
       const links = card.getByRole('link');
-      await expect(links).toHaveCount(1);
-      await expect(links).toHaveAttribute('href', `/productdetails/${product.id}`);
+      await expect(links).toHaveCount(2);
+      await expect(links.nth(0)).toHaveAttribute('href', categoryPath(product.category));
+      await expect(links.nth(0)).toHaveText(product.category, { useInnerText: false });
+      await expect(links.nth(1)).toHaveAttribute('href', `/productdetails/${product.id}`);
+      await expect(card.getByRole('link', { name: product.title, exact: true })).toHaveAttribute('href', `/productdetails/${product.id}`);
       await expect(card.getByRole('img', { name: product.title })).toHaveCount(1);
-      await expect(card.getByText(product.category, { exact: true })).toBeVisible();
       await expect(card.getByRole('heading')).toHaveText(product.title);
       // The rate to one decimal; docs/product.md's default on cards is 4 when the product has no rating.
       const rate = (product.rating?.rate ?? 4).toFixed(1);
@@ -53,14 +75,13 @@ test.describe('Products list', () => {
     await page.goto('/products');
     await waitForProductsPage(page);
     const starsOf = (id: number) =>
-      page
-        .locator(`a[href="/productdetails/${id}"]`)
+      productCard(page, id)
         .getByRole('img', { name: /^Rated / })
         .locator('[data-star]');
     const fills = (id: number) => starsOf(id).evaluateAll((stars) => stars.map((star) => star.getAttribute('data-star')));
 
     // Product 5 has no rating in the data: 4 full stars and 'Rated 4.0 out of 5'.
-    await expect(page.locator('a[href="/productdetails/5"]').getByRole('img', { name: 'Rated 4.0 out of 5' })).toBeVisible();
+    await expect(productCard(page, 5).getByRole('img', { name: 'Rated 4.0 out of 5' })).toBeVisible();
     expect(await fills(5)).toEqual(['full', 'full', 'full', 'full', 'empty']);
     // 2.1 → two full stars; 4.4 → four and a half.
     expect(await fills(4)).toEqual(['full', 'full', 'empty', 'empty', 'empty']);
@@ -175,7 +196,7 @@ test.describe('Products list', () => {
     const expected = expectedTitles(FIXTURE_PRODUCTS, 'gold', 'nameAZ');
     await expect.poll(() => cardTitles(page)).toEqual(expected);
 
-    await productCards(page).first().getByRole('link').click();
+    await productCards(page).first().locator('a[href^="/productdetails/"]').click();
     await expect(page).toHaveURL(/\/productdetails\/\d+$/);
     await page.goBack();
     await expect(page).toHaveURL(/\/products\?q=gold&sort=nameAZ$/);
@@ -213,5 +234,135 @@ test.describe('Products list', () => {
     await page.getByRole('link', { name: product.title }).click();
     await expect(page).toHaveURL(new RegExp(`/productdetails/${product.id}$`));
     await expect(page.getByRole('heading', { level: 1, name: product.title })).toBeVisible();
+  });
+
+  test('a press anywhere on a card but its badge opens the product; the badge opens its category @both', async ({ page }) => {
+    const product = FIXTURE_PRODUCTS[2]!;
+    for (const where of ['photo', 'price', 'stars'] as const) {
+      await page.goto('/products');
+      await waitForProductsPage(page);
+      const card = productCard(page, product.id);
+      const target = {
+        photo: card.getByRole('img', { name: product.title }),
+        price: card.getByText(dollars(product.price), { exact: true }),
+        stars: card.getByRole('img', { name: /^Rated / }),
+      }[where];
+      await pointAt(page, target, { press: true });
+      await expect(page, `a press on the ${where}`).toHaveURL(new RegExp(`/productdetails/${product.id}$`));
+    }
+    await page.goto('/products');
+    await waitForProductsPage(page);
+    await productCard(page, product.id).getByRole('link', { name: product.category }).click();
+    await expect(page).toHaveURL(categoryPath(product.category));
+    await expect(categorySelect(page)).toHaveValue(product.category);
+    await expect.poll(() => cardTitles(page)).toEqual(expectedTitles(FIXTURE_PRODUCTS, '', 'none', product.category));
+  });
+
+  test('a card lifts under the pointer anywhere on it, and keeps its photo priority', async ({ page }) => {
+    await page.goto('/products');
+    await waitForProductsPage(page);
+    const card = productCards(page).first().locator('article');
+    const transform = () => card.evaluate((element) => getComputedStyle(element).transform);
+    expect(await transform()).toBe('none');
+    await pointAt(page, productCards(page).first().getByText(dollars(FIXTURE_PRODUCTS[0]!.price), { exact: true }), { press: false });
+    await expect.poll(transform).not.toBe('none');
+    const loading = await productCards(page)
+      .getByRole('img', { name: /^(?!Rated)/ })
+      .evaluateAll((images) => images.map((image) => image.getAttribute('loading')));
+    expect(loading).toEqual([...Array<string>(4).fill('eager'), ...Array<string>(FIXTURE_PRODUCTS.length - 4).fill('lazy')]);
+  });
+});
+
+test.describe('Category filter', () => {
+  test('offers All categories, then every category in catalogue order', async ({ page }) => {
+    await page.goto('/products');
+    await waitForProductsPage(page);
+    await expect(categorySelect(page).getByRole('option')).toHaveText(['All categories', ...categoryNames(FIXTURE_PRODUCTS)], {
+      useInnerText: false,
+    });
+    await expect(categorySelect(page)).toHaveValue('');
+  });
+
+  test('is chosen by keyboard, kept in the URL, survives a reload, and Back undoes it @both', async ({ page }) => {
+    await page.goto('/products');
+    await waitForProductsPage(page);
+    await categorySelect(page).focus();
+    // A closed select moves to the next option on ArrowDown in Chromium: the first category after All categories.
+    await page.keyboard.press('ArrowDown');
+    const first = categoryNames(FIXTURE_PRODUCTS)[0]!;
+    await expect(categorySelect(page)).toHaveValue(first);
+    await expect(page).toHaveURL(categoryPath(first));
+    const expected = expectedTitles(FIXTURE_PRODUCTS, '', 'none', first);
+    await expect.poll(() => cardTitles(page)).toEqual(expected);
+    await expect(page.getByText(`${expected.length} of ${FIXTURE_PRODUCTS.length} products`)).toBeVisible();
+    await expect(page).toHaveTitle(`${first} · Our Products · Catalogue`);
+
+    await page.reload();
+    await waitForProductsPage(page);
+    await expect(categorySelect(page)).toHaveValue(first);
+    expect(await cardTitles(page)).toEqual(expected);
+
+    await page.goBack();
+    await expect(page).toHaveURL(/\/products$/);
+    await expect(categorySelect(page)).toHaveValue('');
+    await expect.poll(() => cardTitles(page)).toEqual(ALL_TITLES);
+    await expect(page).toHaveTitle('Our Products · Catalogue');
+  });
+
+  test('combines with search and sort: category, then text, then sort', async ({ page }) => {
+    await page.goto('/products');
+    await waitForProductsPage(page);
+    await categorySelect(page).selectOption("women's clothing");
+    await searchBox(page).fill('jacket');
+    await sortSelect(page).selectOption('priceLowHigh');
+    const expected = expectedTitles(FIXTURE_PRODUCTS, 'jacket', 'priceLowHigh', "women's clothing");
+    // The text alone matches a men's jacket too; the category leaves it out.
+    expect(expectedTitles(FIXTURE_PRODUCTS, 'jacket', 'priceLowHigh').length).toBeGreaterThan(expected.length);
+    await expect.poll(() => cardTitles(page)).toEqual(expected);
+    await expect(page).toHaveURL(/\/products\?category=women%27s\+clothing&q=jacket&sort=priceLowHigh$/);
+    await categorySelect(page).selectOption('jewelery');
+    await expect(page.getByText('No products found.', { exact: true })).toBeVisible();
+    await expect(page.getByText(`0 of ${FIXTURE_PRODUCTS.length} products`)).toBeVisible();
+  });
+
+  for (const name of [OUTDOOR, MARKUP]) {
+    test(`carries the hostile name ${JSON.stringify(name)} through the URL, a reload and Back @both`, async ({ page }) => {
+      await page.goto('/products?sort=nameAZ');
+      await waitForProductsPage(page);
+      await categorySelect(page).selectOption({ label: name });
+      await expect.poll(() => new URL(page.url()).searchParams.get('category')).toBe(name);
+      expect(new URL(page.url()).searchParams.get('sort')).toBe('nameAZ');
+      const expected = expectedTitles(FIXTURE_PRODUCTS, '', 'nameAZ', name);
+      await expect.poll(() => cardTitles(page)).toEqual(expected);
+      await page.reload();
+      await waitForProductsPage(page);
+      await expect(categorySelect(page)).toHaveValue(name);
+      expect(await cardTitles(page)).toEqual(expected);
+      await productCards(page).first().locator('a[href^="/productdetails/"]').click();
+      await expect(page).toHaveURL(/\/productdetails\/\d+$/);
+      await page.goBack();
+      await expect(categorySelect(page)).toHaveValue(name);
+      await expect.poll(() => cardTitles(page)).toEqual(expected);
+    });
+  }
+
+  test("the detail page's category badge opens that category's list", async ({ page }) => {
+    const product = FIXTURE_PRODUCTS[19]!;
+    await page.goto(`/productdetails/${product.id}`);
+    await page.getByRole('main').getByRole('link', { name: product.category }).click();
+    await expect(page).toHaveURL(categoryPath(product.category));
+    await expect(categorySelect(page)).toHaveValue(product.category);
+    await expect.poll(() => cardTitles(page)).toEqual([product.title]);
+  });
+
+  test('an unknown category shows the list with no products, the name chosen, until All categories @both', async ({ page }) => {
+    const response = await page.goto('/products?category=furniture');
+    expect(response?.status()).toBe(404);
+    await expect(page.getByText('No products found.', { exact: true })).toBeVisible();
+    await expect(categorySelect(page)).toHaveValue('furniture');
+    await expect(page.getByText(`0 of ${FIXTURE_PRODUCTS.length} products`)).toBeVisible();
+    await categorySelect(page).selectOption('');
+    await expect(page).toHaveURL(/\/products$/);
+    await expect.poll(() => cardTitles(page)).toEqual(ALL_TITLES);
   });
 });

@@ -8,6 +8,8 @@ import { productCards, spinner, storeTheme, waitForApp } from './support/page-he
  */
 
 const PRODUCT = FIXTURE_PRODUCTS[1]!;
+/** Its category is markup with quotes, `%`, `?` and `#`. */
+const MARKUP_PRODUCT = FIXTURE_PRODUCTS[19]!;
 const DARK_CLASS = /(^|\s)dark(\s|$)/;
 
 interface PageCase {
@@ -41,6 +43,23 @@ const PAGES: PageCase[] = [
       const gold = FIXTURE_PRODUCTS.filter((product) => product.title.toLowerCase().includes('gold')).sort((a, b) => b.price - a.price);
       await expect(productCards(page).getByRole('heading')).toHaveText(gold.map((product) => product.title));
       await expect(page.getByRole('searchbox', { name: 'Search products' })).toHaveValue('gold');
+    },
+  },
+  {
+    path: `/products?${new URLSearchParams({ category: MARKUP_PRODUCT.category }).toString()}`,
+    heading: 'Our Products',
+    content: async (page) => {
+      await expect(productCards(page).getByRole('heading')).toHaveText([MARKUP_PRODUCT.title]);
+      await expect(page.getByRole('combobox', { name: 'Filter by category' })).toHaveValue(MARKUP_PRODUCT.category);
+      await expect(page).toHaveTitle(`${MARKUP_PRODUCT.category} · Our Products · Catalogue`);
+    },
+  },
+  {
+    path: '/products?category=furniture',
+    heading: 'Our Products',
+    content: async (page) => {
+      await expect(page.getByText('No products found.', { exact: true })).toBeVisible();
+      await expect(page.getByRole('combobox', { name: 'Filter by category' })).toHaveValue('furniture');
     },
   },
   {
@@ -145,20 +164,45 @@ test.describe('Server rendering, JavaScript off', () => {
     await page.goto('/products');
     await page.getByRole('searchbox', { name: 'Search products' }).fill('jacket');
     await page.getByRole('searchbox', { name: 'Search products' }).press('Enter');
-    await expect(page).toHaveURL(/\/products\?q=jacket(&sort=none)?$/);
+    await expect(page).toHaveURL(/\/products\?q=jacket(&category=)?(&sort=none)?$/);
     const jackets = FIXTURE_PRODUCTS.filter((product) => /jacket/i.test(product.title)).map((product) => product.title);
     await expect(productCards(page).getByRole('heading')).toHaveText(jackets);
     await expect(page.getByText(`${jackets.length} of ${FIXTURE_PRODUCTS.length} products`)).toBeVisible();
   });
 
-  test('sorting works through the Sort button, keeping the search @both', async ({ page }) => {
+  test('sorting works through the Apply button, keeping the search @both', async ({ page }) => {
     await page.goto('/products?q=gold');
     await page.getByRole('combobox', { name: 'Sort products' }).selectOption('priceLowHigh');
-    await page.getByRole('button', { name: 'Sort' }).click();
-    await expect(page).toHaveURL('/products?q=gold&sort=priceLowHigh');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect(page).toHaveURL('/products?q=gold&category=&sort=priceLowHigh');
     const gold = FIXTURE_PRODUCTS.filter((product) => /gold/i.test(product.title)).sort((a, b) => a.price - b.price);
     await expect(productCards(page).getByRole('heading')).toHaveText(gold.map((product) => product.title));
     await expect(page.getByRole('combobox', { name: 'Sort products' })).toHaveValue('priceLowHigh');
+  });
+
+  test('a category works through the Apply button, with the search and sort, hostile names intact @both', async ({ page }) => {
+    await page.goto('/products?q=women&sort=priceHighLow');
+    await page.getByRole('combobox', { name: 'Filter by category' }).selectOption({ label: "women's clothing" });
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect(page).toHaveURL('/products?q=women&category=women%27s+clothing&sort=priceHighLow');
+    const women = FIXTURE_PRODUCTS.filter((product) => product.category === "women's clothing" && /women/i.test(product.title)).sort(
+      (a, b) => b.price - a.price,
+    );
+    await expect(productCards(page).getByRole('heading')).toHaveText(women.map((product) => product.title));
+
+    await page.getByRole('searchbox', { name: 'Search products' }).fill('');
+    await page.getByRole('combobox', { name: 'Filter by category' }).selectOption({ label: MARKUP_PRODUCT.category });
+    await page.getByRole('button', { name: 'Apply' }).click();
+    expect(new URL(page.url()).searchParams.get('category')).toBe(MARKUP_PRODUCT.category);
+    await expect(productCards(page).getByRole('heading')).toHaveText([MARKUP_PRODUCT.title]);
+    await expect(page.getByRole('combobox', { name: 'Filter by category' })).toHaveValue(MARKUP_PRODUCT.category);
+  });
+
+  test("a card's category badge is a plain link to that category's list @both", async ({ page }) => {
+    await page.goto('/products');
+    await productCards(page).getByRole('link', { name: MARKUP_PRODUCT.category, exact: true }).click();
+    expect(new URL(page.url()).searchParams.get('category')).toBe(MARKUP_PRODUCT.category);
+    await expect(productCards(page).getByRole('heading')).toHaveText([MARKUP_PRODUCT.title]);
   });
 
   test('links are plain links: a card leads to its product page @both', async ({ page }) => {
@@ -193,10 +237,10 @@ test.describe('Server rendering, JavaScript on', () => {
     }
   }
 
-  test('the app searches and sorts as the visitor types and chooses: no Sort button, no page load @both', async ({ page }) => {
+  test('the app searches and sorts as the visitor types and chooses: no Apply button, no page load @both', async ({ page }) => {
     await page.goto('/products');
     await expectHydrated(page, 'light');
-    await expect(page.getByRole('button', { name: 'Sort', exact: true })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Apply', exact: true })).toHaveCount(0);
     // A mark on this document: a page load would wipe it.
     await page.evaluate(() => ((window as unknown as { samePage: boolean }).samePage = true));
     const search = page.getByRole('searchbox', { name: 'Search products' });

@@ -21,10 +21,15 @@ export const SORT_LABELS: Record<SortValue, string> = {
   nameAZ: 'Name: A → Z',
 };
 
-/** docs/product.md, "Products": case-insensitive substring of the title, then price ascending/descending or title by localeCompare. */
-export function expectedTitles(products: readonly Product[], search: string, sort: SortValue): string[] {
+/**
+ * docs/product.md, "Products": the category's products (exact name; '' for all), then a case-insensitive substring
+ * of the title, then price ascending/descending or title by localeCompare.
+ */
+export function expectedTitles(products: readonly Product[], search: string, sort: SortValue, category = ''): string[] {
   const needle = search.toLowerCase();
-  const filtered = products.filter((product) => product.title.toLowerCase().includes(needle));
+  const filtered = products.filter(
+    (product) => (category === '' || product.category === category) && product.title.toLowerCase().includes(needle),
+  );
   const sorted = [...filtered];
   if (sort === 'priceLowHigh') sorted.sort((a, b) => a.price - b.price);
   if (sort === 'priceHighLow') sorted.sort((a, b) => b.price - a.price);
@@ -36,6 +41,16 @@ export function expectedTitles(products: readonly Product[], search: string, sor
 export function dollars(price: number): string {
   const [whole, cents] = price.toFixed(2).split('.');
   return `$${whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${cents}`;
+}
+
+/** The catalogue's categories, each once, in the order the catalogue first lists them. */
+export function categoryNames(products: readonly Product[]): string[] {
+  return [...new Set(products.map((product) => product.category))];
+}
+
+/** `/products?category=…` as a link writes it: the name encoded by URLSearchParams. */
+export function categoryPath(name: string): string {
+  return `/products?${new URLSearchParams({ category: name }).toString()}`;
 }
 
 export function productById(products: readonly Product[], id: number): Product {

@@ -6,9 +6,17 @@ export function spinner(page: Page): Locator {
   return page.getByRole('status', { name: 'Loading' });
 }
 
-/** The product cards of the Products page (each card is one link to a detail page). */
+/**
+ * The product cards of the Products page. Each holds two links (docs/product.md, "Page hooks"): its category badge and
+ * the product, `a[href="/productdetails/{id}"]`, named by the title and covering the card.
+ */
 export function productCards(page: Page): Locator {
   return page.getByRole('main').getByRole('listitem');
+}
+
+/** The card of product `id`. */
+export function productCard(page: Page, id: number): Locator {
+  return productCards(page).filter({ has: page.locator(`a[href="/productdetails/${id}"]`) });
 }
 
 /** Titles of the cards, in the order shown. */
@@ -67,13 +75,19 @@ export async function storeTheme(page: Page, value: string): Promise<void> {
   }, value);
 }
 
-/** True when the focused element draws a focus indicator (an outline or a box shadow). */
+/**
+ * True when the focused element draws a focus indicator: an outline or a box shadow on itself, or an outline on its
+ * `::after` (a card's product link draws its ring around the whole card that way).
+ */
 export async function focusIndicatorOf(page: Page): Promise<{ element: string; visible: boolean }> {
   return page.evaluate(() => {
     const element = document.activeElement as HTMLElement | null;
     if (!element || element === document.body) return { element: 'body', visible: false };
     const style = getComputedStyle(element);
-    const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
+    const after = getComputedStyle(element, '::after');
+    const outline =
+      (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) ||
+      (after.content !== 'none' && after.outlineStyle !== 'none' && parseFloat(after.outlineWidth) > 0);
     const shadow = style.boxShadow !== 'none' && style.boxShadow !== '';
     const box = element.getBoundingClientRect();
     const onScreen = box.width > 0 && box.height > 0 && box.bottom > 0 && box.right > 0;

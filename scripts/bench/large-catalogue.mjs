@@ -1,10 +1,21 @@
 // The products page with a 5,000-product catalogue, in Chromium: how soon the first card shows, how fast the
-// grid follows one keystroke in the search box and a word pasted into it, and whether every product can be
-// reached by scrolling.
+// grid follows one keystroke in the search box, a word pasted into it and a new category, and whether every
+// product can be reached by scrolling. `node scripts/bench/large-catalogue.mjs` runs this part alone on the last
+// build (`npm run build`), printing its figures.
+import { pathToFileURL } from 'node:url';
+import { categoriesOf } from '@catalogue/shared/categories';
 import { filterAndSortProducts } from '@catalogue/shared/sort';
+import { launchChromium } from './browser.mjs';
+import { startBuiltServer } from './built-server.mjs';
+import { get } from './http.mjs';
+import { killChildrenOnExit, stopAllProcesses, stopProcess } from './processes.mjs';
+import { median, Report } from './report.mjs';
+import { startUpstream } from './upstream.mjs';
 
+const PRODUCTS = 5000;
 const CARD = 'a[href^="/productdetails/"]';
 const SEARCH = 'input[placeholder="Search products..."]';
+const CATEGORY = 'select[name="category"]';
 const LOADS = 3;
 /** A page that shows no card within this long is reported as such, and the keystrokes are not measured. */
 const FIRST_CARD_TIMEOUT_MS = 60_000;
@@ -19,6 +30,7 @@ const PASTES = 5;
  */
 const PASTED_WORD_MIN_LENGTH = 3;
 const PASTED_WORD_MIN_MATCHES = 48;
+const CATEGORY_SWITCHES = 5;
 
 /**
  * Records, in the page's own clock (ms since navigation start), when the first product card is in the DOM with
@@ -68,13 +80,14 @@ function typeAndTime({ value, expected, total, cardSelector, searchSelector }) {
 }
 
 /**
- * Pastes `value` into the search box (one `input` event carrying the whole word, as a paste makes) and
- * resolves with the milliseconds until the grid's first card is `firstMatchHref` and a frame has been painted
- * with it on screen: what a visitor waits for. Resolves null after 10 s.
+ * Sets a control of the toolbar to `value` the way a visitor does, with the one event React listens to (`input` for
+ * a pasted word: one event carrying the whole word; `change` for a choice in a menu), and resolves with the
+ * milliseconds until the grid's first card is `firstMatchHref` and a frame has been painted with it on screen: what
+ * a visitor waits for. Resolves null after 10 s.
  */
-function pasteAndTime({ value, firstMatchHref, cardSelector, searchSelector }) {
-  const input = document.querySelector(searchSelector);
-  const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
+function setAndTime({ controlSelector, eventType, value, firstMatchHref, cardSelector }) {
+  const control = document.querySelector(controlSelector);
+  const setValue = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(control), 'value').set;
   const shown = () => {
     const card = document.querySelector(cardSelector);
     return card?.getAttribute('href') === firstMatchHref && card.getBoundingClientRect().height > 0;
@@ -93,10 +106,29 @@ function pasteAndTime({ value, firstMatchHref, cardSelector, searchSelector }) {
     const observer = new MutationObserver(() => shown() && finish(true));
     observer.observe(document.body, { childList: true, subtree: true });
     const timer = setTimeout(() => finish(null), 10_000);
-    setValue.call(input, value);
-    input.dispatchEvent(new Event('input', { bubbles: true }));
+    setValue.call(control, value);
+    control.dispatchEvent(new Event(eventType, { bubbles: true }));
     if (shown()) finish(true);
   });
+}
+
+/**
+ * The categories to switch to, one after the other from the whole list, each changing the grid's first card (a
+ * switch that left it in place would measure nothing): the catalogue's categories in turn, from the second.
+ */
+function categorySwitches(products, count) {
+  const categories = categoriesOf(products);
+  const firstHref = (category) => `/productdetails/${filterAndSortProducts(products, { category })[0].id}`;
+  const switches = [];
+  let shownHref = firstHref('');
+  for (let index = 1; switches.length < count && index <= count * categories.length; index++) {
+    const category = categories[index % categories.length];
+    const href = firstHref(category);
+    if (href === shownHref) continue;
+    switches.push({ category, matches: filterAndSortProducts(products, { category }).length, firstMatchHref: href });
+    shownHref = href;
+  }
+  return switches;
 }
 
 /**
@@ -162,7 +194,7 @@ async function mainThreadMs(cdp) {
  * null, and the keystrokes and the scroll are not measured.
  */
 export async function measureLargeCatalogue(browser, origin, products, log) {
-  const result = { firstCard: [], keystrokes: [], pastes: [], reachable: null, total: products.length };
+  const result = { firstCard: [], keystrokes: [], pastes: [], categorySwitches: [], reachable: null, total: products.length };
   const loadsStarted = performance.now();
   let context;
   let page;
@@ -212,16 +244,104 @@ export async function measureLargeCatalogue(browser, origin, products, log) {
     }
     for (const { word, matches, firstMatchHref } of pastedWords(products, PASTES)) {
       const busyBefore = await mainThreadMs(cdp);
-      const ms = await page.evaluate(pasteAndTime, { value: word, firstMatchHref, cardSelector: CARD, searchSelector: SEARCH });
+      const paste = { controlSelector: SEARCH, eventType: 'input', value: word, firstMatchHref, cardSelector: CARD };
+      const ms = await page.evaluate(setAndTime, paste);
       const busyMs = (await mainThreadMs(cdp)) - busyBefore;
       result.pastes.push({ ms, busyMs });
       const shownAfter = ms === null ? 'not within 10 s' : `after ${ms.toFixed(0)} ms`;
       log(`    pasted "${word}" (${matches} matches): first match painted ${shownAfter} (main-thread CPU ${busyMs.toFixed(0)} ms)`);
       await page.evaluate(typeAndTime, { value: '', expected: products.length, ...common });
     }
+    // One category after another, as a visitor browsing by kind does; each switch starts from the last one's grid.
+    for (const { category, matches, firstMatchHref } of categorySwitches(products, CATEGORY_SWITCHES)) {
+      const busyBefore = await mainThreadMs(cdp);
+      const choice = { controlSelector: CATEGORY, eventType: 'change', value: category, firstMatchHref, cardSelector: CARD };
+      const ms = await page.evaluate(setAndTime, choice);
+      const busyMs = (await mainThreadMs(cdp)) - busyBefore;
+      result.categorySwitches.push({ ms, busyMs });
+      const shownAfter = ms === null ? 'not within 10 s' : `after ${ms.toFixed(0)} ms`;
+      log(`    chose "${category}" (${matches} products): first card painted ${shownAfter} (main-thread CPU ${busyMs.toFixed(0)} ms)`);
+    }
+    await page.selectOption(CATEGORY, '');
     result.reachable = await page.evaluate(scrollAndCount, CARD);
     return result;
   } finally {
     await context.close();
   }
+}
+
+const fmt = (value) => (value === null || value === undefined ? 'n/a' : value.toLocaleString('en-US', { maximumFractionDigits: 0 }));
+
+/**
+ * The bench's large-catalogue part: the built server in front of a generated 5,000-product upstream (its cache filled
+ * first, so the figures are the page's), measured in `browser`, each figure added to `report` next to its target.
+ */
+export async function runLargeCatalogue({ browser, log, report }) {
+  const upstream = await startUpstream(PRODUCTS);
+  const server = await startBuiltServer({ productsApiUrl: upstream.url });
+  try {
+    await get(`${server.origin}/api/products`, { 'accept-encoding': 'br, gzip' }, 120_000);
+    const result = await measureLargeCatalogue(browser, server.origin, upstream.products, log);
+    const loads = result.firstCard.filter((load) => load !== null);
+    const firstCard = result.firstCard.includes(null)
+      ? 'no card within 60 s'
+      : `${fmt(median(loads.map((load) => load.ms)))} ms, main-thread CPU ${fmt(median(loads.map((load) => load.busyMs)))} ms (medians of ${loads.length})`;
+    // A step that never showed its result counts as the slowest, so the median stays honest.
+    const medianStep = (steps) => {
+      const ms = median(steps.map((step) => step.ms ?? Infinity));
+      const cpu = `main-thread CPU ${fmt(median(steps.map((step) => step.busyMs)))} ms`;
+      return { ms, text: ms === null ? 'not measured' : `${ms === Infinity ? 'more than 10 s' : `${fmt(ms)} ms`}, ${cpu}` };
+    };
+    const keystroke = medianStep(result.keystrokes);
+    const paste = medianStep(result.pastes);
+    const category = medianStep(result.categorySwitches);
+    const reachable = result.reachable === null ? 'not measured' : `${result.reachable} of ${result.total}`;
+    log(
+      `  first card: ${firstCard}; keystroke → grid: ${keystroke.text}; pasted word → first match: ${paste.text}; ` +
+        `category → first card: ${category.text}; reachable by scrolling: ${reachable}`,
+    );
+    report.add('large catalogue', 'navigation → first card painted', firstCard);
+    const within100 = (step) => step.ms !== null && step.ms <= 100;
+    report.add(
+      'large catalogue',
+      `one keystroke → grid updated (median of ${result.keystrokes.length})`,
+      keystroke.text,
+      '≤ 100 ms',
+      within100(keystroke),
+    );
+    report.add(
+      'large catalogue',
+      `a pasted word → first matching card painted (median of ${result.pastes.length})`,
+      paste.text,
+      '≤ 100 ms',
+      within100(paste),
+    );
+    report.add(
+      'large catalogue',
+      `switching category → first matching card painted (median of ${result.categorySwitches.length})`,
+      category.text,
+      '≤ 100 ms',
+      within100(category),
+    );
+    report.add('large catalogue', 'products reachable by scrolling', reachable, `${result.total}`, result.reachable === result.total);
+  } finally {
+    await stopProcess(server.child);
+    await upstream.close();
+  }
+}
+
+// Alone: `node scripts/bench/large-catalogue.mjs` (after `npm run build`), printing the figures and their summary.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  killChildrenOnExit();
+  const report = new Report();
+  const browser = await launchChromium();
+  try {
+    await runLargeCatalogue({ browser, log: (line = '') => console.log(line), report });
+  } finally {
+    await browser.close();
+    await stopAllProcesses();
+  }
+  console.log('');
+  for (const row of report.rows)
+    console.log(`${row.status.padEnd(4)} ${row.figure}: ${row.value}${row.target ? ` (target ${row.target})` : ''}`);
 }

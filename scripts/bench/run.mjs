@@ -7,7 +7,6 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from './browser.mjs';
 import { startBuiltServer } from './built-server.mjs';
-import { get } from './http.mjs';
 import { runLighthouse } from './lighthouse.mjs';
 import { CONNECTIONS } from './load.mjs';
 import { measureRouteScripts, ROUTE_BUDGETS } from './page-budgets.mjs';
@@ -95,10 +94,9 @@ log(`  built in ${((performance.now() - buildStarted) / 1000).toFixed(1)} s`);
 
 // These load our workspaces (the upstream double, the sort rule) from their built `dist`: only now do they exist.
 const { runScenario, SCENARIOS } = await import('./api-throughput.mjs');
-const { measureLargeCatalogue } = await import('./large-catalogue.mjs');
+const { runLargeCatalogue } = await import('./large-catalogue.mjs');
 const { measurePages } = await import('./pages.mjs');
 const { measureProductPhotos } = await import('./images.mjs');
-const { startUpstream } = await import('./upstream.mjs');
 
 const workDir = `${ROOT}.bench/tmp`;
 mkdirSync(workDir, { recursive: true });
@@ -216,48 +214,7 @@ try {
 
   await part('Large catalogue in the browser: /products with 5,000 products', 'large catalogue', async () => {
     browser ??= await launchChromium();
-    const upstream = await startUpstream(5000);
-    const server = await startBuiltServer({ productsApiUrl: upstream.url });
-    try {
-      // Fill the cache first: the figures are the page's, not the upstream's.
-      await get(`${server.origin}/api/products`, { 'accept-encoding': 'br, gzip' }, 120_000);
-      const result = await measureLargeCatalogue(browser, server.origin, upstream.products, log);
-      const loads = result.firstCard.filter((load) => load !== null);
-      const firstCard = result.firstCard.includes(null)
-        ? 'no card within 60 s'
-        : `${fmt(median(loads.map((load) => load.ms)))} ms, main-thread CPU ${fmt(median(loads.map((load) => load.busyMs)))} ms (medians of ${loads.length})`;
-      // A step that never showed its result counts as the slowest, so the median stays honest.
-      const medianStep = (steps) => {
-        const ms = median(steps.map((step) => step.ms ?? Infinity));
-        const cpu = `main-thread CPU ${fmt(median(steps.map((step) => step.busyMs)))} ms`;
-        return { ms, text: ms === null ? 'not measured' : `${ms === Infinity ? 'more than 10 s' : `${fmt(ms)} ms`}, ${cpu}` };
-      };
-      const keystroke = medianStep(result.keystrokes);
-      const paste = medianStep(result.pastes);
-      const reachable = result.reachable === null ? 'not measured' : `${result.reachable} of ${result.total}`;
-      log(
-        `  first card: ${firstCard}; keystroke → grid: ${keystroke.text}; pasted word → first match: ${paste.text}; reachable by scrolling: ${reachable}`,
-      );
-      report.add('large catalogue', 'navigation → first card painted', firstCard);
-      report.add(
-        'large catalogue',
-        `one keystroke → grid updated (median of ${result.keystrokes.length})`,
-        keystroke.text,
-        '≤ 100 ms',
-        keystroke.ms !== null && keystroke.ms <= 100,
-      );
-      report.add(
-        'large catalogue',
-        `a pasted word → first matching card painted (median of ${result.pastes.length})`,
-        paste.text,
-        '≤ 100 ms',
-        paste.ms !== null && paste.ms <= 100,
-      );
-      report.add('large catalogue', 'products reachable by scrolling', reachable, `${result.total}`, result.reachable === result.total);
-    } finally {
-      await stopProcess(server.child);
-      await upstream.close();
-    }
+    await runLargeCatalogue({ browser, log, report });
   });
   await browser?.close();
 } finally {

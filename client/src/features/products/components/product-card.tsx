@@ -62,6 +62,8 @@ const StyledProductLink = styled(Link)`
   &::after {
     content: '';
     position: absolute;
+    /* Above what paints as its own layer later in the card (the stars' clip-path), so a press there is the link's. */
+    z-index: 1;
     inset: 0;
     border-radius: ${({ theme }) => theme.radius.lg};
   }
@@ -79,7 +81,7 @@ const StyledProductLink = styled(Link)`
 /** Above the stretched product link, so a press on the badge opens the category. */
 const StyledCategoryLink = styled(BadgeLink)`
   position: relative;
-  z-index: 1;
+  z-index: 2;
 `;
 
 const StyledFooter = styled.div`
