@@ -270,6 +270,30 @@ describe('with the upstream double up', () => {
   });
 });
 
+describe('with copies past their freshness', () => {
+  let site: TestSite;
+  beforeAll(async () => {
+    site = await startTestSite();
+  });
+  afterAll(async () => {
+    await site.close();
+  });
+
+  it.each([
+    ['/products', '/api/products'],
+    ['/products/{id}', '/api/products/1'],
+    ['/products/categories', '/api/products/categories'],
+    ['/products/category/{name}', '/api/products/category/jewelery?sort=desc'],
+  ])('GET %s: %s → 200 STALE, with the headers the document lists', async (path, target) => {
+    expect((await send(site, 'GET', target)).status).toBe(200);
+    site.clock.advanceSeconds(site.config.cacheTtlSeconds + 1);
+    const answer = await send(site, 'GET', target);
+    expect(answer.headers['x-cache']).toBe('STALE');
+    expectDocumented(path, 'get', answer);
+    await site.catalogue.settled();
+  });
+});
+
 describe('with CORS_ORIGINS listing one origin', () => {
   let site: TestSite;
   beforeAll(async () => {
