@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { IMAGE_WIDTHS } from '@catalogue/shared/image-widths';
 import { MESSAGES } from '@catalogue/shared/messages';
 import { ALLOWED_METHODS, EXPOSED_HEADERS, PREFLIGHT_MAX_AGE_SECONDS } from '../cors.js';
@@ -18,7 +17,12 @@ import { MAX_API_URL_LENGTH } from './uri-too-long.js';
 /** How long clients may keep the document and its page: it changes only with a deploy, and revalidating is a 304. */
 export const OPENAPI_CACHE_CONTROL = 'public, max-age=300';
 
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+/**
+ * The version of the API this document describes (`info.version`), not of the software: raised when a route,
+ * parameter, status or schema changes. A constant, so the document is the same wherever the module is loaded
+ * (the server, and the client's tests, which start the real server in a browser-like environment).
+ */
+const API_VERSION = '1.0.0';
 
 const ref = (section: 'schemas' | 'parameters' | 'headers' | 'responses', name: string): Reference => ({
   $ref: `#/components/${section}/${name}`,
@@ -515,7 +519,7 @@ export const OPENAPI_DOCUMENT: OpenApiDocument = {
   jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
   info: {
     title: 'Product catalogue API',
-    version,
+    version: API_VERSION,
     summary: 'The product catalogue, read-only, in the Fake Store API’s shape.',
     description: DESCRIPTION,
   },
