@@ -209,6 +209,8 @@ probe healthz  "GET /healthz -> 200 {\"status\":\"ok\"}"
 probe readyz   "GET /readyz -> 200 (catalogue can be served)"
 probe products "GET /api/products -> non-empty JSON array"
 probe image    "GET /api/products/1/image -> 200 image/*"
+probe categories "GET /api/products/categories -> names, readable from any origin"
+probe openapi  "GET /api/openapi.json -> an OpenAPI 3.1 document"
 probe page     "GET / -> HTML page"
 
 uid=$(timeout 15 docker exec "$CONTAINER" id -u 2>&1 || true)

@@ -15,6 +15,7 @@ async function get(path, accept) {
     status: response.status,
     type: response.headers.get('content-type') ?? '',
     proxyCache: response.headers.get('x-proxy-cache'),
+    allowOrigin: response.headers.get('access-control-allow-origin'),
     body,
   };
 }
@@ -47,6 +48,24 @@ const checks = {
   async image() {
     const r = await get('/api/products/1/image');
     return [r.status === 200 && r.type.startsWith('image/') && r.body.length > 0, `${r.status} ${r.type}, ${r.body.length} bytes`];
+  },
+  async categories() {
+    const r = await get('/api/products/categories');
+    const names = JSON.parse(r.body.toString('utf8'));
+    const ok = r.status === 200 && Array.isArray(names) && names.length > 0 && names.every((name) => typeof name === 'string');
+    return [
+      ok && r.allowOrigin === '*',
+      `${r.status}, ${JSON.stringify(names).slice(0, 80)}, Access-Control-Allow-Origin ${r.allowOrigin}`,
+    ];
+  },
+  async openapi() {
+    const r = await get('/api/openapi.json');
+    const document = JSON.parse(r.body.toString('utf8'));
+    const paths = Object.keys(document.paths ?? {});
+    return [
+      r.status === 200 && document.openapi === '3.1.0' && paths.length > 0,
+      `${r.status} OpenAPI ${document.openapi}, ${paths.length} paths`,
+    ];
   },
   // Through nginx (the scale profile): X-Proxy-Cache is nginx's own cache status.
   async ['proxy-cache-hit']() {
