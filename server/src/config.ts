@@ -85,22 +85,7 @@ const VARIABLES = {
   // Origins only: a path would promise a narrower rule than the one applied (scheme, host and port).
   IMAGE_HOSTS: {
     default: undefined,
-    schema: z
-      .string()
-      .transform((list) =>
-        list
-          .split(',')
-          .map((item) => item.trim())
-          .filter((item) => item !== ''),
-      )
-      .pipe(
-        z.array(
-          z
-            .url({ protocol: /^https?$/ })
-            .refine(isOrigin)
-            .transform((url) => new URL(url).origin),
-        ),
-      ),
+    schema: originList(),
     expected: 'comma-separated http(s) origins such as https://cdn.example.com',
   },
   REDIS_URL: {
@@ -112,41 +97,39 @@ const VARIABLES = {
   // An origin: pages are served from the root, so a path would name URLs that do not exist.
   PUBLIC_URL: {
     default: undefined,
-    schema: z
-      .url({ protocol: /^https?$/ })
-      .refine(isOrigin)
-      .transform((url) => new URL(url).origin),
+    schema: httpOrigin(),
     expected: 'the http(s) origin the site is reached at, such as https://shop.example.com',
   },
   // Exact origins, as a browser sends them in `Origin`: normalised the same way (lower-case host, no default
   // port), so a listed origin matches by string comparison.
   CORS_ORIGINS: {
     default: '*',
-    schema: z.union([
-      z.literal('*'),
-      z
-        .string()
-        .transform((list) =>
-          list
-            .split(',')
-            .map((item) => item.trim())
-            .filter((item) => item !== ''),
-        )
-        // At least one: a list of none (`,`) is more likely a slip than a wish to refuse every browser.
-        .pipe(
-          z
-            .array(
-              z
-                .url({ protocol: /^https?$/ })
-                .refine(isOrigin)
-                .transform((url) => new URL(url).origin),
-            )
-            .min(1),
-        ),
-    ]),
+    // At least one: a list of none (`,`) is more likely a slip than a wish to refuse every browser.
+    schema: z.union([z.literal('*'), originList().pipe(z.array(z.string()).min(1))]),
     expected: '* or comma-separated http(s) origins such as https://app.example.com,http://localhost:5173',
   },
 } as const;
+
+/** An http(s) origin, normalised as browsers send `Origin` (lower-case host, no default port, no trailing slash). */
+function httpOrigin() {
+  return z
+    .url({ protocol: /^https?$/ })
+    .refine(isOrigin)
+    .transform((url) => new URL(url).origin);
+}
+
+/** Comma-separated http(s) origins; blanks around and between commas are ignored. */
+function originList() {
+  return z
+    .string()
+    .transform((list) =>
+      list
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== ''),
+    )
+    .pipe(z.array(httpOrigin()));
+}
 
 /** `https://cdn.example.com` or `https://cdn.example.com/`, nothing more: no path, query, fragment or credentials. */
 function isOrigin(value: string): boolean {
