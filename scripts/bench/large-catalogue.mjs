@@ -341,7 +341,5 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     await browser.close();
     await stopAllProcesses();
   }
-  console.log('');
-  for (const row of report.rows)
-    console.log(`${row.status.padEnd(4)} ${row.figure}: ${row.value}${row.target ? ` (target ${row.target})` : ''}`);
+  console.log(['', ...report.lines()].join('\n'));
 }

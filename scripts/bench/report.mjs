@@ -54,6 +54,11 @@ export class Report {
     this.rows.push({ area, figure, value, target, status: passed === null ? '' : passed ? 'PASS' : 'MISS' });
   }
 
+  /** The rows as plain lines, for a part of the bench run on its own. */
+  lines() {
+    return this.rows.map((row) => `${row.status.padEnd(4)} ${row.figure}: ${row.value}${row.target ? ` (target ${row.target})` : ''}`);
+  }
+
   markdown({ machine, command, settings, startedAt, durationSeconds }) {
     const cell = (text) => String(text).replaceAll('|', '\\|');
     const lines = [
