@@ -16,9 +16,13 @@ const StyledToolbar = styled.form`
   }
 `;
 
-/** The category and sort menus side by side (and the Apply button without JavaScript), sharing the row below lg. */
+/**
+ * The category and sort menus (and the Apply button without JavaScript): side by side where each gets room for its
+ * longest usual choice ("Price: High → Low", a category name), each on a row of its own on a phone.
+ */
 const StyledMenus = styled.div`
   display: flex;
+  flex-wrap: wrap;
   gap: ${({ theme }) => theme.space.sm};
 `;
 
@@ -68,10 +72,12 @@ const StyledSearchInput = styled.input`
 
 const StyledSelect = styled.select`
   ${field}
-  padding: 0 ${({ theme }) => theme.space.xl} 0 ${({ theme }) => theme.space.lg};
+  flex: 1 1 200px;
+  padding: 0 ${({ theme }) => theme.space.md} 0 ${({ theme }) => theme.space.lg};
   cursor: pointer;
 
   ${media.lg} {
+    flex: none;
     width: 220px;
   }
 `;
