@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { categoriesOf, productsInCategory } from './categories.js';
+import { categoriesOf, holdsCategory, productsInCategory } from './categories.js';
 
 const catalogue = [
   { id: 1, category: "men's clothing" },
@@ -30,5 +30,19 @@ describe('productsInCategory', () => {
     expect(productsInCategory(catalogue, 'jewelery')).toEqual([]);
     expect(productsInCategory(catalogue, "men's clothing ")).toEqual([]);
     expect(productsInCategory(catalogue, '')).toEqual([]);
+  });
+});
+
+describe('holdsCategory', () => {
+  it('holds a category some product has, and every category (the empty name)', () => {
+    expect(holdsCategory(catalogue, 'home & garden/outdoor 🏕️')).toBe(true);
+    expect(holdsCategory(catalogue, '')).toBe(true);
+    expect(holdsCategory([], '')).toBe(true);
+  });
+
+  it('does not hold an unknown name or a near miss', () => {
+    expect(holdsCategory(catalogue, 'jewelery')).toBe(false);
+    expect(holdsCategory(catalogue, 'ELECTRONICS')).toBe(false);
+    expect(holdsCategory([], 'electronics')).toBe(false);
   });
 });

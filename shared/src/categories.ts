@@ -14,3 +14,8 @@ export function categoriesOf(products: readonly Pick<Product, 'category'>[]): st
 export function productsInCategory<T extends Pick<Product, 'category'>>(products: readonly T[], category: string): T[] {
   return products.filter((product) => product.category === category);
 }
+
+/** Whether a list can be narrowed to `category`: some product has it, and '' (every category) always can. */
+export function holdsCategory(products: readonly Pick<Product, 'category'>[], category: string): boolean {
+  return category === '' || products.some((product) => product.category === category);
+}

@@ -1,3 +1,4 @@
+import { holdsCategory } from '@catalogue/shared/categories';
 import { type ImageWidth, imageVariantUrl } from '@catalogue/shared/image-widths';
 import { type PageMetaInput, pageMeta, SITE_NAME } from '@catalogue/shared/page-meta';
 import type { Product } from '@catalogue/shared/product';
@@ -128,9 +129,7 @@ function indexable(route: PageRoute, data: PageData): boolean {
     case 'home':
       return true;
     case 'products':
-      return (
-        route.category === '' || (Array.isArray(data.products) && data.products.some((product) => product.category === route.category))
-      );
+      return route.category === '' || (Array.isArray(data.products) && holdsCategory(data.products, route.category));
     case 'product':
       return productOf(data) !== undefined;
     case 'invalid-id':

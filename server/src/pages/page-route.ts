@@ -83,8 +83,9 @@ const CACHEABLE_QUERY_MAX_CHARS = 100;
  * Whether the rendered HTML of this exact URL may be kept in the page cache: only the pages that answer 200
  * with the catalogue's data (an unknown category answers 404, so it is never kept), and only in the spellings the
  * site itself writes (`/`, `/products` with a `q`, a `category` and a sort other than none, each non-empty and at
- * most once, in any order, encoded as URLSearchParams encodes them, `/productdetails/<id>` without leading zeros). Any other spelling (`/products/`, `?utm_source=…`, `%20` for a space, `/productdetails/007`)
- * is rendered for that request and not kept, so the space of cached URLs stays what the site links to.
+ * most once, in any order, encoded as URLSearchParams encodes them, `/productdetails/<id>` without leading
+ * zeros). Any other spelling (`/products/`, `?utm_source=…`, `%20` for a space, `/productdetails/007`) is
+ * rendered for that request and not kept, so the space of cached URLs stays what the site links to.
  */
 export function isCacheablePageUrl(url: string): boolean {
   const queryAt = url.indexOf('?');

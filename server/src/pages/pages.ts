@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { categoriesOf } from '@catalogue/shared/categories';
-import type { Product } from '@catalogue/shared/product';
+import { categoriesOf, holdsCategory } from '@catalogue/shared/categories';
 import { PAGE_PATHS } from '@catalogue/shared/routes';
 import { type ErrorRequestHandler, type Request, type RequestHandler, type Response, Router } from 'express';
 import { sendCachedAnswer } from '../api/send-cached-answer.js';
@@ -38,7 +37,10 @@ export interface Pages {
 }
 
 const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
-/** The memory budget of rendered pages (catalogue/derived-body-cache.ts). At the default catalogue a page is about 20 KB with its encodings. */
+/**
+ * The memory budget of rendered pages (catalogue/derived-body-cache.ts). At the default catalogue a page is about
+ * 20 KB with its encodings.
+ */
 const PAGE_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 /**
  * When a page could not get its data (503), how soon to come back: the catalogue asks its source again on the
@@ -58,8 +60,9 @@ interface LoadedPage {
 /**
  * The server-rendered pages (README, "Pages"). Each page is rendered from the catalogue's cached data: `/` and
  * `/products` from the list (404 for a category it does not hold), `/productdetails/{id}` from that product,
- * nothing for an invalid id (400, no upstream request) or an unknown path (404). A page that has its data answers 200 as a cached answer, with the
- * catalogue entry's freshness, ETag and encodings prepared once per render; error pages answer `no-store`.
+ * nothing for an invalid id (400, no upstream request) or an unknown path (404). A page that has its data answers
+ * 200 as a cached answer, with the catalogue entry's freshness, ETag and encodings prepared once per render; error
+ * pages answer `no-store`.
  */
 export function createPages({ catalogue, config, caching, renderer, logger, now }: PagesOptions): Pages {
   const cache = createDerivedBodyCache(PAGE_CACHE_MAX_BYTES);
@@ -74,7 +77,7 @@ export function createPages({ catalogue, config, caching, renderer, logger, now 
           const data = { products: answer.value.map(toPublicProduct) };
           // A category the catalogue does not hold shows the list with no products (docs/product.md, "Products"),
           // answered 404 and not kept, so stale or made-up links are neither indexed nor cached.
-          if (route.kind === 'products' && !hasCategory(answer.value, route.category)) return { data, status: 404 };
+          if (route.kind === 'products' && !holdsCategory(answer.value, route.category)) return { data, status: 404 };
           return { data, status: 200, source: answer };
         }
         case 'product': {
@@ -204,11 +207,6 @@ export async function renderPageHtml(
 /** A rendered page as a cached answer: its bytes, with the freshness of the catalogue entry it was rendered from. */
 function htmlAnswer(page: PreparedBody, { cacheStatus, ageSeconds, freshForSeconds }: CachedAnswer<unknown>): CacheableAnswer {
   return { body: page, contentType: HTML_CONTENT_TYPE, cacheStatus, ageSeconds, freshForSeconds };
-}
-
-/** Whether the list can be narrowed to `category` ('' narrows nothing). */
-function hasCategory(products: readonly Product[], category: string): boolean {
-  return category === '' || products.some((product) => product.category === category);
 }
 
 function sendText(res: Response, status: number, text: string): void {
