@@ -4,17 +4,19 @@
 // 1. Upstream list calls per TTL: three replicas of the built server (`node server/dist/index.js`) sharing one
 //    redis-server, all hit cold and at the same moment, then again each time the TTL runs out. Counted from the
 //    replicas' own /metrics (catalogue_upstream_call_duration_seconds_count{operation="list"}). Target: 1 per TTL.
-// 2. Through nginx with deploy/nginx/nginx.conf (its loopback servers and ports swapped in): a cached
+// 2. Through nginx with deploy/nginx/nginx.conf, adapted as the tests adapt it (testing/src/nginx-server.ts; Node
+//    loads its built `dist`, hence the build first): a cached
 //    `GET /api/products` (gzip, 1,000 products) against the same nginx serving a static file of the same bytes,
 //    autocannon with 50 keep-alive connections in its own process, alternating in rotating order; the median of
 //    the rounds' ratios is reported. Target: ≥ 0.8×.
 // BENCH_SECONDS (default 6) and BENCH_ROUNDS (default 3) shorten it, BENCH_PRODUCTS (default 1000) sizes the
 // catalogue. Prints its figures; never fails on them.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findNginx, startNginxServer } from '@catalogue/testing/nginx-server';
 import { get, waitFor200 } from './http.mjs';
 import { measureLoad } from './load.mjs';
 import { cpuSeconds, freePort, killChildrenOnExit, startNode, stopAllProcesses } from './processes.mjs';
@@ -26,16 +28,13 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 1000);
 const REPLICAS = 3;
 const COLD_TTL_SECONDS = 2;
-const NGINX = ['/usr/sbin/nginx', 'nginx'].find((path) => spawnSync(path, ['-v'], { stdio: 'ignore' }).status === 0);
 const REDIS = ['/usr/bin/redis-server', 'redis-server'].find((path) => spawnSync(path, ['--version'], { stdio: 'ignore' }).status === 0);
 
-if (!NGINX || !REDIS) {
+if (!findNginx() || !REDIS) {
   console.error("The scale bench needs Debian's nginx and redis-server: apt-get install -y nginx redis-server");
   process.exit(1);
 }
 const work = mkdtempSync(join(tmpdir(), 'catalogue-scale-bench-'));
-// Started by root, nginx's workers run as `nobody`: they must be able to reach the cache and the static file.
-chmodSync(work, 0o755);
 killChildrenOnExit();
 const others = [];
 process.once('exit', () => {
@@ -103,6 +102,7 @@ function median(values) {
 }
 
 const upstream = await startUpstream(PRODUCTS);
+let nginx;
 try {
   // ---- 1. upstream list calls per TTL --------------------------------------------------------------------------
   const redisUrl = await startRedis();
@@ -124,32 +124,17 @@ try {
 
   // ---- 2. nginx: cached answer vs static file ------------------------------------------------------------------
   const cachedReplicas = await startReplicas({ upstreamUrl: upstream.url, redisUrl, ttlSeconds: 3600 });
-  const [proxyPort, staticPort] = [await freePort(), await freePort()];
-  writeFileSync(
-    join(work, 'upstream.conf'),
-    `upstream catalogue {\n${cachedReplicas.map(({ port }) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=5s;\n`).join('')}    keepalive 32;\n}\n`,
-  );
-  const config = readFileSync(join(ROOT, 'deploy/nginx/nginx.conf'), 'utf8')
-    .replace(/^user .*$/m, '')
-    .replace(/^pid .*$/m, `pid ${work}/nginx.pid;`)
-    .replace('/etc/nginx/catalogue-upstream.conf', join(work, 'upstream.conf'))
-    .replace('/var/cache/nginx/catalogue', join(work, 'cache'))
-    .replace('access_log /dev/stdout catalogue;', `access_log ${work}/access.log catalogue;`)
-    .replace('listen 8080 default_server;', `listen 127.0.0.1:${proxyPort} default_server;`)
-    // The static contender: the same nginx, the same bytes and content headers, from a file.
-    .replace(
-      /\n}\s*$/,
-      `\n    server {\n        listen 127.0.0.1:${staticPort};\n        location = /api/products {\n            root ${work}/static;\n` +
-        `            default_type application/json;\n            add_header Content-Encoding gzip;\n            add_header Vary Accept-Encoding;\n        }\n    }\n}\n`,
-    );
-  const configPath = join(work, 'nginx.conf');
-  writeFileSync(configPath, config);
-  for (const dir of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) spawnSync('mkdir', ['-p', join(work, 'temp', dir)]);
-  const nginx = startOther(NGINX, ['-p', `${work}/temp/`, '-c', configPath, '-e', `${work}/error.log`, '-g', 'daemon off;']);
-  await waitFor200(`http://127.0.0.1:${proxyPort}/nginx-health`, { timeoutMs: 10_000 });
+  const staticPort = await freePort();
+  // The static contender: the same nginx, the same bytes and content headers, from a file.
+  nginx = await startNginxServer({
+    upstreamPorts: cachedReplicas.map(({ port }) => port),
+    extraHttpConfig:
+      `    server {\n        listen 127.0.0.1:${staticPort};\n        location = /api/products {\n            root ${work}/static;\n` +
+      `            default_type application/json;\n            add_header Content-Encoding gzip;\n            add_header Vary Accept-Encoding;\n        }\n    }\n`,
+  });
 
   const headers = { 'accept-encoding': 'gzip, deflate, br;q=0' };
-  const proxied = `http://127.0.0.1:${proxyPort}/api/products`;
+  const proxied = `${nginx.url}/api/products`;
   const fill = await get(proxied, headers);
   const hit = await get(proxied, headers);
   spawnSync('mkdir', ['-p', join(work, 'static/api')]);
@@ -182,7 +167,6 @@ try {
   const after = await get(proxied, headers);
   // Each round's pair ran back to back, so its ratio is the least disturbed by other work on the machine.
   const ratios = rates.proxied.map((rate, i) => rate / rates.static[i]);
-  nginx.kill('SIGQUIT');
 
   const lines = [
     `upstream list calls per TTL, ${REPLICAS} replicas + Redis, ${REPLICAS * 20} concurrent cold requests (target 1): ` +
@@ -195,6 +179,7 @@ try {
   ];
   console.log(lines.join('\n'));
 } finally {
+  await nginx?.stop();
   await upstream.close();
   await stopAllProcesses();
   for (const child of others) child.kill('SIGTERM');
