@@ -103,6 +103,17 @@ describe.skipIf(nginxMissing)('behind nginx', () => {
       expect(upstreamHits(site, '/api/products/3/image')).toBe(3);
     });
 
+    it("answers an Accept nginx reads differently from the app as nginx's key says, spoiling no copy", async () => {
+      const { nginx } = await startBehindNginx();
+      const url = `${nginx.url}/api/products/6/image?w=240`;
+      // The app counts a quality that is not a number as 0 (refused); nginx's map reads image/avif as named. What
+      // is cached under "AVIF" must still be AVIF for the browsers that come next.
+      const odd = await send(url, { accept: 'image/avif;q=high, image/webp' });
+      expect([odd.headers['x-proxy-cache'], formatOf(odd.body)]).toEqual(['MISS', 'avif']);
+      const chromium = await send(url, { accept: CHROMIUM_IMAGES });
+      expect([chromium.headers['x-proxy-cache'], formatOf(chromium.body)]).toEqual(['HIT', 'avif']);
+    });
+
     it('keeps one copy of the list and of the full-size photo whatever Accept says', async () => {
       const { site, nginx } = await startBehindNginx();
       for (const path of ['/api/products', '/api/products/4/image']) {
