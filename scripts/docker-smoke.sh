@@ -303,6 +303,7 @@ scale_probe() {
 scale_probe products "through nginx: GET /api/products -> non-empty JSON array"
 scale_probe proxy-cache-hit "through nginx: GET /api/products again -> answered from nginx's cache"
 scale_probe page "through nginx: GET / -> HTML page"
+scale_probe categories "through nginx: GET /api/products/categories -> names, readable from any origin"
 
 # Answers nginx must not cache (404s are no-store) go round-robin: each replica should log some of them.
 for i in 1 2 3 4 5 6 7 8 9; do
