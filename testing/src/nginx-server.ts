@@ -1,11 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
+import { freePort } from './free-port.js';
 
 /** Debian's nginx running deploy/nginx/nginx.conf in front of loopback replicas, for tests and the scale bench. */
 export interface NginxServer {
@@ -125,15 +125,6 @@ function adapt(config: string, replacements: readonly [string | RegExp, string][
     if (changed === text) throw new Error(`deploy/nginx/nginx.conf no longer has ${String(pattern)}`);
     return changed;
   }, config);
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 /** Bounded: 100 tries 50 ms apart (nginx starts in a few milliseconds). */

@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { delimiter, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { freePort } from './free-port.js';
 
 /** A real Redis (Debian's `redis-server`) on a free loopback port, for tests of the shared cache tier. */
 export interface RedisServer {
@@ -60,15 +61,6 @@ export async function startRedisServer(): Promise<RedisServer> {
     await exited;
   };
   return { url: `redis://127.0.0.1:${port}`, port, kill: () => end('SIGKILL'), stop: () => end('SIGTERM') };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 /** Bounded: 100 tries 50 ms apart (redis-server starts in a few milliseconds). */
