@@ -1,10 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
+import { findExecutable } from './find-executable.js';
 import { freePort } from './free-port.js';
 
 /** Debian's nginx running deploy/nginx/nginx.conf in front of loopback replicas, for tests and the scale bench. */
@@ -35,15 +36,7 @@ const DEPLOY = fileURLToPath(new URL('../../deploy/nginx/', import.meta.url));
 
 /** Debian's `/usr/sbin/nginx` (or NGINX_PATH), or `undefined` when it is not installed. */
 export function findNginx(): string | undefined {
-  const candidates = process.env.NGINX_PATH ? [process.env.NGINX_PATH] : ['/usr/sbin/nginx', '/usr/bin/nginx'];
-  return candidates.find((path) => {
-    try {
-      accessSync(path, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  return findExecutable(process.env.NGINX_PATH ? [process.env.NGINX_PATH] : ['/usr/sbin/nginx', '/usr/bin/nginx']);
 }
 
 /**

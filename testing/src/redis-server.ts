@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import { connect } from 'node:net';
 import { delimiter, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { findExecutable } from './find-executable.js';
 import { freePort } from './free-port.js';
 
 /** A real Redis (Debian's `redis-server`) on a free loopback port, for tests of the shared cache tier. */
@@ -20,17 +20,11 @@ export const REDIS_INSTALL_HINT = 'apt-get install -y redis-server';
 
 /** The `redis-server` program on PATH (or REDIS_SERVER_PATH), or `undefined` when it is not installed. */
 export function findRedisServer(): string | undefined {
-  const candidates = process.env.REDIS_SERVER_PATH
-    ? [process.env.REDIS_SERVER_PATH]
-    : [...(process.env.PATH ?? '').split(delimiter), '/usr/bin', '/usr/sbin'].map((dir) => join(dir, 'redis-server'));
-  return candidates.find((path) => {
-    try {
-      accessSync(path, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  return findExecutable(
+    process.env.REDIS_SERVER_PATH
+      ? [process.env.REDIS_SERVER_PATH]
+      : [...(process.env.PATH ?? '').split(delimiter), '/usr/bin', '/usr/sbin'].map((dir) => join(dir, 'redis-server')),
+  );
 }
 
 /**
