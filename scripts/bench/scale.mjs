@@ -4,22 +4,24 @@
 // 1. Upstream list calls per TTL: three replicas of the built server (`node server/dist/index.js`) sharing one
 //    redis-server, all hit cold and at the same moment, then again each time the TTL runs out. Counted from the
 //    replicas' own /metrics (catalogue_upstream_call_duration_seconds_count{operation="list"}). Target: 1 per TTL.
-// 2. Through nginx with deploy/nginx/nginx.conf, adapted as the tests adapt it (testing/src/nginx-server.ts; Node
-//    loads its built `dist`, hence the build first): a cached
-//    `GET /api/products` (gzip, 1,000 products) against the same nginx serving a static file of the same bytes,
-//    autocannon with 50 keep-alive connections in its own process, alternating in rotating order; the median of
-//    the rounds' ratios is reported. Target: ≥ 0.8×.
-// BENCH_SECONDS (default 6) and BENCH_ROUNDS (default 3) shorten it, BENCH_PRODUCTS (default 1000) sizes the
-// catalogue. Prints its figures; never fails on them.
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// 2. Through nginx with deploy/nginx/nginx.conf, adapted as the tests adapt it: a cached `GET /api/products`
+//    (gzip, 1,000 products) against the same nginx serving a static file of the same bytes, autocannon with 50
+//    keep-alive connections in its own process, alternating in rotating order; the median of the rounds' ratios
+//    is reported. Target: ≥ 0.8×.
+// redis-server and nginx are started by the tests' own helpers (testing/src/redis-server.ts, nginx-server.ts; Node
+// loads their built `dist`, hence the build first). BENCH_SECONDS (default 6) and BENCH_ROUNDS (default 3) shorten
+// it, BENCH_PRODUCTS (default 1000) sizes the catalogue. Prints its figures; never fails on them.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findNginx, startNginxServer } from '@catalogue/testing/nginx-server';
+import { findRedisServer, startRedisServer } from '@catalogue/testing/redis-server';
 import { get, waitFor200 } from './http.mjs';
-import { measureLoad } from './load.mjs';
+import { CONNECTIONS, measureLoad } from './load.mjs';
 import { cpuSeconds, freePort, killChildrenOnExit, startNode, stopAllProcesses } from './processes.mjs';
+import { median } from './report.mjs';
 import { startUpstream } from './upstream.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -28,31 +30,14 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 1000);
 const REPLICAS = 3;
 const COLD_TTL_SECONDS = 2;
-const REDIS = ['/usr/bin/redis-server', 'redis-server'].find((path) => spawnSync(path, ['--version'], { stdio: 'ignore' }).status === 0);
 
-if (!findNginx() || !REDIS) {
+if (!findNginx() || !findRedisServer()) {
   console.error("The scale bench needs Debian's nginx and redis-server: apt-get install -y nginx redis-server");
   process.exit(1);
 }
 const work = mkdtempSync(join(tmpdir(), 'catalogue-scale-bench-'));
 killChildrenOnExit();
-const others = [];
-process.once('exit', () => {
-  for (const child of others) child.kill('SIGKILL');
-  rmSync(work, { recursive: true, force: true });
-});
-
-function startOther(command, args) {
-  const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'inherit'] });
-  others.push(child);
-  return child;
-}
-
-async function startRedis() {
-  const port = await freePort();
-  startOther(REDIS, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
-  return `redis://127.0.0.1:${port}`;
-}
+process.once('exit', () => rmSync(work, { recursive: true, force: true }));
 
 async function startReplicas({ upstreamUrl, redisUrl, ttlSeconds }) {
   return Promise.all(
@@ -96,16 +81,13 @@ async function stampede(replicas, perReplica) {
   return (await Promise.all(requests)).map((response) => response.status);
 }
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
 const upstream = await startUpstream(PRODUCTS);
+let redis;
 let nginx;
 try {
   // ---- 1. upstream list calls per TTL --------------------------------------------------------------------------
-  const redisUrl = await startRedis();
+  redis = await startRedisServer();
+  const redisUrl = redis.url;
   const replicas = await startReplicas({ upstreamUrl: upstream.url, redisUrl, ttlSeconds: COLD_TTL_SECONDS });
   const perTtl = [];
   for (let round = 0; round < ROUNDS; round += 1) {
@@ -137,7 +119,7 @@ try {
   const proxied = `${nginx.url}/api/products`;
   const fill = await get(proxied, headers);
   const hit = await get(proxied, headers);
-  spawnSync('mkdir', ['-p', join(work, 'static/api')]);
+  mkdirSync(join(work, 'static/api'), { recursive: true });
   writeFileSync(join(work, 'static/api/products'), hit.body);
   const staticUrl = `http://127.0.0.1:${staticPort}/api/products`;
   const fromFile = await get(staticUrl, headers);
@@ -158,7 +140,7 @@ try {
     const order = round % 2 === 0 ? ['proxied', 'static'] : ['static', 'proxied'];
     for (const name of order) {
       const cpuBefore = workerCpu();
-      const result = await measureLoad({ url: name === 'proxied' ? proxied : staticUrl, headers, seconds: SECONDS, connections: 50 });
+      const result = await measureLoad({ url: name === 'proxied' ? proxied : staticUrl, headers, seconds: SECONDS });
       if (result.non2xx || result.errors) throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
       rates[name].push(result.requestsPerSecond);
       cpuPerAnswer[name].push(((workerCpu() - cpuBefore) / result.responses) * 1e6);
@@ -172,7 +154,7 @@ try {
     `upstream list calls per TTL, ${REPLICAS} replicas + Redis, ${REPLICAS * 20} concurrent cold requests (target 1): ` +
       perTtl.map(({ calls, ok, of }) => `${calls} (${ok}/${of} answered 200)`).join(', '),
     `through nginx, cached GET /api/products (${PRODUCTS} products, gzip, ${hit.body.length} bytes, X-Proxy-Cache ${hit.headers['x-proxy-cache']} → ${after.headers['x-proxy-cache']}) ` +
-      `vs the same bytes as a static file, 50 connections, median of ${ROUNDS} × ${SECONDS} s: ` +
+      `vs the same bytes as a static file, ${CONNECTIONS} connections, median of ${ROUNDS} × ${SECONDS} s: ` +
       `${Math.round(median(rates.proxied))} vs ${Math.round(median(rates.static))} req/s; ratio ${median(ratios).toFixed(2)}× (median of the rounds' ratios; target ≥ 0.8×), ` +
       `by round ${ratios.map((ratio) => ratio.toFixed(2)).join(' / ')}; nginx CPU per answer ` +
       `${median(cpuPerAnswer.proxied).toFixed(1)} vs ${median(cpuPerAnswer.static).toFixed(1)} µs (median)`,
@@ -180,7 +162,7 @@ try {
   console.log(lines.join('\n'));
 } finally {
   await nginx?.stop();
+  await redis?.stop();
   await upstream.close();
   await stopAllProcesses();
-  for (const child of others) child.kill('SIGTERM');
 }
