@@ -33,6 +33,8 @@ export interface NginxServerOptions {
 export const NGINX_INSTALL_HINT = 'apt-get install -y nginx';
 
 const DEPLOY = fileURLToPath(new URL('../../deploy/nginx/', import.meta.url));
+/** The kinds of temporary file nginx keeps, each given a folder in the test's own. */
+const TEMPORARY_FILE_KINDS = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'];
 
 /** Debian's `/usr/sbin/nginx` (or NGINX_PATH), or `undefined` when it is not installed. */
 export function findNginx(): string | undefined {
@@ -55,9 +57,7 @@ export async function startNginxServer(options: NginxServerOptions): Promise<Ngi
     join(work, 'upstream.conf'),
     `upstream catalogue {\n${options.upstreamPorts.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=5s;\n`).join('')}    keepalive 32;\n}\n`,
   );
-  const temporaryFiles = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
-    .map((kind) => `    ${kind}_temp_path ${join(work, 'temp', kind)};\n`)
-    .join('');
+  const temporaryFiles = TEMPORARY_FILE_KINDS.map((kind) => `    ${kind}_temp_path ${join(work, 'temp', kind)};\n`).join('');
   const config = adapt(readFileSync(join(DEPLOY, 'nginx.conf'), 'utf8'), [
     [/^user .*$/m, process.getuid?.() === 0 ? 'user root;' : ''],
     [/^pid .*$/m, `pid ${join(work, 'nginx.pid')};`],
@@ -70,7 +70,7 @@ export async function startNginxServer(options: NginxServerOptions): Promise<Ngi
     [/^http \{\n/m, `http {\n${temporaryFiles}${options.extraHttpConfig ?? ''}\n`],
   ]);
   writeFileSync(join(work, 'nginx.conf'), config);
-  for (const kind of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(work, 'temp', kind), { recursive: true });
+  for (const kind of TEMPORARY_FILE_KINDS) mkdirSync(join(work, 'temp', kind), { recursive: true });
 
   const child = spawn(program, ['-p', `${work}/`, '-c', join(work, 'nginx.conf'), '-e', join(work, 'error.log'), '-g', 'daemon off;'], {
     stdio: ['ignore', 'ignore', 'pipe'],
