@@ -36,34 +36,23 @@ export function createStaticFiles({ staticDir }: StaticFilesOptions): Router {
       .filter((name) => name !== TEMPLATE)
       .map((name) => `/${name}`),
   );
-  const markStatic = (res: express.Response) => {
-    res.locals.staticFile = true;
-  };
-
-  const router = Router();
-  // Only static files are compressed here: pages and API answers carry their own prepared encodings.
-  router.use(compression({ filter: (req, res) => res.locals.staticFile === true && compression.filter(req, res) }));
-  router.use(
-    '/assets',
-    express.static(join(staticDir, 'assets'), {
+  // One folder's files with their lifetime, marked for the compression below.
+  const serve = (dir: string, cacheControl: string) =>
+    express.static(dir, {
       index: false,
       redirect: false,
       cacheControl: false,
       setHeaders: (res) => {
-        markStatic(res);
-        res.setHeader('Cache-Control', IMMUTABLE);
+        res.locals.staticFile = true;
+        res.setHeader('Cache-Control', cacheControl);
       },
-    }),
-  );
-  const topLevel = express.static(staticDir, {
-    index: false,
-    redirect: false,
-    cacheControl: false,
-    setHeaders: (res) => {
-      markStatic(res);
-      res.setHeader('Cache-Control', REVALIDATE);
-    },
-  });
+    });
+
+  const router = Router();
+  // Only static files are compressed here: pages and API answers carry their own prepared encodings.
+  router.use(compression({ filter: (req, res) => res.locals.staticFile === true && compression.filter(req, res) }));
+  router.use('/assets', serve(join(staticDir, 'assets'), IMMUTABLE));
+  const topLevel = serve(staticDir, REVALIDATE);
   const onlyListedFiles: RequestHandler = (req, res, next) => (topFiles.has(req.path) ? topLevel(req, res, next) : next());
   router.use(onlyListedFiles);
   return router;
