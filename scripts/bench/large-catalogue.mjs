@@ -9,7 +9,7 @@ import { launchChromium } from './browser.mjs';
 import { startBuiltServer } from './built-server.mjs';
 import { get } from './http.mjs';
 import { killChildrenOnExit, stopAllProcesses, stopProcess } from './processes.mjs';
-import { median, Report } from './report.mjs';
+import { fmt, median, Report } from './report.mjs';
 import { startUpstream } from './upstream.mjs';
 
 const PRODUCTS = 5000;
@@ -269,8 +269,6 @@ export async function measureLargeCatalogue(browser, origin, products, log) {
     await context.close();
   }
 }
-
-const fmt = (value) => (value === null || value === undefined ? 'n/a' : value.toLocaleString('en-US', { maximumFractionDigits: 0 }));
 
 /**
  * The bench's large-catalogue part: the built server in front of a generated 5,000-product upstream (its cache filled

@@ -15,7 +15,7 @@ import { startContender } from './contenders.mjs';
 import { decodedText, get } from './http.mjs';
 import { measureLoad } from './load.mjs';
 import { cpuSeconds, killChildrenOnExit, stopAllProcesses, stopProcess } from './processes.mjs';
-import { median, percent, Report } from './report.mjs';
+import { fmt, median, percent, Report } from './report.mjs';
 import { startUpstream } from './upstream.mjs';
 
 const CLIENT_DIST = fileURLToPath(new URL('../../client/dist/', import.meta.url));
@@ -33,10 +33,6 @@ const RENDERS = 20;
 const PER_CONNECTION_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
 
 const pairs = (rawHeaders) => rawHeaders.flatMap((value, index) => (index % 2 === 0 ? [[value, rawHeaders[index + 1]]] : []));
-const fmt = (value, digits = 0) =>
-  value === null || value === undefined
-    ? 'n/a'
-    : value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 /** Both measurements; each figure goes to `report` under 'pages'. */
 export async function measurePages({ seconds, warmupSeconds, rounds, workDir, log, report }) {

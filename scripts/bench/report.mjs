@@ -13,6 +13,12 @@ export function median(values) {
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
+/** A figure for the summary: `digits` decimals (none by default), thousands separated ("12,644"), or "n/a". */
+export const fmt = (value, digits = 0) =>
+  value === null || value === undefined
+    ? 'n/a'
+    : value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
 /** A share of one core (0.5) as a percentage ("50%"). */
 export const percent = (share) => (share === null || share === undefined ? 'n/a' : `${Math.round(share * 100)}%`);
 

@@ -11,7 +11,7 @@ import { runLighthouse } from './lighthouse.mjs';
 import { CONNECTIONS } from './load.mjs';
 import { measureRouteScripts, ROUTE_BUDGETS } from './page-budgets.mjs';
 import { killChildrenOnExit, PINNING, stopAllProcesses, stopProcess } from './processes.mjs';
-import { describeMachine, loadAverage, median, percent, Report, writeReport } from './report.mjs';
+import { describeMachine, fmt, loadAverage, median, percent, Report, writeReport } from './report.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SECONDS = positiveInteger('BENCH_SECONDS', 6);
@@ -24,10 +24,6 @@ const log = (line = '') => console.log(line);
 const report = new Report();
 const startedAt = new Date();
 const started = performance.now();
-const fmt = (value, digits = 0) =>
-  value === null || value === undefined
-    ? 'n/a'
-    : value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 function positiveInteger(name, fallback) {
   const value = Number(process.env[name] ?? fallback);
