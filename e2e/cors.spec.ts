@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { expect, type Page, test } from '@playwright/test';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import { type StubbedSite, startStubbedSite } from './fixtures/servers.ts';
+import { categoryNames } from './support/catalogue.ts';
 
 /**
  * A program in a browser on another origin reading the API (README, "CORS"), in Chromium, which is what enforces
@@ -127,7 +128,7 @@ test.describe('the API read from another origin, with CORS_ORIGINS listing one o
     const read = await readFromPage(page, `${site.site.url}/api/products/categories`, { headers: { 'X-Request-Id': 'listed-1' } });
     if ('refused' in read) throw new Error(read.refused);
     expect(read.status).toBe(200);
-    expect(read.body).toEqual([...new Set(FIXTURE_PRODUCTS.map((product) => product.category))]);
+    expect(read.body).toEqual(categoryNames(FIXTURE_PRODUCTS));
 
     await page.goto(unlisted.origin);
     expect(await readFromPage(page, `${site.site.url}/api/products/categories`)).toHaveProperty('refused');
