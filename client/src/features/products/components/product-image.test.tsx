@@ -1,10 +1,11 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { IMAGE_WIDTHS } from '@catalogue/shared/image-widths';
+import type { ProductPhotoLayout } from '@catalogue/shared/product-photo';
 import { ThemeModeProvider } from '../../../lib/theme-mode';
-import { ProductImage, type ProductImageLayout } from './product-image';
+import { ProductImage } from './product-image';
 
-function photo(layout: ProductImageLayout, priority?: boolean) {
+function photo(layout: ProductPhotoLayout, priority?: boolean) {
   render(
     <ThemeModeProvider>
       <ProductImage src="/api/products/7/image" alt="A backpack" layout={layout} priority={priority} />

@@ -28,14 +28,12 @@ const StyledFrame = styled.div`
   }
 `;
 
-/** Where a product photo is shown; each place draws it at its own width (sizes: shared/src/product-photo.ts). */
-export type ProductImageLayout = ProductPhotoLayout;
-
 interface ProductImageProps {
   /** The product's image route (`/api/products/{id}/image`); its resized variants are offered by width. */
   src: string;
   alt: string;
-  layout: ProductImageLayout;
+  /** Where the photo is shown, which sets the width it is drawn at (`sizes`: shared/src/product-photo.ts). */
+  layout: ProductPhotoLayout;
   /**
    * The page's largest contentful paint candidate (the first cards in view, the centred slide, the detail
    * photo): fetched at once and before other images. Every other photo loads lazily, as it nears the viewport.
