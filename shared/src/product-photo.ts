@@ -1,3 +1,4 @@
+import { BREAKPOINTS, PAGE_MAX_WIDTH } from './breakpoints.js';
 import { IMAGE_WIDTHS, imageVariantUrl } from './image-widths.js';
 
 /**
@@ -9,12 +10,8 @@ import { IMAGE_WIDTHS, imageVariantUrl } from './image-widths.js';
 /** Where a product photo is shown; each place draws it at its own width. */
 export type ProductPhotoLayout = 'grid' | 'carousel' | 'detail';
 
-/** The client theme's breakpoints (client/src/styles/theme.ts, BREAKPOINTS), in CSS pixels. */
-const SM = 640;
-const MD = 768;
-const LG = 1024;
-/** The page's content column stops growing here (the theme's layout.maxWidth). */
-const MAX_PAGE = 1200;
+const { sm: SM, md: MD, lg: LG } = BREAKPOINTS;
+const MAX_PAGE = PAGE_MAX_WIDTH;
 
 /**
  * How wide the photo is drawn, per layout and viewport, so the browser picks the smallest variant that is sharp
@@ -29,7 +26,7 @@ const MAX_PAGE = 1200;
  *
  * The browser suite measures each against the drawn photo at 375 and 1,280 px (e2e/product-photos.spec.ts).
  */
-export const PHOTO_SIZES: Record<ProductPhotoLayout, string> = {
+const PHOTO_SIZES: Record<ProductPhotoLayout, string> = {
   grid: [
     `(min-width: ${MAX_PAGE}px) 204px`,
     `(min-width: ${LG}px) calc(25vw - 96px)`,

@@ -1,3 +1,5 @@
+import { BREAKPOINTS, PAGE_MAX_WIDTH } from '@catalogue/shared/breakpoints';
+
 /**
  * The two designed colour schemes and the typed theme the styled components read. Every colour the pages use comes
  * from here; text pairs are chosen for WCAG AA (body and muted text ≥ 4.5:1 on both `background` and `surface`,
@@ -53,8 +55,7 @@ export interface AppTheme extends ColorScheme {
   transition: { menu: string; smooth: string; quick: string };
 }
 
-/** Breakpoints of docs/product.md, "Page hooks" (min-width, px): grid 640/768/1024, bar collapses below 1024. */
-export const BREAKPOINTS = { sm: 640, md: 768, lg: 1024 } as const;
+export { BREAKPOINTS };
 
 export const media = {
   sm: `@media (min-width: ${BREAKPOINTS.sm}px)`,
@@ -76,7 +77,7 @@ const layout = {
     sizeXl: 'clamp(1.75rem, 1.3rem + 2vw, 2.5rem)',
     sizeHero: 'clamp(5rem, 3rem + 10vw, 9rem)',
   },
-  layout: { maxWidth: '1200px', barHeight: '88px', barHeightCompact: '72px' },
+  layout: { maxWidth: `${PAGE_MAX_WIDTH}px`, barHeight: '88px', barHeightCompact: '72px' },
   transition: { menu: `${MENU_TRANSITION_MS}ms ease`, smooth: '300ms ease', quick: '160ms ease' },
 } as const;
 
