@@ -20,7 +20,7 @@ import { findNginx, startNginxServer } from '@catalogue/testing/nginx-server';
 import { findRedisServer, startRedisServer } from '@catalogue/testing/redis-server';
 import { get, waitFor200 } from './http.mjs';
 import { CONNECTIONS, measureLoad } from './load.mjs';
-import { cpuSeconds, freePort, killChildrenOnExit, startNode, stopAllProcesses } from './processes.mjs';
+import { alsoOnExit, cpuSeconds, freePort, killChildrenOnExit, startNode, stopAllProcesses } from './processes.mjs';
 import { median } from './report.mjs';
 import { startUpstream } from './upstream.mjs';
 
@@ -87,6 +87,8 @@ let nginx;
 try {
   // ---- 1. upstream list calls per TTL --------------------------------------------------------------------------
   redis = await startRedisServer();
+  // Not a child of processes.mjs's: on Ctrl-C, the exit handler sends its signal (kill() and stop() send it at once).
+  alsoOnExit(() => void redis.kill());
   const redisUrl = redis.url;
   const replicas = await startReplicas({ upstreamUrl: upstream.url, redisUrl, ttlSeconds: COLD_TTL_SECONDS });
   const perTtl = [];
@@ -114,6 +116,7 @@ try {
       `    server {\n        listen 127.0.0.1:${staticPort};\n        location = /api/products {\n            root ${work}/static;\n` +
       `            default_type application/json;\n            add_header Content-Encoding gzip;\n            add_header Vary Accept-Encoding;\n        }\n    }\n`,
   });
+  alsoOnExit(() => void nginx.stop());
 
   const headers = { 'accept-encoding': 'gzip, deflate, br;q=0' };
   const proxied = `${nginx.url}/api/products`;
