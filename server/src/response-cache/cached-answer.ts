@@ -67,13 +67,22 @@ export interface PreparedAnswer {
 }
 
 const SECURITY_HEADER_LIST = SECURITY_HEADERS.flat();
-const CROSS_ORIGIN_SECURITY_HEADER_LIST = withOverrides(undefined, 'cross-origin');
+/** By CSP, then by resource policy. Both come from the code's constants (image-answer.ts, cors.ts): a few lists. */
+const SECURITY_HEADER_LISTS = new Map<string | undefined, Map<string | undefined, readonly string[]>>();
 
-/** SECURITY_HEADERS with an answer's own CSP and a request's resource policy; the common cases are computed once. */
+/**
+ * SECURITY_HEADERS with an answer's own CSP and a request's resource policy, each combination computed once:
+ * every image variant carries its own CSP, and rebuilding the list took a cache hit microseconds (measured),
+ * where looking it up takes well under one.
+ */
 function securityHeaders(contentSecurityPolicy: string | undefined, resourcePolicy: string | undefined): readonly string[] {
   if (contentSecurityPolicy === undefined && resourcePolicy === undefined) return SECURITY_HEADER_LIST;
-  if (contentSecurityPolicy === undefined && resourcePolicy === 'cross-origin') return CROSS_ORIGIN_SECURITY_HEADER_LIST;
-  return withOverrides(contentSecurityPolicy, resourcePolicy);
+  let byResourcePolicy = SECURITY_HEADER_LISTS.get(contentSecurityPolicy);
+  if (byResourcePolicy === undefined)
+    SECURITY_HEADER_LISTS.set(contentSecurityPolicy, (byResourcePolicy = new Map<string | undefined, readonly string[]>()));
+  let list = byResourcePolicy.get(resourcePolicy);
+  if (list === undefined) byResourcePolicy.set(resourcePolicy, (list = withOverrides(contentSecurityPolicy, resourcePolicy)));
+  return list;
 }
 
 function withOverrides(contentSecurityPolicy: string | undefined, resourcePolicy: string | undefined): string[] {
