@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { IMAGE_WIDTHS } from '@catalogue/shared/image-widths';
 import { MESSAGES } from '@catalogue/shared/messages';
 import { ALLOWED_METHODS, EXPOSED_HEADERS, PREFLIGHT_MAX_AGE_SECONDS } from '../cors.js';
@@ -219,7 +220,8 @@ const RESPONSES: Record<string, Response> = {
   },
   UriTooLong: errorResponse(
     `The URL (path and query) is over ${MAX_API_URL_LENGTH.toLocaleString('en')} characters; refused before the rate limit counts it.`,
-    ['URI Too Long'],
+    // What refuseLongUrls (uri-too-long.ts) sends: Node's reason phrase.
+    [STATUS_CODES[414]!],
     { 'Cache-Control': ref('headers', 'CacheControlNoStore'), ...CORS_HEADERS },
   ),
   TooManyRequests: errorResponse(
