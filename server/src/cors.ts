@@ -19,6 +19,8 @@ export interface CorsHeaders {
 /** What a script on another origin may read of an answer besides the basic headers: caching, tracing, the rate limit. */
 export const EXPOSED_HEADERS = 'ETag, Age, X-Cache, X-Request-Id, RateLimit, RateLimit-Policy, Retry-After';
 export const ALLOWED_METHODS = 'GET, HEAD';
+/** The `Allow` of every /api path: its methods, and OPTIONS, which the middleware below answers on all of them. */
+export const API_ALLOW = `${ALLOWED_METHODS}, OPTIONS`;
 /** How long a browser may reuse a preflight's answer: two hours, Chromium's own ceiling. */
 export const PREFLIGHT_MAX_AGE_SECONDS = 7200;
 
@@ -79,7 +81,7 @@ export function createCorsPolicy({ corsOrigins }: Pick<Config, 'corsOrigins'>): 
         next();
         return;
       }
-      res.set({ Allow: `${ALLOWED_METHODS}, OPTIONS`, 'Cache-Control': 'no-store' });
+      res.set({ Allow: API_ALLOW, 'Cache-Control': 'no-store' });
       const isPreflight = req.headers['access-control-request-method'] !== undefined;
       if (isPreflight && cors.headers.length > 0) {
         res.set({ 'Access-Control-Allow-Methods': ALLOWED_METHODS, 'Access-Control-Max-Age': String(PREFLIGHT_MAX_AGE_SECONDS) });

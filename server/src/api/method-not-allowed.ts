@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import { API_ALLOW } from '../cors.js';
 
 function methodNotAllowed(allow: string): RequestHandler {
   return (_req, res) => {
@@ -10,7 +11,7 @@ function methodNotAllowed(allow: string): RequestHandler {
  * The API is read-only: its routes answer GET and HEAD, and every other method with a JSON 405. OPTIONS is
  * answered on every /api path, before any route, by the CORS middleware (cors.ts), so `Allow` names it too.
  */
-export const allowOnlyGetAndHead = methodNotAllowed('GET, HEAD, OPTIONS');
+export const allowOnlyGetAndHead = methodNotAllowed(API_ALLOW);
 
 /** The probes (`/healthz`, `/readyz`), outside /api and its CORS: GET and HEAD, nothing else. */
 export const probesAllowOnlyGetAndHead = methodNotAllowed('GET, HEAD');
