@@ -7,6 +7,7 @@ import type {
   OpenApiDocument,
   Operation,
   Parameter,
+  PathItem,
   Reference,
   Response,
 } from './openapi-types.js';
@@ -115,7 +116,7 @@ ${Object.entries(this.#document.components.schemas)
 `;
   }
 
-  #operations(item: OpenApiDocument['paths'][string]): [HttpMethod, Operation][] {
+  #operations(item: PathItem): [HttpMethod, Operation][] {
     return HTTP_METHODS.flatMap((method) => (item[method] ? [[method, item[method]] as [HttpMethod, Operation]] : []));
   }
 
@@ -135,7 +136,7 @@ ${links.join('\n')}
 </nav>`;
   }
 
-  #path(path: string, item: OpenApiDocument['paths'][string]): string {
+  #path(path: string, item: PathItem): string {
     const fullPath = this.#base + path;
     const id = `path-${slug(path)}`;
     return `<section aria-labelledby="${id}">
