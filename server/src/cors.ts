@@ -50,24 +50,7 @@ export interface CorsPolicy {
 const HEADER_NAME_LIST = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:[ \t]*,[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+)*$/;
 
 export function createCorsPolicy({ corsOrigins }: Pick<Config, 'corsOrigins'>): CorsPolicy {
-  const allowed = (origin: string) => ['Access-Control-Allow-Origin', origin, 'Access-Control-Expose-Headers', EXPOSED_HEADERS];
-  const headersFor: CorsPolicy['headersFor'] =
-    corsOrigins === '*'
-      ? (() => {
-          // The same for every request, so a shared cache may keep one copy for all origins.
-          const any: CorsHeaders = { headers: allowed('*'), varyOrigin: false, resourcePolicy: 'cross-origin' };
-          return () => any;
-        })()
-      : (() => {
-          const listed = new Set(corsOrigins);
-          // A request without Origin, or from an origin not listed, gets no Allow-Origin: the browser keeps the
-          // answer from the script. The answer still varies by Origin, so no cache hands it to a listed one.
-          const refused: CorsHeaders = { headers: [], varyOrigin: true, resourcePolicy: undefined };
-          return (origin) =>
-            origin !== undefined && listed.has(origin)
-              ? { headers: allowed(origin), varyOrigin: true, resourcePolicy: undefined }
-              : refused;
-        })();
+  const headersFor = corsHeadersFor(corsOrigins);
 
   return {
     headersFor,
@@ -93,4 +76,24 @@ export function createCorsPolicy({ corsOrigins }: Pick<Config, 'corsOrigins'>): 
       res.status(204).end();
     },
   };
+}
+
+function allowed(origin: string): string[] {
+  return ['Access-Control-Allow-Origin', origin, 'Access-Control-Expose-Headers', EXPOSED_HEADERS];
+}
+
+function corsHeadersFor(corsOrigins: Config['corsOrigins']): CorsPolicy['headersFor'] {
+  if (corsOrigins === '*') {
+    // The same for every request, so a shared cache may keep one copy for all origins.
+    const any: CorsHeaders = { headers: allowed('*'), varyOrigin: false, resourcePolicy: 'cross-origin' };
+    return () => any;
+  }
+  // Each listed origin's headers made once, not per request.
+  const listed = new Map(
+    corsOrigins.map((origin): [string, CorsHeaders] => [origin, { headers: allowed(origin), varyOrigin: true, resourcePolicy: undefined }]),
+  );
+  // A request without Origin, or from an origin not listed, gets no Allow-Origin: the browser keeps the
+  // answer from the script. The answer still varies by Origin, so no cache hands it to a listed one.
+  const refused: CorsHeaders = { headers: [], varyOrigin: true, resourcePolicy: undefined };
+  return (origin) => (origin === undefined ? undefined : listed.get(origin)) ?? refused;
 }
