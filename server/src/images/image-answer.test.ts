@@ -5,6 +5,7 @@ import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
 import { startUpstreamStub, type UpstreamStub } from '@catalogue/testing/upstream-double';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
+import { EMBEDDED_CATALOGUE_DIR } from '../catalogue/embedded-source.js';
 
 /** What Chromium sends for an image. */
 const CHROMIUM_ACCEPT = 'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8';
@@ -136,16 +137,14 @@ describe('GET /api/products/:id/image?w=', () => {
   });
 
   it('passes the embedded catalogue’s SVGs through unchanged', async () => {
-    await start({ embeddedDirectory: new URL('../../embedded-catalogue/', import.meta.url) });
+    await start({ embeddedDirectory: EMBEDDED_CATALOGUE_DIR });
     const variant = await get('/api/products/1/image?w=320');
     expect(variant.headers.get('content-type')).toBe('image/svg+xml');
     expect(variant.headers.get('vary')).toBe('Accept');
-    const products = JSON.parse(await readFile(new URL('../../embedded-catalogue/products.json', import.meta.url), 'utf8')) as {
+    const products = JSON.parse(await readFile(new URL('products.json', EMBEDDED_CATALOGUE_DIR), 'utf8')) as {
       image: string;
     }[];
-    expect(variant.body.equals(await readFile(new URL(`../../embedded-catalogue/images/${products[0]!.image}`, import.meta.url)))).toBe(
-      true,
-    );
+    expect(variant.body.equals(await readFile(new URL(`images/${products[0]!.image}`, EMBEDDED_CATALOGUE_DIR)))).toBe(true);
   });
 });
 
