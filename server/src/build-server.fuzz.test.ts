@@ -246,14 +246,6 @@ function isApiPath(path: string): boolean {
   return /^\/api(\/|\?|$)/.test(path);
 }
 
-/**
- * The only requests that ask the upstream: a numeric id of a product or its image, and the list (asked by
- * /api/products and its views: the categories and a category).
- */
-function reachesUpstream(path: string): boolean {
-  return /^\/api\/products(\/0*\d{1,16}(\/image)?|\/categories|\/category\/[^/?]+)?\/?(\?|$)/.test(path);
-}
-
 let site: TestSite;
 let agent: Agent;
 
@@ -285,7 +277,8 @@ function send(port: number, input: FuzzInput): Promise<Outcome | { error: string
 function problemWith(input: { method: string; path: string }, outcome: Outcome | { error: string }): string | undefined {
   if ('error' in outcome) return `no answer: ${outcome.error}`;
   const { status, headers, body } = outcome;
-  if (status >= 500 && !((status === 502 || status === 504) && reachesUpstream(input.path))) return `status ${status}`;
+  // The upstream is healthy throughout, so not even a 502 or 504 may come up.
+  if (status >= 500) return `status ${status}`;
   const leak = LEAKS.find((pattern) => pattern.test(body));
   if (leak !== undefined) return `the body shows ${leak}: ${body.slice(0, 200)}`;
   // Node's own HTTP parser answers what never reaches the app (no request id): a bare 4xx, nothing to leak.
@@ -354,8 +347,6 @@ describe(`fuzzing the running app (seed ${SEED})`, () => {
     expect(site.upstream.requestedPaths().filter((path) => !/^\/products(\/\d+)?$|^\/images\/\d+\.png$/.test(path))).toEqual([]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(({} as Record<string, unknown>).x).toBeUndefined();
-    // Only the healthy answers of a healthy upstream: no 502 or 504 came up at all.
-    expect([...statuses.keys()].filter((status) => status >= 500)).toEqual([]);
 
     const figures = [...statuses]
       .sort(([a], [b]) => a - b)
