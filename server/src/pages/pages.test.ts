@@ -378,7 +378,8 @@ describe('the public origin of absolute URLs', () => {
   it('keeps one cached page per origin, so one Host never sees another one’s URLs', async () => {
     await start();
     await get('/', { Host: 'a.example' });
-    await get('/', { Host: 'b.example' });
+    const other = await get('/', { Host: 'b.example' });
+    expect(canonicalOf(other.text)).toBe('http://b.example/');
     const again = await get('/', { Host: 'a.example' });
     expect(canonicalOf(again.text)).toBe('http://a.example/');
   });
