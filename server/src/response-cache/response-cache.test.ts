@@ -248,7 +248,7 @@ describe('the response cache in front of Express', () => {
   });
 
   it.each<[string, Exchange]>([
-    ['a query string', { path: '/api/products?sort=price' }],
+    ['a sort it does not know', { path: '/api/products?sort=price' }],
     ['a trailing slash', { path: '/api/products/' }],
     ['another case', { path: '/API/Products' }],
     ['an escaped id', { path: '/api/products/%39' }],

@@ -19,7 +19,8 @@ export interface CacheableRoute {
   readonly rateLimited: boolean;
   /**
    * The cache key named by this exact request URL (path and query, as received), or undefined when the URL is
-   * not this route's in its one canonical spelling: any other spelling goes to Express.
+   * not this route's in a spelling it reads exactly as Express would (a view of the list reads its query; most
+   * routes take one spelling only): any other spelling goes to Express.
    */
   match(url: string): string | undefined;
   /**
@@ -49,9 +50,9 @@ export interface ResponseCacheOptions {
  * routes use). Express spends most of a cache hit walking its middleware and router; this does not.
  *
  * Everything else goes to Express unchanged: misses and stale copies (Express fetches and refreshes), any other
- * spelling of the path (query strings, trailing slash, case, escapes), other methods and routes, and requests
- * over the rate limit (Express answers the 429). Like Express, it counts every request it answers against the
- * rate limit, in the metrics and in the access log.
+ * spelling of the path (trailing slash, case, escapes, a query string the route does not read), other methods
+ * and routes, and requests over the rate limit (Express answers the 429). Like Express, it counts every request
+ * it answers against the rate limit, in the metrics and in the access log.
  */
 export function createResponseCache({ routes, policy, metrics, logger, rateLimit, cors, fallback }: ResponseCacheOptions): RequestListener {
   const chooseEncoding = createMemoisedEncodingChooser();
