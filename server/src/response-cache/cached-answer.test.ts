@@ -139,8 +139,17 @@ describe('prepareAnswer', () => {
     expect(headers.filter(([name]) => name === 'Content-Security-Policy')).toEqual([
       ['Content-Security-Policy', "default-src 'none'; sandbox"],
     ]);
-    // Every other security header is still sent, in its place.
-    expect(headers.slice(1, 1 + SECURITY_HEADERS.length).map(([name]) => name)).toEqual(SECURITY_HEADERS.map(([name]) => name));
+    // Every other security header is still sent, in its place, with the site's value.
+    expect(headers.slice(1, 1 + SECURITY_HEADERS.length)).toEqual(
+      SECURITY_HEADERS.map(([name, value]) => [name, name === 'Content-Security-Policy' ? image.contentSecurityPolicy : value]),
+    );
+    // The same entry for a request with CORS for any origin opens the resource policy, and only for that request.
+    const cors = { headers: ['Access-Control-Allow-Origin', '*'], varyOrigin: false, resourcePolicy: 'cross-origin' } as const;
+    expect(pairs(prepareAnswer(image, { ...REQUEST, cors }, POLICY).headers)).toContainEqual([
+      'Cross-Origin-Resource-Policy',
+      'cross-origin',
+    ]);
+    expect(pairs(prepareAnswer(image, REQUEST, POLICY).headers)).toContainEqual(['Cross-Origin-Resource-Policy', 'same-origin']);
   });
 
   it('is pure: the same inputs give equal answers, and nothing handed out is shared', () => {
