@@ -5,7 +5,6 @@ import type { CacheableAnswer } from '../response-cache/cached-answer.js';
 import type { CacheableRoute } from '../response-cache/response-cache.js';
 import { parseListQuery } from './list-query.js';
 import type { ListView, ListViews } from './list-views.js';
-import { MAX_API_URL_LENGTH } from './uri-too-long.js';
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 const PRODUCT_PATH_PREFIX = `${API_PATHS.products}/`;
@@ -38,8 +37,7 @@ export function cacheableProductRoutes(catalogue: CachedCatalogue): CacheableRou
       pattern: `${API_PATHS.products}/:id`,
       rateLimited: true,
       match: (url) => {
-        // Leading zeros can make a valid id of any length: past the limit, Express answers the 414.
-        if (!url.startsWith(PRODUCT_PATH_PREFIX) || url.length > MAX_API_URL_LENGTH) return undefined;
+        if (!url.startsWith(PRODUCT_PATH_PREFIX)) return undefined;
         const id = parseProductId(url.slice(PRODUCT_PATH_PREFIX.length));
         return id === null ? undefined : String(id);
       },
@@ -54,8 +52,8 @@ export function cacheableProductRoutes(catalogue: CachedCatalogue): CacheableRou
 /**
  * The list's views for the response cache: `/api/products?…`, `/api/products/categories` and
  * `/api/products/category/<name>[?…]` whose body is prepared already (list-views.ts). The key is the view as
- * JSON. A URL Express would refuse (over the length limit, a bad limit, an undecodable name) is left to Express,
- * which says why; so is any other spelling (a trailing slash, another case).
+ * JSON. A URL Express would refuse (a bad limit, an undecodable name; one over the length limit never gets here,
+ * response-cache.ts) is left to Express, which says why; so is any other spelling (a trailing slash, another case).
  */
 export function cacheableViewRoutes(views: ListViews): CacheableRoute[] {
   const peekFresh = (key: string) => views.peekFresh(JSON.parse(key) as ListView);
@@ -64,7 +62,7 @@ export function cacheableViewRoutes(views: ListViews): CacheableRoute[] {
       pattern: API_PATHS.products,
       rateLimited: true,
       match: (url) => {
-        if (!url.startsWith(LIST_QUERY_PREFIX) || url.length > MAX_API_URL_LENGTH) return undefined;
+        if (!url.startsWith(LIST_QUERY_PREFIX)) return undefined;
         const query = parseListQuery(url.slice(LIST_QUERY_PREFIX.length));
         return 'error' in query ? undefined : JSON.stringify({ of: 'products', ...query } satisfies ListView);
       },
@@ -80,7 +78,7 @@ export function cacheableViewRoutes(views: ListViews): CacheableRoute[] {
       pattern: `${CATEGORY_PATH_PREFIX}:name`,
       rateLimited: true,
       match: (url) => {
-        if (!url.startsWith(CATEGORY_PATH_PREFIX) || url.length > MAX_API_URL_LENGTH) return undefined;
+        if (!url.startsWith(CATEGORY_PATH_PREFIX)) return undefined;
         const queryStart = url.indexOf('?');
         const rawName = url.slice(CATEGORY_PATH_PREFIX.length, queryStart === -1 ? undefined : queryStart);
         if (rawName === '' || rawName.includes('/')) return undefined;

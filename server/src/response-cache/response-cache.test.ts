@@ -263,6 +263,7 @@ describe('the response cache in front of Express', () => {
     ['a product id over the URL length limit', { path: `/api/products/${'0'.repeat(3000)}9` }],
     ['a list query over the URL length limit', { path: `/api/products?limit=3&pad=${'x'.repeat(3000)}` }],
     ['a category over the URL length limit', { path: `/api/products/category/${'x'.repeat(3000)}` }],
+    ['an image variant over the URL length limit', { path: `/api/products/${'0'.repeat(3000)}9/image?w=320` }],
     ['a repeated sort', { path: '/api/products?sort=asc&sort=asc' }],
     ['an undecodable category name', { path: '/api/products/category/%E0%A4%A' }],
     ['a category with a trailing slash', { path: '/api/products/category/jewelery/' }],
@@ -271,10 +272,11 @@ describe('the response cache in front of Express', () => {
   ])('leaves %s to Express, which answers as it would alone', async (_case, exchange) => {
     const sites = await startSites();
     // Every entry these spellings could name is warm: the list, the product, a limit of the list, every unknown
-    // category's shared body, the jewelery category and the category names.
+    // category's shared body, the jewelery category, the category names and an image variant.
     for (const path of [
       '/api/products',
       '/api/products/9',
+      '/api/products/9/image?w=320',
       '/api/products?limit=3',
       '/api/products/category/x',
       '/api/products/category/jewelery',

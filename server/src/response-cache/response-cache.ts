@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import { logAccess } from '../access-log.js';
+import { MAX_API_URL_LENGTH } from '../api/uri-too-long.js';
 import { type Logger, requestIdFor } from '../logger.js';
 import type { CorsPolicy } from '../cors.js';
 import type { Metrics } from '../metrics.js';
@@ -50,9 +51,9 @@ export interface ResponseCacheOptions {
  * routes use). Express spends most of a cache hit walking its middleware and router; this does not.
  *
  * Everything else goes to Express unchanged: misses and stale copies (Express fetches and refreshes), any other
- * spelling of the path (trailing slash, case, escapes, a query string the route does not read), other methods
- * and routes, and requests over the rate limit (Express answers the 429). Like Express, it counts every request
- * it answers against the rate limit, in the metrics and in the access log.
+ * spelling of the path (trailing slash, case, escapes, a query string the route does not read), URLs over the
+ * API's length limit, other methods and routes, and requests over the rate limit (Express answers the 429).
+ * Like Express, it counts every request it answers against the rate limit, in the metrics and in the access log.
  */
 export function createResponseCache({ routes, policy, metrics, logger, rateLimit, cors, fallback }: ResponseCacheOptions): RequestListener {
   const chooseEncoding = createMemoisedEncodingChooser();
@@ -65,6 +66,9 @@ export function createResponseCache({ routes, policy, metrics, logger, rateLimit
     const started = performance.now();
     const { method, url = '' } = req;
     if (method !== 'GET' && method !== 'HEAD') return fallback(req, res);
+    // Past the API's limit Express answers 414 (uri-too-long.ts), whatever the URL names: leading zeros make a
+    // product id of any length. A page URL that long is rendered by Express too, the same answer.
+    if (url.length > MAX_API_URL_LENGTH) return fallback(req, res);
     let found: (typeof registered)[number] | undefined;
     let answer: CacheableAnswer | undefined;
     for (const candidate of registered) {
