@@ -10,5 +10,6 @@ export const MESSAGES = {
   catalogueUnavailable: 'The product catalogue is unavailable right now',
   catalogueTimeout: 'The product catalogue took too long to answer',
   tooManyRequests: 'Too many requests, please slow down',
+  methodNotAllowed: 'Method not allowed',
   internalError: 'Internal server error',
 } as const;

@@ -1,9 +1,10 @@
+import { MESSAGES } from '@catalogue/shared/messages';
 import type { RequestHandler } from 'express';
 import { API_ALLOW } from '../cors.js';
 
 function methodNotAllowed(allow: string): RequestHandler {
   return (_req, res) => {
-    res.status(405).set({ Allow: allow, 'Cache-Control': 'no-store' }).json({ error: 'Method not allowed' });
+    res.status(405).set({ Allow: allow, 'Cache-Control': 'no-store' }).json({ error: MESSAGES.methodNotAllowed });
   };
 }
 

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { IMAGE_WIDTHS } from '@catalogue/shared/image-widths';
 import { MESSAGES } from '@catalogue/shared/messages';
-import { ALLOWED_METHODS, EXPOSED_HEADERS, PREFLIGHT_MAX_AGE_SECONDS } from '../cors.js';
+import { ALLOWED_METHODS, API_ALLOW, EXPOSED_HEADERS, PREFLIGHT_MAX_AGE_SECONDS } from '../cors.js';
 import { IMAGE_CACHE_CONTROL } from '../images/image-answer.js';
 import { MALFORMED_ESCAPE } from './errors.js';
 import { LIST_QUERY_ERRORS, MAX_LIST_LIMIT } from './list-query.js';
@@ -131,7 +131,7 @@ const HEADERS: Record<string, Header> = {
   Allow: {
     description: 'The methods every `/api` path answers.',
     required: true,
-    schema: { type: 'string', const: `${ALLOWED_METHODS}, OPTIONS` },
+    schema: { type: 'string', const: API_ALLOW },
   },
   AccessControlAllowOrigin: {
     description:
@@ -204,7 +204,7 @@ const RESPONSES: Record<string, Response> = {
   ]),
   MethodNotAllowed: errorResponse(
     'The answer of every path to a method it does not document but `OPTIONS`: the API is read-only. Request bodies are never read.',
-    ['Method not allowed'],
+    [MESSAGES.methodNotAllowed],
     { ...ERROR_HEADERS, Allow: ref('headers', 'Allow') },
   ),
   Options: {
@@ -492,7 +492,7 @@ Every \`GET\` also answers \`HEAD\` (the same status and headers, no body). Erro
 
 ## Other methods, CORS
 
-Every path answers \`OPTIONS\` with \`204\` (the \`Options\` response among the shared responses, \`components.responses\`) and any other method it does not document with \`405 {"error":"Method not allowed"}\` and \`Allow: GET, HEAD, OPTIONS\` (the \`MethodNotAllowed\` response). Every answer, errors included, carries the CORS headers: by default \`Access-Control-Allow-Origin: *\`, so a browser app on any origin can read the catalogue; \`CORS_ORIGINS\` can name the origins instead. Credentials are never allowed.
+Every path answers \`OPTIONS\` with \`204\` (the \`Options\` response among the shared responses, \`components.responses\`) and any other method it does not document with \`405 {"error":"${MESSAGES.methodNotAllowed}"}\` and \`Allow: ${API_ALLOW}\` (the \`MethodNotAllowed\` response). Every answer, errors included, carries the CORS headers: by default \`Access-Control-Allow-Origin: *\`, so a browser app on any origin can read the catalogue; \`CORS_ORIGINS\` can name the origins instead. Credentials are never allowed.
 
 ## Caching
 
@@ -508,7 +508,7 @@ Where the two differ, on purpose:
 - **Without \`sort\` the list is in the upstream's order** (the Fake Store always orders by id; its own data is in id order, so the two agree there).
 - **\`/products/categories\` lists names in the order the catalogue first uses them**; the Fake Store's are in its database's order (alphabetical for its four).
 - **\`/products/category\` without a name is \`400\`**.
-- **Read-only**: \`POST\`, \`PUT\`, \`PATCH\` and \`DELETE\` are \`405\` with \`Allow: GET, HEAD, OPTIONS\` (the Fake Store answers them with a made-up success and changes nothing), and there are no \`/users\`, \`/carts\` or \`/auth\` (\`404\`).
+- **Read-only**: \`POST\`, \`PUT\`, \`PATCH\` and \`DELETE\` are \`405\` with \`Allow: ${API_ALLOW}\` (the Fake Store answers them with a made-up success and changes nothing), and there are no \`/users\`, \`/carts\` or \`/auth\` (\`404\`).
 - **\`image\` is rewritten** to \`/api/products/{id}/image\` on this origin, which fetches the upstream's image (never a URL a client gives) and resizes it with \`?w=\`.
 - **\`rating\` is passed on as the upstream sends it**, so it may be missing; a product of the wrong shape is dropped from lists, and unknown fields are dropped.
 - **Upstream failures are \`502\`, timeouts \`504\`**, each a JSON error, unless a copy is cached; answers may be up to \`CACHE_TTL_SECONDS\` behind the upstream (longer while it fails).
