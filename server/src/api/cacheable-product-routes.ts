@@ -3,6 +3,7 @@ import { API_PATHS } from '@catalogue/shared/routes';
 import type { CachedAnswer, CachedCatalogue } from '../catalogue/cached-catalogue.js';
 import type { CacheableAnswer } from '../response-cache/cached-answer.js';
 import type { CacheableRoute } from '../response-cache/response-cache.js';
+import { decodePathSegment } from '../decode-path-segment.js';
 import { parseListQuery } from './list-query.js';
 import type { ListView, ListViews } from './list-views.js';
 
@@ -82,7 +83,7 @@ export function cacheableViewRoutes(views: ListViews): CacheableRoute[] {
         const queryStart = url.indexOf('?');
         const rawName = url.slice(CATEGORY_PATH_PREFIX.length, queryStart === -1 ? undefined : queryStart);
         if (rawName === '' || rawName.includes('/')) return undefined;
-        const name = decodeName(rawName);
+        const name = decodePathSegment(rawName);
         const query = parseListQuery(queryStart === -1 ? '' : url.slice(queryStart + 1));
         if (name === undefined || 'error' in query) return undefined;
         return JSON.stringify({ of: 'category', name, ...query } satisfies ListView);
@@ -90,13 +91,4 @@ export function cacheableViewRoutes(views: ListViews): CacheableRoute[] {
       peekFresh,
     },
   ];
-}
-
-/** The name as Express decodes a route parameter (decodeURIComponent), or undefined where Express answers 400. */
-function decodeName(raw: string): string | undefined {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return undefined;
-  }
 }

@@ -1,6 +1,7 @@
 import { parseProductId } from '@catalogue/shared/product-id';
 import { PAGE_PATHS, PRODUCTS_PARAMS, productDetailsPath } from '@catalogue/shared/routes';
 import { isSortOption, type SortOption } from '@catalogue/shared/sort';
+import { decodePathSegment } from '../decode-path-segment.js';
 
 /** Which page a URL names, with what it needs to fetch and describe it. */
 export type PageRoute =
@@ -38,18 +39,10 @@ export function resolvePage(url: string): PageRoute {
   if (lower.startsWith(PRODUCT_DETAILS_PREFIX)) {
     const segment = path.slice(PRODUCT_DETAILS_PREFIX.length);
     if (segment === '' || segment.includes('/')) return { kind: 'not-found' };
-    const id = parseProductId(decodeSegment(segment));
+    const id = parseProductId(decodePathSegment(segment));
     return id === null ? { kind: 'invalid-id' } : { kind: 'product', id };
   }
   return { kind: 'not-found' };
-}
-
-function decodeSegment(segment: string): string | undefined {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return undefined; // a broken escape (`%E0%A4%A`) is no id at all
-  }
 }
 
 /**
