@@ -311,7 +311,8 @@ describe('with CORS_ORIGINS listing one origin', () => {
     ['/openapi.json', '/api/openapi.json'],
   ])('GET %s from the listed origin: %s', async (path, target) => {
     for (let attempt = 0; attempt < 2; attempt += 1) {
-      // The second answer is a fresh hit, from the response cache in front of Express where it has the route.
+      // The second answer is a fresh hit. Which path sends it is not observable here; response-cache.test.ts holds the
+      // layer's answers, Origin included, byte for byte to Express's.
       const answer = await send(site, 'GET', target, { Origin: 'https://app.example' });
       expect(answer.status).toBe(200);
       expect(answer.headers['access-control-allow-origin']).toBe('https://app.example');
