@@ -29,17 +29,19 @@ export const productSchema = z
     image: z.string(),
     rating: ratingSchema.optional(),
   })
-  .meta({ description: 'A product in the Fake Store’s shape, as the upstream sends it except `image`.' });
+  .meta({ description: 'A product in the Fake Store’s shape, as a source sends it.' });
 
 /** The image route a served product names instead of the upstream's URL (routes.ts, `productImagePath`). */
 const PRODUCT_IMAGE_PATH = /^\/api\/products\/[0-9]+\/image$/;
 
 /** A product as this server answers it: the upstream's, with `image` rewritten to this origin's image route. */
-export const publicProductSchema = productSchema.extend({
-  image: z.string().regex(PRODUCT_IMAGE_PATH).meta({
-    description: 'This origin’s image route for the product (`/api/products/{id}/image`), not the upstream’s URL.',
-  }),
-});
+export const publicProductSchema = productSchema
+  .extend({
+    image: z.string().regex(PRODUCT_IMAGE_PATH).meta({
+      description: 'This origin’s image route for the product (`/api/products/{id}/image`), not the upstream’s URL.',
+    }),
+  })
+  .meta({ description: 'A product in the Fake Store’s shape, as the upstream sends it except `image`.' });
 
 /** A product as the catalogue serves it (Fake Store shape). `rating` may be missing upstream. */
 export type Product = z.output<typeof productSchema>;
