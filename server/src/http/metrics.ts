@@ -1,6 +1,13 @@
 import type { RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { SharedStoreMetrics } from './catalogue/redis-store.js';
+
+/** What the shared cache's store (catalogue/redis-store.ts) reports to /metrics: each command's outcome, and whether Redis is answering. */
+export interface SharedStoreMetrics {
+  recordSharedCacheCommand(command: SharedCacheCommand, outcome: SharedCacheOutcome): void;
+  setSharedCacheUp(up: boolean): void;
+}
+export type SharedCacheCommand = 'read' | 'write' | 'remove' | 'claim' | 'release';
+export type SharedCacheOutcome = 'hit' | 'miss' | 'ok' | 'taken' | 'error';
 
 /**
  * The figures behind `GET /metrics`, in a registry of their own (not prom-client's global one) so that every
@@ -11,7 +18,7 @@ export interface Metrics extends SharedStoreMetrics {
   /** Counts and times every HTTP request by route pattern, method and status, and API answers by X-Cache. */
   recordRequests: RequestHandler;
   /**
-   * Records the answers of the response cache in front of Express (response-cache/) for one route pattern and
+   * Records the answers of the response cache in front of Express (response-cache.ts) for one route pattern and
    * method: counted exactly as recordRequests counts them (fresh hits, so X-Cache HIT), and in a count of their
    * own so operators see how much traffic bypasses Express. Bound once per route and method, as label lookups
    * cost a hash per call.
@@ -47,7 +54,7 @@ export function createMetrics(): Metrics {
     registers: [registry],
   });
   const frontAnswers = new Counter({
-    name: 'http_hit_path_answers_total',
+    name: 'http_response_cache_answers_total',
     help: 'Requests answered by the response cache in front of Express (fresh cache hits); they are also in the figures above',
     registers: [registry],
   });

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
-import { probesAllowOnlyGetAndHead } from './method-not-allowed.js';
+import { probesAllowOnlyGetAndHead } from '../http/method-not-allowed.js';
 
 /**
  * `/healthz` (liveness: the process serves) and `/readyz` (readiness: catalogue requests can be answered, from a

@@ -1,6 +1,6 @@
 import { MESSAGES } from '@catalogue/shared/messages';
 import type { RequestHandler } from 'express';
-import { API_ALLOW } from '../cors.js';
+import { API_ALLOW } from './cors.js';
 
 function methodNotAllowed(allow: string): RequestHandler {
   return (_req, res) => {

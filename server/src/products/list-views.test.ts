@@ -5,10 +5,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
 import type { PathMode } from '@catalogue/testing/upstream-double';
-import { MALFORMED_ESCAPE } from './errors.js';
+import { MALFORMED_ESCAPE } from '../http/errors.js';
 import { LIST_QUERY_ERRORS } from './list-query.js';
 import { createListViews } from './list-views.js';
-import { MAX_API_URL_LENGTH } from './uri-too-long.js';
+import { MAX_API_URL_LENGTH } from '../http/uri-too-long.js';
 import { MISSING_CATEGORY_NAME } from './products-router.js';
 
 let site: TestSite;
@@ -241,9 +241,9 @@ describe('the views of the list', () => {
     const { catalogue, clock, upstream } = await start();
     const views = createListViews(catalogue);
     const view = { of: 'category', name: 'jewelery', sort: 'desc', limit: 3 } as const;
-    expect(views.peekFresh(view)).toBeUndefined();
+    expect(views.peek(view)).toBeUndefined();
     const first = await views.answer(view);
-    expect(views.peekFresh(view)?.body).toBe(first.body);
+    expect(views.peek(view)?.body).toBe(first.body);
     expect((await views.answer(view)).body).toBe(first.body);
     // Every unknown name shares one body; a limit past the category's size is no limit.
     expect((await views.answer({ ...view, name: 'a' })).body).toBe((await views.answer({ ...view, name: 'b' })).body);
@@ -281,7 +281,7 @@ describe('the views of the list', () => {
     await request(server).get('/api/products/category/secret-name').expect(200);
     await request(server).get('/api/products/categories').expect(200);
     const metrics = (await request(server).get('/metrics').expect(200)).text;
-    expect(metrics).toMatch(/^http_hit_path_answers_total [1-9]/m);
+    expect(metrics).toMatch(/^http_response_cache_answers_total [1-9]/m);
     expect(metrics).toContain('http_request_duration_seconds_count{route="/api/products/category/:name",method="GET",status="200"} 3');
     expect(metrics).toContain('http_request_duration_seconds_count{route="/api/products/categories",method="GET",status="200"} 1');
     expect(metrics).not.toContain('secret-name');

@@ -3,7 +3,7 @@ import type { Product } from '@catalogue/shared/product';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
-import { MALFORMED_ESCAPE } from './errors.js';
+import { MALFORMED_ESCAPE } from '../http/errors.js';
 import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
 import { startUpstreamStub, TINY_PNG, type PathMode, type UpstreamStub } from '@catalogue/testing/upstream-double';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { SECURITY_HEADERS } from '../security-headers.js';
-import { type AnswerRequest, type CacheableAnswer, prepareAnswer } from './cached-answer.js';
+import { SECURITY_HEADERS } from './security-headers.js';
+import { type AnswerRequest, type Answer, prepareAnswer } from './answer.js';
 
 const POLICY = { staleWhileRevalidateSeconds: 300, staleIfErrorSeconds: 86400 };
 
-const JSON_ANSWER: CacheableAnswer = {
+const JSON_ANSWER: Answer = {
   body: { identity: Buffer.from('{"id":1}'), gzip: Buffer.from('gz'), br: Buffer.from('b'), etag: '"abc"' },
   contentType: 'application/json; charset=utf-8',
   cacheStatus: 'HIT',
@@ -111,7 +111,7 @@ describe('prepareAnswer', () => {
   });
 
   it('sends identity bytes when the entry has no compressed forms, and the Vary the entry names', () => {
-    const image: CacheableAnswer = {
+    const image: Answer = {
       ...JSON_ANSWER,
       body: { identity: Buffer.from([0xff, 0xd8]), etag: '"img"' },
       contentType: 'image/webp',
@@ -127,7 +127,7 @@ describe('prepareAnswer', () => {
   });
 
   it('lets an entry set its own Cache-Control and Content-Security-Policy in place of the site’s', () => {
-    const image: CacheableAnswer = {
+    const image: Answer = {
       ...JSON_ANSWER,
       body: { identity: Buffer.from([0xff, 0xd8]), etag: '"img"' },
       contentType: 'image/avif',

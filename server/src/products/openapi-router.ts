@@ -1,10 +1,10 @@
 import { Router, type RequestHandler } from 'express';
-import { encodeBody, type PreparedBody, prepareBody } from '../catalogue/prepared-body.js';
-import type { CacheableAnswer, HttpCachingPolicy } from '../response-cache/cached-answer.js';
-import { allowOnlyGetAndHead } from './method-not-allowed.js';
+import { encodeBody, type EncodedBody, encodeJsonBody } from '../http/encoded-body.js';
+import type { Answer, HttpCachingPolicy } from '../http/answer.js';
+import { allowOnlyGetAndHead } from '../http/method-not-allowed.js';
 import { OPENAPI_CACHE_CONTROL, OPENAPI_DOCUMENT } from './openapi-document.js';
 import { renderReferencePage } from './openapi-reference-page.js';
-import { sendCachedAnswer } from './send-cached-answer.js';
+import { sendCachedAnswer } from '../http/send-answer.js';
 
 /** The paths this router answers under `/api`. */
 export const OPENAPI_PATHS = { document: '/openapi.json', referencePage: '/docs' } as const;
@@ -21,7 +21,7 @@ const UNUSED_POLICY: HttpCachingPolicy = { staleWhileRevalidateSeconds: 0, stale
  */
 export function createOpenApiRouter(): Router {
   const router = Router();
-  const document = prepareBody(OPENAPI_DOCUMENT);
+  const document = encodeJsonBody(OPENAPI_DOCUMENT);
   const page = encodeBody(Buffer.from(renderReferencePage(OPENAPI_DOCUMENT), 'utf8'));
 
   router.route(OPENAPI_PATHS.document).get(answerWith(document, 'application/json; charset=utf-8')).all(allowOnlyGetAndHead);
@@ -29,9 +29,9 @@ export function createOpenApiRouter(): Router {
   return router;
 }
 
-function answerWith(body: Promise<PreparedBody>, contentType: string): RequestHandler {
+function answerWith(body: Promise<EncodedBody>, contentType: string): RequestHandler {
   return async (req, res) => {
-    const answer: CacheableAnswer = {
+    const answer: Answer = {
       body: await body,
       contentType,
       // Made by this process and held for its life: always a hit, never older than the process's copy.

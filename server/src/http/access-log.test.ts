@@ -3,7 +3,7 @@ import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AccessRecord, logAccess } from './access-log.js';
-import { createLogger } from './logger.js';
+import { createLogger } from '../logger.js';
 
 let site: TestSite | undefined;
 

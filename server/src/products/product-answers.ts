@@ -1,9 +1,9 @@
 import { parseProductId } from '@catalogue/shared/product-id';
 import { API_PATHS } from '@catalogue/shared/routes';
-import type { CachedAnswer, CachedCatalogue } from '../catalogue/cached-catalogue.js';
-import type { CacheableAnswer } from '../response-cache/cached-answer.js';
-import type { CacheableRoute } from '../response-cache/response-cache.js';
-import { decodePathSegment } from '../decode-path-segment.js';
+import type { CacheEntry, CachedCatalogue } from '../catalogue/cached-catalogue.js';
+import type { Answer } from '../http/answer.js';
+import type { CacheableRoute } from '../http/response-cache.js';
+import { decodePathSegment } from '../http/decode-path-segment.js';
 import { parseListQuery } from './list-query.js';
 import type { ListView, ListViews } from './list-views.js';
 
@@ -14,7 +14,7 @@ const CATEGORIES_PATH = `${API_PATHS.products}/categories`;
 const CATEGORY_PATH_PREFIX = `${API_PATHS.products}/category/`;
 
 /** A catalogue answer as the response cache sends it: JSON, varying by encoding only. */
-export function jsonAnswer({ body, cacheStatus, ageSeconds, freshForSeconds }: CachedAnswer<unknown>): CacheableAnswer {
+export function jsonAnswer({ body, cacheStatus, ageSeconds, freshForSeconds }: CacheEntry<unknown>): Answer {
   return { body, contentType: JSON_CONTENT_TYPE, cacheStatus, ageSeconds, freshForSeconds };
 }
 
@@ -29,8 +29,8 @@ export function cacheableProductRoutes(catalogue: CachedCatalogue): CacheableRou
       pattern: API_PATHS.products,
       rateLimited: true,
       match: (url) => (url === API_PATHS.products ? 'list' : undefined),
-      peekFresh: () => {
-        const answer = catalogue.peekListHit();
+      peek: () => {
+        const answer = catalogue.peekList();
         return answer && jsonAnswer(answer);
       },
     },
@@ -42,8 +42,8 @@ export function cacheableProductRoutes(catalogue: CachedCatalogue): CacheableRou
         const id = parseProductId(url.slice(PRODUCT_PATH_PREFIX.length));
         return id === null ? undefined : String(id);
       },
-      peekFresh: (key) => {
-        const answer = catalogue.peekProductHit(Number(key));
+      peek: (key) => {
+        const answer = catalogue.peekProduct(Number(key));
         return answer && jsonAnswer(answer);
       },
     },
@@ -57,7 +57,7 @@ export function cacheableProductRoutes(catalogue: CachedCatalogue): CacheableRou
  * response-cache.ts) is left to Express, which says why; so is any other spelling (a trailing slash, another case).
  */
 export function cacheableViewRoutes(views: ListViews): CacheableRoute[] {
-  const peekFresh = (key: string) => views.peekFresh(JSON.parse(key) as ListView);
+  const peek = (key: string) => views.peek(JSON.parse(key) as ListView);
   return [
     {
       pattern: API_PATHS.products,
@@ -67,13 +67,13 @@ export function cacheableViewRoutes(views: ListViews): CacheableRoute[] {
         const query = parseListQuery(url.slice(LIST_QUERY_PREFIX.length));
         return 'error' in query ? undefined : JSON.stringify({ of: 'products', ...query } satisfies ListView);
       },
-      peekFresh,
+      peek,
     },
     {
       pattern: CATEGORIES_PATH,
       rateLimited: true,
       match: (url) => (url === CATEGORIES_PATH ? JSON.stringify({ of: 'categories' } satisfies ListView) : undefined),
-      peekFresh,
+      peek,
     },
     {
       pattern: `${CATEGORY_PATH_PREFIX}:name`,
@@ -88,7 +88,7 @@ export function cacheableViewRoutes(views: ListViews): CacheableRoute[] {
         if (name === undefined || 'error' in query) return undefined;
         return JSON.stringify({ of: 'category', name, ...query } satisfies ListView);
       },
-      peekFresh,
+      peek,
     },
   ];
 }

@@ -7,7 +7,7 @@ import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
 import { OPENAPI_DOCUMENT } from './openapi-document.js';
 import { HTTP_METHODS, type Header, type HttpMethod, type JsonSchema, type OpenApiDocument, type Response } from './openapi-types.js';
-import { MAX_API_URL_LENGTH } from './uri-too-long.js';
+import { MAX_API_URL_LENGTH } from '../http/uri-too-long.js';
 
 /**
  * The contract: real answers of the real server (startTestSite: buildServer in front of the upstream double,

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { isIPv6 } from 'node:net';
 import { MESSAGES } from '@catalogue/shared/messages';
 import type { RequestHandler } from 'express';
-import type { Config } from './config.js';
+import type { Config } from '../config.js';
 
 const WINDOW_MS = 60_000;
 
@@ -22,7 +22,7 @@ export interface RateLimitHeaders {
 
 declare module 'express-serve-static-core' {
   interface Locals {
-    /** Set by the rate limit's middleware for the answer's headers (response-cache/cached-answer.ts). */
+    /** Set by the rate limit's middleware for the answer's headers (answer.ts). */
     rateLimit?: RateLimitHeaders;
   }
 }
@@ -32,7 +32,7 @@ export interface ApiRateLimit {
   readonly policyHeader: string;
   /**
    * Counts one request from this request's client. Synchronous, so the response cache in front of Express
-   * (response-cache/) can ask it too.
+   * (response-cache.ts) can ask it too.
    */
   consume(req: IncomingMessage): RateLimitVerdict;
   /**

@@ -1,11 +1,11 @@
 import { categoriesOf, productsInCategory } from '@catalogue/shared/categories';
 import type { Product } from '@catalogue/shared/product';
-import type { CachedAnswer, CachedCatalogue } from '../catalogue/cached-catalogue.js';
+import type { CacheEntry, CachedCatalogue } from '../catalogue/cached-catalogue.js';
 import { createDerivedBodyCache } from '../catalogue/derived-body-cache.js';
-import { type PreparedBody, prepareBody } from '../catalogue/prepared-body.js';
+import { type EncodedBody, encodeJsonBody } from '../http/encoded-body.js';
 import { toPublicProduct } from '../catalogue/public-product.js';
-import type { CacheableAnswer } from '../response-cache/cached-answer.js';
-import { jsonAnswer } from './cacheable-product-routes.js';
+import type { Answer } from '../http/answer.js';
+import { jsonAnswer } from './product-answers.js';
 import { applyListQuery, type ListQuery } from './list-query.js';
 
 /** What a request asks of the product list: the list (`?limit&sort`), its category names, or one category. */
@@ -19,9 +19,9 @@ export type ListView = ({ of: 'products' } & ListQuery) | { of: 'categories' } |
  */
 export interface ListViews {
   /** The view's answer: waits for the list (a miss asks the upstream; its errors are the list's). */
-  answer(view: ListView): Promise<CacheableAnswer>;
+  answer(view: ListView): Promise<Answer>;
   /** The view's answer if the list is a fresh hit and the view's body is prepared already; never waits. */
-  peekFresh(view: ListView): CacheableAnswer | undefined;
+  peek(view: ListView): Answer | undefined;
 }
 
 /**
@@ -43,9 +43,9 @@ interface ListIndex {
 export function createListViews(catalogue: CachedCatalogue): ListViews {
   const bodies = createDerivedBodyCache(VIEW_BODIES_MAX_BYTES);
   // By the list entry's body, the identity the derived bodies are tied to: a refill starts a new index.
-  const indexes = new WeakMap<PreparedBody, ListIndex>();
+  const indexes = new WeakMap<EncodedBody, ListIndex>();
 
-  function indexOf(list: CachedAnswer<Product[]>): ListIndex {
+  function indexOf(list: CacheEntry<Product[]>): ListIndex {
     let index = indexes.get(list.body);
     if (index === undefined) {
       const categories = categoriesOf(list.value);
@@ -55,7 +55,7 @@ export function createListViews(catalogue: CachedCatalogue): ListViews {
     return index;
   }
 
-  function membersOf(index: ListIndex, list: CachedAnswer<Product[]>, name: string): Product[] {
+  function membersOf(index: ListIndex, list: CacheEntry<Product[]>, name: string): Product[] {
     let members = index.members.get(name);
     if (members === undefined) {
       members = productsInCategory(list.value, name);
@@ -69,7 +69,7 @@ export function createListViews(catalogue: CachedCatalogue): ListViews {
    * as it is (its own body, its own ETag). A limit at or past the products' count is no limit, so every such
    * spelling shares one body.
    */
-  function plan(view: ListView, list: CachedAnswer<Product[]>): { key: string; select: () => unknown } | null {
+  function plan(view: ListView, list: CacheEntry<Product[]>): { key: string; select: () => unknown } | null {
     if (view.of === 'categories') {
       const { categories } = indexOf(list);
       return { key: 'categories', select: () => categories };
@@ -94,11 +94,11 @@ export function createListViews(catalogue: CachedCatalogue): ListViews {
     async answer(view) {
       const list = await catalogue.listProducts();
       const planned = plan(view, list);
-      const body = planned === null ? list.body : await bodies.get(planned.key, list.body, () => prepareBody(planned.select()), true);
+      const body = planned === null ? list.body : await bodies.get(planned.key, list.body, () => encodeJsonBody(planned.select()), true);
       return jsonAnswer({ ...list, body });
     },
-    peekFresh(view) {
-      const list = catalogue.peekListHit();
+    peek(view) {
+      const list = catalogue.peekList();
       if (list === undefined) return undefined;
       const planned = plan(view, list);
       const body = planned === null ? list.body : bodies.peek(planned.key, list.body);

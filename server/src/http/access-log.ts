@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { pino } from 'pino';
-import { type Logger, requestIdFor } from './logger.js';
+import { type Logger, requestIdFor } from '../logger.js';
 
 declare module 'express-serve-static-core' {
   interface Locals {

@@ -3,16 +3,18 @@ import { MESSAGES } from '@catalogue/shared/messages';
 import { parseProductId } from '@catalogue/shared/product-id';
 import { type Request, type RequestHandler, type Response, Router } from 'express';
 import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
+// eslint-disable-next-line import-x/no-restricted-paths -- until the images slice owns its cache and route
 import { IMAGE_CACHE_CONTROL, IMAGE_CSP, imageVariantAnswer } from '../images/image-answer.js';
+// eslint-disable-next-line import-x/no-restricted-paths -- until the images slice owns its cache and route
 import { chooseVariantFormat } from '../images/variant-format.js';
 import type { Logger } from '../logger.js';
-import type { HttpCachingPolicy } from '../response-cache/cached-answer.js';
-import { jsonAnswer } from './cacheable-product-routes.js';
-import { catalogueErrorHandlers } from './errors.js';
+import type { HttpCachingPolicy } from '../http/answer.js';
+import { jsonAnswer } from './product-answers.js';
+import { catalogueErrorHandlers } from '../catalogue/error-answers.js';
 import { type ListQuery, parseListQuery, rawQueryOf } from './list-query.js';
 import type { ListViews } from './list-views.js';
-import { allowOnlyGetAndHead } from './method-not-allowed.js';
-import { sendCachedAnswer } from './send-cached-answer.js';
+import { allowOnlyGetAndHead } from '../http/method-not-allowed.js';
+import { sendCachedAnswer } from '../http/send-answer.js';
 
 /** `/api/products/category/` names no category; the route is there to say so rather than read `category` as an id. */
 export const MISSING_CATEGORY_NAME = 'A category name is needed: /api/products/category/{name}';

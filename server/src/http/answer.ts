@@ -1,23 +1,16 @@
 import type { ServerResponse } from 'node:http';
-import type { CacheStatus } from '../catalogue/read-through-cache.js';
 import type { Config } from '../config.js';
-import type { CorsHeaders } from '../cors.js';
-import type { RateLimitHeaders } from '../rate-limit.js';
-import { SECURITY_HEADERS } from '../security-headers.js';
+import type { CorsHeaders } from './cors.js';
+import type { RateLimitHeaders } from './rate-limit.js';
+import { SECURITY_HEADERS } from './security-headers.js';
 import type { BodyEncoding } from './accept-encoding.js';
+import type { EncodedBody } from './encoded-body.js';
 
-/** The bytes of one cached answer, prepared once per cache fill so that answering only picks a buffer. */
-export interface EncodedBody {
-  identity: Buffer;
-  /** Present for content worth compressing (JSON, HTML); absent for what is compressed already (images). */
-  gzip?: Buffer;
-  br?: Buffer;
-  /** Strong validator of the identity bytes, quoted (`"…"`); each encoding gets its own, derived from it. */
-  etag: string;
-}
+/** Where an answer came from: a fresh copy, a fill that just ran, or a copy past its freshness. */
+export type CacheStatus = 'HIT' | 'MISS' | 'STALE';
 
 /** One cache entry as it stands at this moment: what any cacheable route hands over to be answered. */
-export interface CacheableAnswer {
+export interface Answer {
   body: EncodedBody;
   /** e.g. `application/json; charset=utf-8`. */
   contentType: string;
@@ -102,7 +95,7 @@ function withOverrides(contentSecurityPolicy: string | undefined, resourcePolicy
  * one exact byte sequence, and the bodies differ. `If-None-Match` matches any of them (they carry the same
  * content), and gets a 304 with the same headers but the content ones.
  */
-export function prepareAnswer(answer: CacheableAnswer, request: AnswerRequest, policy: HttpCachingPolicy): PreparedAnswer {
+export function prepareAnswer(answer: Answer, request: AnswerRequest, policy: HttpCachingPolicy): PreparedAnswer {
   const { body } = answer;
   const encoding = body[request.encoding] === undefined ? 'identity' : request.encoding;
   const security = securityHeaders(answer.contentSecurityPolicy, request.cors?.resourcePolicy);

@@ -1,9 +1,9 @@
 import type { RequestHandler } from 'express';
-import type { Config } from './config.js';
+import type { Config } from '../config.js';
 
 /** The CORS headers of one `/api` answer, worked out from the request's `Origin`. */
 export interface CorsHeaders {
-  /** `[name, value, name, value, …]`, as prepareAnswer (response-cache/cached-answer.ts) writes them. */
+  /** `[name, value, name, value, …]`, as prepareAnswer (answer.ts) writes them. */
   headers: readonly string[];
   /** The answer depends on `Origin` (CORS_ORIGINS is a list): `Origin` joins the answer's `Vary`. */
   varyOrigin: boolean;
@@ -26,7 +26,7 @@ export const PREFLIGHT_MAX_AGE_SECONDS = 7200;
 
 declare module 'express-serve-static-core' {
   interface Locals {
-    /** Set by the CORS middleware for the answer's headers (response-cache/cached-answer.ts). */
+    /** Set by the CORS middleware for the answer's headers (answer.ts). */
     cors?: CorsHeaders;
   }
 }

@@ -1,13 +1,12 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildServer } from '../build-server.js';
-import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
+import { type BuiltServer, buildServer } from '../build-server.js';
 import { loadConfig } from '../config.js';
-import { createCorsPolicy } from '../cors.js';
-import { createMetrics, type Metrics } from '../metrics.js';
-import { createApiRateLimit } from '../rate-limit.js';
-import type { CacheableAnswer } from './cached-answer.js';
+import { createCorsPolicy } from './cors.js';
+import { createMetrics, type Metrics } from './metrics.js';
+import { createApiRateLimit } from './rate-limit.js';
+import type { Answer } from './answer.js';
 import { createResponseCache } from './response-cache.js';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import { createCapturingLogger, type LogRecord } from '@catalogue/testing/capturing-logger';
@@ -24,7 +23,7 @@ import { startUpstreamStub, type UpstreamStub } from '@catalogue/testing/upstrea
 interface Site {
   server: Server;
   metrics: Metrics;
-  catalogue: CachedCatalogue;
+  catalogue: BuiltServer['catalogue'];
   logs: LogRecord[];
 }
 
@@ -125,7 +124,7 @@ async function sendToBoth(sites: Sites, { headers, ...request }: Exchange): Prom
 }
 
 async function cachedAnswers(site: Site): Promise<number> {
-  const metric = await site.metrics.registry.getSingleMetric('http_hit_path_answers_total')?.get();
+  const metric = await site.metrics.registry.getSingleMetric('http_response_cache_answers_total')?.get();
   return metric?.values[0]?.value ?? 0;
 }
 
@@ -387,7 +386,7 @@ describe('the response cache in front of Express', () => {
 
 describe('a route registered by another feature', () => {
   it('answers its fresh entries with their own content type and Vary, outside the rate limit, and leaves the rest to the fallback', async () => {
-    const page: CacheableAnswer = {
+    const page: Answer = {
       body: { identity: Buffer.from('<p>home</p>'), etag: '"page-1"' },
       contentType: 'text/html; charset=utf-8',
       vary: 'Accept, Accept-Encoding',
@@ -395,7 +394,7 @@ describe('a route registered by another feature', () => {
       ageSeconds: 1,
       freshForSeconds: 59,
     };
-    let fresh: CacheableAnswer | undefined = page;
+    let fresh: Answer | undefined = page;
     const fellThrough: string[] = [];
     const metrics = createMetrics();
     const { logger, records } = createCapturingLogger('info');
@@ -406,7 +405,7 @@ describe('a route registered by another feature', () => {
             pattern: '/pages/:name',
             rateLimited: false,
             match: (url) => (url.startsWith('/pages/') ? url.slice('/pages/'.length) : undefined),
-            peekFresh: (key) => (key === 'home' ? fresh : undefined),
+            peek: (key) => (key === 'home' ? fresh : undefined),
           },
         ],
         policy: { staleWhileRevalidateSeconds: 60, staleIfErrorSeconds: 600 },

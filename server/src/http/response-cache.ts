@@ -1,11 +1,11 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
-import { logAccess } from '../access-log.js';
-import { MAX_API_URL_LENGTH } from '../api/uri-too-long.js';
+import { logAccess } from './access-log.js';
+import { MAX_API_URL_LENGTH } from './uri-too-long.js';
 import { type Logger, requestIdFor } from '../logger.js';
-import type { CorsPolicy } from '../cors.js';
-import type { Metrics } from '../metrics.js';
-import type { ApiRateLimit } from '../rate-limit.js';
-import { type CacheableAnswer, type HttpCachingPolicy, prepareAnswer, writeAnswer } from './cached-answer.js';
+import type { CorsPolicy } from './cors.js';
+import type { Metrics } from './metrics.js';
+import type { ApiRateLimit } from './rate-limit.js';
+import { type Answer, type HttpCachingPolicy, prepareAnswer, writeAnswer } from './answer.js';
 import { createMemoisedEncodingChooser } from './memoised-encoding.js';
 
 /**
@@ -29,7 +29,7 @@ export interface CacheableRoute {
    * (a miss or a stale copy is Express's to handle). `req` is there for entries that vary on more than the
    * encoding (e.g. an image format by `Accept`).
    */
-  peekFresh(key: string, req: IncomingMessage): CacheableAnswer | undefined;
+  peek(key: string, req: IncomingMessage): Answer | undefined;
 }
 
 export interface ResponseCacheOptions {
@@ -70,12 +70,12 @@ export function createResponseCache({ routes, policy, metrics, logger, rateLimit
     // product id of any length. A page URL that long is rendered by Express too, the same answer.
     if (url.length > MAX_API_URL_LENGTH) return fallback(req, res);
     let found: (typeof registered)[number] | undefined;
-    let answer: CacheableAnswer | undefined;
+    let answer: Answer | undefined;
     for (const candidate of registered) {
       const key = candidate.route.match(url);
       if (key === undefined) continue;
       found = candidate;
-      answer = candidate.route.peekFresh(key, req);
+      answer = candidate.route.peek(key, req);
       break;
     }
     if (found === undefined || answer === undefined) return fallback(req, res);

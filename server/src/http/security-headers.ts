@@ -20,7 +20,7 @@ const CONTENT_SECURITY_POLICY = [
  * The security headers of every answer, as `[name, value]` pairs in the order they are sent: helmet 8's
  * defaults with the policy above. One constant rather than helmet's middleware, because two paths send
  * answers — the Express app (securityHeaders below) and the response cache in front of it
- * (response-cache/cached-answer.ts) — and both must send exactly these.
+ * (answer.ts) — and both must send exactly these.
  */
 export const SECURITY_HEADERS: readonly (readonly [name: string, value: string])[] = [
   ['Content-Security-Policy', CONTENT_SECURITY_POLICY],

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../pages/escape.js';
+import { escapeHtml } from '../http/escape-html.js';
 import type {
   Header,
   HttpMethod,
