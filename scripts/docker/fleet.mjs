@@ -6,9 +6,10 @@
 //   1. one app task is killed,  2. the app is scaled 3 → 5, then 5 → 2,  3. a rolling update to a new image tag,
 //   4. Redis is restarted,  5. the upstream goes away.
 // After each step, once the swarm has converged, the load keeps going for a while and every replica then running
-// must have answered some of it, and no other. Prints, per step, the requests, the failed ones (target 0), the
-// replicas that answered, and for the scale-up the time until nginx sent requests to each new replica (target
-// 10 s). Exits 1 when a request failed or a replica was not reached; timings are printed, never judged.
+// must have answered some of it, and no other, and nginx must still be the task it was (never restarted). Prints,
+// per step, the requests, the failed ones (target 0), the replicas that answered, and for the scale-up the time
+// until nginx sent requests to each new replica (target 10 s). Exits 1 when a request failed, a replica was not
+// reached or nginx was replaced; timings are printed, never judged.
 import { execFile } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
@@ -157,14 +158,20 @@ async function step(title, action) {
   const mine = results.filter((result) => result.step === title);
   const failed = mine.filter((result) => !result.ok);
   const spreadOk = missing.length === 0 && strangers.length === 0;
-  if (failed.length > 0 || !spreadOk) failedChecks += 1;
+  // The same nginx throughout: a replaced one would have lost its cache and its clients' connections.
+  const nginxNow = (await runningTasks('nginx')).map(({ id }) => id).join(' ');
+  const nginxKept = nginxNow === nginxTask;
+  if (failed.length > 0 || !spreadOk || !nginxKept) failedChecks += 1;
   report.push({
     title,
     seconds: ((Date.now() - started) / 1000).toFixed(1),
     requests: mine.length,
     failed: failed.length,
     slowestMs: Math.max(0, ...mine.map(({ ms }) => ms)),
-    spread: `${answered.size}/${running.size} replicas answered (${[...answered.values()].join('/')})${spreadOk ? '' : ` MISSING ${missing.join(' ')} UNEXPECTED ${strangers.join(' ')}`}`,
+    spread:
+      `${answered.size}/${running.size} replicas answered (${[...answered.values()].join('/')})` +
+      `${spreadOk ? '' : ` MISSING ${missing.join(' ')} UNEXPECTED ${strangers.join(' ')}`}` +
+      `; nginx ${nginxKept ? 'the same task, never restarted' : `REPLACED (now ${nginxNow || 'none'})`}`,
     note,
   });
   for (const failure of failed.slice(0, 5)) log(`  failed: ${failure.path} -> ${failure.status} after ${failure.ms} ms`);
@@ -188,6 +195,7 @@ for (const url of [...urls, ...urls]) {
 log(`warmed ${urls.length} URLs (${categories.length} categories); load: ${RATE_PER_SECOND} requests/s through nginx`);
 const load = steadyLoad(urls);
 const initial = await converged('app', 3);
+const nginxTask = (await converged('nginx', 1))[0].id;
 
 await step('1 kill one app task', async () => {
   const victim = initial[0];
