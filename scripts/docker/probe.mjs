@@ -84,7 +84,8 @@ const checks = {
       const response = await fetch(new URL('/healthz', base), { signal: AbortSignal.timeout(TIMEOUT_MS) });
       await response.arrayBuffer();
       if (response.status !== 200) return [false, `${response.status} from /healthz`];
-      seen.add(response.headers.get('x-replica')?.split(':')[0]);
+      // The addresses nginx tried, the one that answered last.
+      seen.add(response.headers.get('x-replica')?.split(',').at(-1).trim().split(':')[0]);
     }
     return [true, [...seen].sort().join(' ')];
   },
