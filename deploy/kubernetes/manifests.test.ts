@@ -1,6 +1,6 @@
 // The Kubernetes manifests (docs/scaling.md, "Kubernetes"), rendered as an operator renders them
-// (`kubectl kustomize`), checked offline: every object against the schemas of a pinned Kubernetes API
-// (kubernetes-models, pinned in package.json, strict about fields the schema does not know), and against the
+// (`kubectl kustomize`), checked offline: every object against the schemas of a pinned Kubernetes API, 1.33.0
+// (kubernetes-models 4.5.1, pinned in package.json; strict about fields the schema does not know), and against the
 // server itself: every environment variable they set is one the server reads, with a value it accepts; every probe
 // path is one it answers; every port and address agrees with the container it names.
 import { execFileSync } from 'node:child_process';
@@ -10,7 +10,7 @@ import { findExecutable } from '@catalogue/testing/find-executable';
 import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { unknownFields } from './unknown-fields.js';
+import { checkStrictly } from './unknown-fields.js';
 
 const KUBECTL_INSTALL_HINT = 'install kubectl 1.32 (it has kustomize built in): https://kubernetes.io/docs/tasks/tools/';
 const kubectl = findExecutable(['/usr/bin/kubectl', '/usr/local/bin/kubectl']);
@@ -49,15 +49,16 @@ function render(kustomization: string): KubeObject[] {
   return parseAllDocuments(yaml).map((document) => document.toJS() as KubeObject);
 }
 
-/** The pinned schema's validator for an object's apiVersion and kind (`apps/v1` Deployment → IoK8sApiAppsV1Deployment). */
-async function validatorFor(object: KubeObject): Promise<(data: unknown) => boolean> {
-  const [group, version] = object.apiVersion.includes('/') ? object.apiVersion.split('/') : ['core', object.apiVersion];
-  const name = `IoK8sApi${capitalise(group!.split('.')[0]!)}${capitalise(version!)}${object.kind}`;
-  const module = (await import(`kubernetes-models/_schemas/${name}`)) as { validate: (data: unknown) => boolean };
-  return module.validate;
+/**
+ * The pinned schema's check for an object's apiVersion and kind (`apps/v1` Deployment: kubernetes-models/apps/v1's
+ * Deployment), run on the object as it is: it throws, naming the field, when the object is invalid.
+ */
+async function schemaCheckFor(object: KubeObject): Promise<(data: object) => void> {
+  const models = (await import(`kubernetes-models/${object.apiVersion}`)) as Record<string, { prototype: { validate(): void } }>;
+  const model = models[object.kind];
+  if (model === undefined) throw new Error(`kubernetes-models has no ${object.apiVersion} ${object.kind}`);
+  return (data) => model.prototype.validate.call(data);
 }
-const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
-
 describe.skipIf(kubectlMissing).each(KUSTOMIZATIONS)('deploy/kubernetes/%s', (kustomization) => {
   let objects: KubeObject[];
   let site: TestSite;
@@ -98,10 +99,9 @@ describe.skipIf(kubectlMissing).each(KUSTOMIZATIONS)('deploy/kubernetes/%s', (ku
   it("validates every object against the pinned Kubernetes API's schemas, with no field they do not know", async () => {
     const problems: string[] = [];
     for (const object of objects) {
-      const validate = await validatorFor(object);
       const at = `${object.kind} ${object.metadata.name}`;
-      const { valid, unknown } = unknownFields(object, validate);
-      if (!valid) problems.push(`${at}: ${JSON.stringify((validate as { errors?: unknown }).errors)}`);
+      const { error, unknown } = checkStrictly(object, await schemaCheckFor(object));
+      if (error !== undefined) problems.push(`${at}: ${error}`);
       problems.push(...unknown.map((path) => `${at}: unknown field ${path}`));
     }
     expect(problems).toEqual([]);

@@ -1,11 +1,11 @@
 /**
- * Runs a schema validator (kubernetes-models' compiled ones) over `object` and also reports the fields the schema
- * does not know: Kubernetes' schemas allow any extra field, so `replics: 3` would pass them, and the API server
+ * Runs a schema check (kubernetes-models' compiled validators, which throw on an invalid object) over `object`, and
+ * also reports the fields the schema does not know: Kubernetes' schemas allow any extra field, so `replics: 3` would pass them, and the API server
  * would drop it in silence. Strict, as `kubeconform -strict` is: the validator reads every field its schema
  * names, so a field it never read is unknown, unless it listed the object's keys (a map such as `labels` or a
  * ConfigMap's `data`, whose keys are free).
  */
-export function unknownFields(object: object, validate: (data: unknown) => boolean): { valid: boolean; unknown: string[] } {
+export function checkStrictly(object: object, check: (data: object) => void): { error: string | undefined; unknown: string[] } {
   const seen = new Map<object, { read: Set<PropertyKey>; listed: boolean }>();
 
   function watch<T>(value: T): T {
@@ -33,7 +33,12 @@ export function unknownFields(object: object, validate: (data: unknown) => boole
     }) as T;
   }
 
-  const valid = validate(watch(object));
+  let error: string | undefined;
+  try {
+    check(watch(object));
+  } catch (thrown) {
+    error = thrown instanceof Error ? thrown.message : String(thrown);
+  }
   const unknown: string[] = [];
   (function walk(value: unknown, path: string) {
     if (value === null || typeof value !== 'object') return;
@@ -46,5 +51,5 @@ export function unknownFields(object: object, validate: (data: unknown) => boole
       else walk(child, childPath);
     }
   })(object, '');
-  return { valid, unknown };
+  return { error, unknown };
 }
