@@ -1,4 +1,4 @@
-// The Kubernetes manifests (docs/scaling.md, "Kubernetes"), rendered as an operator renders them
+// The Kubernetes manifests (docs/scaling.md, "From one process to a cluster"), rendered as an operator renders them
 // (`kubectl kustomize`), checked offline: every object against the schemas of a pinned Kubernetes API, 1.33.0
 // (kubernetes-models 4.5.1, pinned in package.json; strict about fields the schema does not know), and against the
 // server itself: every environment variable they set is one the server reads, with a value it accepts; every probe

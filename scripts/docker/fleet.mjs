@@ -1,4 +1,5 @@
-// The fleet test's steps, on a one-node swarm that scripts/docker/fleet.sh has set up (docs/scaling.md, "Swarm"):
+// The fleet test's steps, on a one-node swarm that scripts/docker/fleet.sh has set up (docs/scaling.md, "The fleet
+// test: a Swarm under load"):
 //   node scripts/docker/fleet.mjs <stack name> <nginx port> <image tag for the rolling update>
 //
 // Steady load through nginx (about 50 requests/s over API, page and photo URLs, all warmed first, and the

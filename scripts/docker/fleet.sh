@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Fleet test on a real one-node swarm (docs/scaling.md, "Swarm"): builds the images (scripts/docker/build.sh, seconds
-# from the layer cache), makes this Docker engine a one-node swarm, deploys deploy/swarm/stack.yml with an upstream
-# of the test's own (scripts/docker/fleet.stack.yml), and runs scripts/docker/fleet.mjs: steady load through nginx
-# while an app task is killed, the app is scaled 3 → 5 → 2, a rolling update runs, Redis restarts and the upstream
-# goes away; 0 failed requests and every replica reached after each step.
+# Fleet test on a real one-node swarm (docs/scaling.md, "The fleet test: a Swarm under load"): builds the images
+# (scripts/docker/build.sh, seconds from the layer cache), makes this Docker engine a one-node swarm, deploys
+# deploy/swarm/stack.yml with an upstream of the test's own (scripts/docker/fleet.stack.yml), and runs
+# scripts/docker/fleet.mjs: steady load through nginx while an app task is killed, the app is scaled 3 → 5 → 2, a
+# rolling update runs, Redis restarts and the upstream goes away; 0 failed requests and every replica reached after
+# each step.
 #
 #   bash scripts/docker/fleet.sh                                   # with a Docker daemon that answers
 #   bash .ci/docker/with-docker.sh bash scripts/docker/fleet.sh    # what CI runs
