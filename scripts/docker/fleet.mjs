@@ -39,9 +39,13 @@ async function docker(...args) {
 const service = (name) => `${stack}_${name}`;
 const log = (message) => console.log(`[fleet ${new Date().toISOString().slice(11, 19)}] ${message}`);
 
-/** The tasks of a service that are running now, with their address on the stack's network and image. */
+/**
+ * The tasks of a service whose containers run now, with their address on the stack's network and image: those the
+ * swarm wants running and those it is still stopping (a scale-down's, a rolling update's old ones), which nginx
+ * may still reach.
+ */
 async function runningTasks(name) {
-  const ids = (await docker('service', 'ps', service(name), '--filter', 'desired-state=running', '-q')).split('\n').filter(Boolean);
+  const ids = (await docker('service', 'ps', service(name), '-q')).split('\n').filter(Boolean);
   if (ids.length === 0) return [];
   const lines = await docker(
     'inspect',
@@ -58,7 +62,7 @@ async function runningTasks(name) {
     .map(([id, , since, image, address]) => ({ id, image, runningSince: Number(since), address: `${address.split('/')[0]}:3000` }));
 }
 
-/** Waits until exactly `count` tasks of the service run and `accept` (if given) likes them; returns them. */
+/** Waits until exactly `count` tasks of the service run, none still stopping, and `accept` (if given) likes them. */
 async function converged(name, count, accept = () => true) {
   const started = Date.now();
   for (;;) {
