@@ -47,14 +47,16 @@ const log = (message) => console.log(`[fleet ${new Date().toISOString().slice(11
 async function runningTasks(name) {
   const ids = (await docker('service', 'ps', service(name), '-q')).split('\n').filter(Boolean);
   if (ids.length === 0) return [];
-  const lines = await docker(
-    'inspect',
-    '--type',
-    'task',
-    '--format',
-    '{{.ID}} {{.Status.State}} {{.Status.Timestamp.UnixMilli}} {{.Spec.ContainerSpec.Image}} {{range .NetworksAttachments}}{{range .Addresses}}{{.}} {{end}}{{end}}',
-    ...ids,
-  );
+  const format =
+    '{{.ID}} {{.Status.State}} {{.Status.Timestamp.UnixMilli}} {{.Spec.ContainerSpec.Image}} {{range .NetworksAttachments}}{{range .Addresses}}{{.}} {{end}}{{end}}';
+  let lines;
+  try {
+    lines = await docker('inspect', '--type', 'task', '--format', format, ...ids);
+  } catch (error) {
+    // A task removed between the two commands (a scale-down deletes its tasks): the others are still described.
+    if (!/^(Error response from daemon: task \S+ not found\s*)+$/.test(error.stderr ?? '')) throw error;
+    lines = error.stdout.trim();
+  }
   return lines
     .split('\n')
     .map((line) => line.trim().split(/\s+/))
@@ -202,74 +204,83 @@ const load = steadyLoad(urls);
 const initial = await converged('app', 3);
 const nginxTask = (await converged('nginx', 1))[0].id;
 
-await step('1 kill one app task', async () => {
-  const victim = initial[0];
-  await docker('kill', await appTaskContainer(victim.id));
-  const tasks = await converged('app', 3, ({ id }) => id !== victim.id);
-  return { tasks, note: `killed ${victim.address}; replaced` };
-});
+// A step that cannot finish (the swarm never converges, a command fails) ends the run with what was measured so far.
+try {
+  await step('1 kill one app task', async () => {
+    const victim = initial[0];
+    await docker('kill', await appTaskContainer(victim.id));
+    const tasks = await converged('app', 3, ({ id }) => id !== victim.id);
+    return { tasks, note: `killed ${victim.address}; replaced` };
+  });
 
-await step('2a scale app 3 -> 5', async () => {
-  const before = new Set((await runningTasks('app')).map(({ address }) => address));
-  const commanded = Date.now();
-  await docker('service', 'scale', '-d', `${service('app')}=5`);
-  const tasks = await converged('app', 5);
-  const fresh = tasks.filter(({ address }) => !before.has(address)).map(({ address }) => address);
-  // The first request each new replica answered, through nginx, counted from the scale command.
-  const firstServed = new Map();
-  const deadline = Date.now() + CONVERGE_TIMEOUT_MS;
-  while (firstServed.size < fresh.length && Date.now() < deadline) {
-    for (const result of results) {
-      if (result.started >= commanded && fresh.includes(result.replica) && !firstServed.has(result.replica)) {
-        firstServed.set(result.replica, result.started - commanded);
+  await step('2a scale app 3 -> 5', async () => {
+    const before = new Set((await runningTasks('app')).map(({ address }) => address));
+    const commanded = Date.now();
+    await docker('service', 'scale', '-d', `${service('app')}=5`);
+    const tasks = await converged('app', 5);
+    const fresh = tasks.filter(({ address }) => !before.has(address)).map(({ address }) => address);
+    // The first request each new replica answered, through nginx, counted from the scale command.
+    const firstServed = new Map();
+    const deadline = Date.now() + CONVERGE_TIMEOUT_MS;
+    while (firstServed.size < fresh.length && Date.now() < deadline) {
+      for (const result of results) {
+        if (result.started >= commanded && fresh.includes(result.replica) && !firstServed.has(result.replica)) {
+          firstServed.set(result.replica, result.started - commanded);
+        }
       }
+      await delay(200);
     }
-    await delay(200);
-  }
-  const seconds = (ms) => (ms === undefined ? 'never' : `${(ms / 1000).toFixed(1)} s`);
-  const times = fresh.map((address) => firstServed.get(address));
-  const slowest = Math.max(...times.map((ms) => ms ?? Infinity));
-  // The swarm's part of that (the task started, passed its health check, and was added to the DNS) and nginx's.
-  const running = tasks.filter(({ address }) => fresh.includes(address)).map(({ runningSince }) => runningSince - commanded);
-  return {
-    tasks,
-    note:
-      `new replicas served ${times.map(seconds).join(', ')} after the scale command (target ${SCALE_UP_TARGET_MS / 1000} s: ` +
-      `${slowest <= SCALE_UP_TARGET_MS ? 'PASS' : 'MISS'}); their tasks were running (healthy) after ${running.map(seconds).join(', ')}`,
-  };
-});
+    const seconds = (ms) => (ms === undefined ? 'never' : `${(ms / 1000).toFixed(1)} s`);
+    const times = fresh.map((address) => firstServed.get(address));
+    const slowest = Math.max(...times.map((ms) => ms ?? Infinity));
+    // The swarm's part of that (the task started, passed its health check, and was added to the DNS) and nginx's.
+    const running = tasks.filter(({ address }) => fresh.includes(address)).map(({ runningSince }) => runningSince - commanded);
+    return {
+      tasks,
+      note:
+        `new replicas served ${times.map(seconds).join(', ')} after the scale command (target ${SCALE_UP_TARGET_MS / 1000} s: ` +
+        `${slowest <= SCALE_UP_TARGET_MS ? 'PASS' : 'MISS'}); their tasks were running (healthy) after ${running.map(seconds).join(', ')}`,
+    };
+  });
 
-await step('2b scale app 5 -> 2', async () => {
-  await docker('service', 'scale', '-d', `${service('app')}=2`);
-  return { tasks: await converged('app', 2), note: 'three tasks stopped (SIGTERM, drained)' };
-});
+  await step('2b scale app 5 -> 2', async () => {
+    await docker('service', 'scale', '-d', `${service('app')}=2`);
+    return { tasks: await converged('app', 2), note: 'three tasks stopped (SIGTERM, drained)' };
+  });
 
-await step('3 rolling update', async () => {
-  await docker('service', 'update', '-d', '--image', updateImage, service('app'));
-  // The update's own verdict: completed, or rolled back or paused when a new task failed.
-  const ended = ['completed', 'paused', 'rollback_completed', 'rollback_paused'];
-  const started = Date.now();
-  let state = '';
-  while (!ended.includes(state) && Date.now() - started < CONVERGE_TIMEOUT_MS) {
-    await delay(500);
-    state = await docker('service', 'inspect', '--format', '{{if .UpdateStatus}}{{.UpdateStatus.State}}{{end}}', service('app'));
-  }
-  if (state !== 'completed') throw new Error(`the rolling update ended "${state}"`);
-  return { tasks: await converged('app', 2, ({ image }) => image === updateImage), note: `every task on ${updateImage}, update ${state}` };
-});
+  await step('3 rolling update', async () => {
+    await docker('service', 'update', '-d', '--image', updateImage, service('app'));
+    // The update's own verdict: completed, or rolled back or paused when a new task failed.
+    const ended = ['completed', 'paused', 'rollback_completed', 'rollback_paused'];
+    const started = Date.now();
+    let state = '';
+    while (!ended.includes(state) && Date.now() - started < CONVERGE_TIMEOUT_MS) {
+      await delay(500);
+      state = await docker('service', 'inspect', '--format', '{{if .UpdateStatus}}{{.UpdateStatus.State}}{{end}}', service('app'));
+    }
+    if (state !== 'completed') throw new Error(`the rolling update ended "${state}"`);
+    return {
+      tasks: await converged('app', 2, ({ image }) => image === updateImage),
+      note: `every task on ${updateImage}, update ${state}`,
+    };
+  });
 
-await step('4 restart Redis', async () => {
-  const [before] = await runningTasks('redis');
-  await docker('service', 'update', '-d', '--force', service('redis'));
-  await converged('redis', 1, ({ id }) => id !== before?.id);
-  return { tasks: await converged('app', 2), note: 'new Redis task on the same volume' };
-});
+  await step('4 restart Redis', async () => {
+    const [before] = await runningTasks('redis');
+    await docker('service', 'update', '-d', '--force', service('redis'));
+    await converged('redis', 1, ({ id }) => id !== before?.id);
+    return { tasks: await converged('app', 2), note: 'new Redis task on the same volume' };
+  });
 
-await step('5 upstream down', async () => {
-  await docker('service', 'scale', '-d', `${service('upstream')}=0`);
-  await converged('upstream', 0);
-  return { tasks: await converged('app', 2), note: 'upstream scaled to 0; warmed keys only' };
-});
+  await step('5 upstream down', async () => {
+    await docker('service', 'scale', '-d', `${service('upstream')}=0`);
+    await converged('upstream', 0);
+    return { tasks: await converged('app', 2), note: 'upstream scaled to 0; warmed keys only' };
+  });
+} catch (error) {
+  log(`stopped at step "${current}": ${error.message}`);
+  failedChecks += 1;
+}
 
 stopLoad = true;
 await load;

@@ -49,7 +49,7 @@ bash scripts/docker/build.sh >/dev/null || { fail "images built (run scripts/doc
 pass "images built or current ($(seconds_since "$started") s)"
 # The rolling update's new image: the app image under a new tag with one label more, so a new image id.
 printf 'FROM %s\nLABEL org.opencontainers.image.version=fleet-update\n' "$IMAGE" \
-  | timeout 120 docker build -q -t "$UPDATE_IMAGE" - >/dev/null || { fail "build $UPDATE_IMAGE"; exit 1; }
+  | timeout 120 docker build -q -t "$UPDATE_IMAGE" - >/dev/null 2>&1 || { fail "build $UPDATE_IMAGE"; exit 1; }
 
 if [ "$(timeout 15 docker info --format '{{.Swarm.LocalNodeState}}')" = active ]; then
   log "this engine already is a swarm member: using it, and leaving it in the swarm afterwards"
