@@ -1,12 +1,14 @@
 // What one replica needs and carries (docs/scaling.md, "What one replica needs"): after `npm run build`,
-//   node deploy/sizing.mjs
+//   node deploy/sizing.mjs                      # both parts
+//   node deploy/sizing.mjs throughput           # only part 2 (memory: only part 1)
 // 1. Memory: the built server (`node server/dist/index.js`, defaults) in front of the upstream double serving the
 //    bench's generated catalogue (testing/src/generated-catalogue.ts) of 20, 5,000 and 50,000 products; its
 //    resident set (VmRSS) once started, and after every product's API answer, page and photo (original and a
 //    320 px variant) has been asked for once, with its peak (VmHWM).
 // 2. Requests per second through nginx (deploy/nginx/nginx.conf, as the tests run it) with one and with three
 //    replicas sharing Redis, measured with Debian's `wrk` (WRK_SETTINGS below) on a mix of URLs nginx must pass
-//    to a replica (uncached: /healthz and a 404) and on the cached product list.
+//    to a replica (uncached: /healthz and a 404) and on the cached product list; and the replicas' CPU time per
+//    answer they gave, which the load on a shared machine does not change much.
 // Needs Debian's nginx, redis-server and wrk. Prints figures; judges nothing.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -42,11 +44,13 @@ function rssMb(pid) {
 }
 const mb = (value) => `${value.toFixed(0)} MB`;
 
+const parts = process.argv.slice(2);
+const runs = (part) => parts.length === 0 || parts.includes(part);
 killChildrenOnExit();
 
 // ---- 1. memory --------------------------------------------------------------------------------------------------
-console.log('== memory of one replica (VmRSS; peak VmHWM), upstream double with the generated catalogue');
-for (const count of SIZES) {
+if (runs('memory')) console.log('== memory of one replica (VmRSS; peak VmHWM), upstream double with the generated catalogue');
+for (const count of runs('memory') ? SIZES : []) {
   const upstream = await startUpstream(count);
   const server = await startReplica(upstream.url);
   const pid = server.child.pid;
@@ -89,10 +93,15 @@ function wrk(url, script) {
     encoding: 'utf8',
   });
   const rate = /Requests\/sec:\s+([\d.]+)/.exec(result.stdout)?.[1];
+  const requests = /(\d+) requests in/.exec(result.stdout)?.[1];
   const errors = /Non-2xx or 3xx responses: (\d+)/.exec(result.stdout)?.[1] ?? '0';
-  return { rate: Number(rate), errors };
+  return { rate: Number(rate), requests: Number(requests), errors };
 }
 
+if (!runs('throughput')) {
+  await stopAllProcesses();
+  process.exit(0);
+}
 console.log(`\n== requests/s through nginx, wrk ${WRK_SETTINGS.join(' ')}, 1,000 products, replicas share Redis`);
 const upstream = await startUpstream(1_000);
 const redis = await startRedisServer();
@@ -103,11 +112,15 @@ for (const replicas of [1, 3]) {
   }
   const nginx = await startNginxServer({ replicas: { ports: servers.map(({ port }) => port) } });
   await get(`${nginx.url}/api/products`, { 'accept-encoding': 'gzip' });
+  const replicasCpu = () => servers.reduce((sum, { child }) => sum + cpuSeconds(child.pid), 0);
+  const cpuBefore = replicasCpu();
   const passed = wrk(`${nginx.url}/`, wrkScript);
+  const cpuPerAnswerUs = ((replicasCpu() - cpuBefore) / passed.requests) * 1e6;
   const cached = wrk(`${nginx.url}/api/products`);
   console.log(
     `  ${replicas} replica(s): ${passed.rate.toFixed(0)} req/s passed to the replicas (/healthz and a 404 alternating; ` +
-      `${passed.errors} non-2xx, the 404s), ${cached.rate.toFixed(0)} req/s of the cached list (gzip, from nginx's cache)`,
+      `${passed.errors} non-2xx, the 404s; ${cpuPerAnswerUs.toFixed(0)} µs of replica CPU per answer), ` +
+      `${cached.rate.toFixed(0)} req/s of the cached list (gzip, from nginx's cache)`,
   );
   await nginx.stop();
   for (const server of servers) server.child.kill('SIGTERM');
