@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '@catalogue/server/config';
 import { findExecutable } from '@catalogue/testing/find-executable';
-import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
+import { startTestSite, type TestSite } from '@catalogue/server/testing/test-site';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { checkStrictly } from './unknown-fields.js';

@@ -3,7 +3,7 @@
 // image format by Accept, the CORS headers by Origin), without keeping needless copies.
 import { request } from 'node:http';
 import { findNginx, NGINX_INSTALL_HINT, type NginxServer, startNginxServer } from '@catalogue/testing/nginx-server';
-import { startTestSite, type TestSite } from './testing/test-site.js';
+import { startTestSite, type TestSite } from '@catalogue/server/testing/test-site';
 import { afterEach, describe, expect, it } from 'vitest';
 
 // Without nginx these tests cannot mean anything: skipped with the install command, except in CI, where a missing

@@ -6,7 +6,7 @@ import { request } from 'node:http';
 import { startDnsDouble, type DnsDouble } from '@catalogue/testing/dns-double';
 import { freePort } from '@catalogue/testing/free-port';
 import { findNginx, NGINX_INSTALL_HINT, type NginxServer, startNginxServer } from '@catalogue/testing/nginx-server';
-import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
+import { startTestSite, type TestSite } from '@catalogue/server/testing/test-site';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const nginxMissing = findNginx() === undefined && !process.env.CI;
