@@ -11,20 +11,14 @@ import { productDetailsPath } from '@catalogue/shared/routes';
 import { useCarouselKeyboard } from '../../../hooks/use-carousel-keyboard';
 import { useMediaQuery } from '../../../hooks/use-media-query';
 import { formatPrice } from '../../../lib/format-price';
-import { BREAKPOINTS } from '../../../styles/theme';
+import { BREAKPOINT_SLIDES, carouselFirstPaint, SLIDES_PER_VIEW, SPACE_BETWEEN } from './carousel-layout';
 import { cardSurface } from './card-surface';
 import { ProductImage } from './product-image';
 
-/** The carousel of docs/product.md, "Home": 1.2 / 2 / 3 slides at 0 / 640 / 1024 px, 20 px apart, a new slide every 2.5 s. */
+/** The carousel of docs/product.md, "Home": a new slide every 2.5 s (its geometry: carousel-layout.ts). */
 const GALLERY_AUTOPLAY_DELAY_MS = 2500;
-const SPACE_BETWEEN = 20;
-const SLIDES_PER_VIEW = 1.2;
-const BREAKPOINT_SLIDES = {
-  [BREAKPOINTS.sm]: { slidesPerView: 2 },
-  [BREAKPOINTS.lg]: { slidesPerView: 3 },
-};
 
-const StyledGallery = styled.div`
+const StyledGallery = styled.div<{ $slideCount: number }>`
   --swiper-pagination-color: ${({ theme }) => theme.colors.accentStrong};
   --swiper-pagination-bullet-inactive-color: ${({ theme }) => theme.colors.textMuted};
   --swiper-pagination-bullet-inactive-opacity: 0.5;
@@ -59,6 +53,9 @@ const StyledGallery = styled.div`
     outline: 3px solid ${({ theme }) => theme.colors.focusRing};
     outline-offset: -4px;
   }
+
+  /* Last, to win over the rules above before Swiper starts (and for good without JavaScript). */
+  ${({ $slideCount }) => carouselFirstPaint($slideCount)}
 `;
 
 const StyledSlideLink = styled(Link)`
@@ -99,7 +96,7 @@ export function ProductGallery({ products }: { products: readonly Product[] }) {
   const autoplay = reducedMotion ? false : { delay: GALLERY_AUTOPLAY_DELAY_MS, disableOnInteraction: false, pauseOnMouseEnter: true };
 
   return (
-    <StyledGallery onFocus={onFocus} onBlur={onBlur}>
+    <StyledGallery $slideCount={products.length} onFocus={onFocus} onBlur={onBlur}>
       <Swiper
         // Autoplay is read at init only: a changed motion preference builds a fresh carousel.
         key={reducedMotion ? 'still' : 'moving'}
