@@ -6,13 +6,22 @@ import { median } from './report.mjs';
 
 export const LIGHTHOUSE_PAGES = ['/', '/products', '/productdetails/1'];
 const PAGE_TIMEOUT_MS = 120_000;
+/** Lighthouse's LCP breakdown (the `largest-contentful-paint-element` audit's phase table), by our key. */
+const LCP_PHASES = [
+  ['ttfb', 'TTFB'],
+  ['loadDelay', 'Load Delay'],
+  ['loadTime', 'Load Time'],
+  ['renderDelay', 'Render Delay'],
+];
 
 /**
  * Audits each page `runs` times (its score moves by several points from one run to the next on a shared
  * machine, so the figures that count are medians). Resolves with, per page, `{ path, performance, lcpMs, cls,
- * accessibility, bestPractices, failedAudits, runs }`: medians of the runs that completed (scores 0–100), the
- * binary audits that failed in any run, and each run's `{ performance, lcpMs }`; or `{ path, error }` when no run
- * completed. Throws when Lighthouse or its Chromium cannot start at all.
+ * accessibility, bestPractices, lcpPhases, lcpElement, failedAudits, runs }`: medians of the runs that completed
+ * (scores 0–100; `lcpPhases` is Lighthouse's LCP breakdown `{ ttfb, loadDelay, loadTime, renderDelay }` in ms, each
+ * phase's median), the LCP element of the last run, the binary audits that failed in any run, and each run's
+ * `{ performance, lcpMs }`; or `{ path, error }` when no run completed. Throws when Lighthouse or its Chromium cannot
+ * start at all.
  */
 export async function runLighthouse(origin, { runs = 1 } = {}) {
   const [{ default: lighthouse }, chromeLauncher] = await Promise.all([import('lighthouse'), import('chrome-launcher')]);
@@ -47,6 +56,8 @@ export async function runLighthouse(origin, { runs = 1 } = {}) {
         cls: middle('cls'),
         accessibility: middle('accessibility'),
         bestPractices: middle('bestPractices'),
+        lcpPhases: Object.fromEntries(LCP_PHASES.map(([key]) => [key, median(audits.map((audit) => audit.lcpPhases[key]))])),
+        lcpElement: audits.at(-1).lcpElement,
         failedAudits: [...new Set(audits.flatMap((audit) => audit.failedAudits))],
         runs: audits.map(({ performance, lcpMs }) => ({ performance, lcpMs })),
       });
@@ -79,6 +90,7 @@ async function auditOnce(lighthouse, url, port) {
       bestPractices: score('best-practices'),
       lcpMs: lhr.audits['largest-contentful-paint']?.numericValue ?? null,
       cls: lhr.audits['cumulative-layout-shift']?.numericValue ?? null,
+      ...lcpBreakdown(lhr.audits['largest-contentful-paint-element']),
       failedAudits: Object.values(lhr.audits)
         .filter((audit) => audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode === 'binary')
         .map((audit) => audit.id),
@@ -86,4 +98,14 @@ async function auditOnce(lighthouse, url, port) {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The LCP element and the time in each phase of its paint, from the audit's two tables (element, then phases). */
+function lcpBreakdown(audit) {
+  const [elementTable, phaseTable] = audit?.details?.items ?? [];
+  const timing = (label) => phaseTable?.items.find((item) => item.phase === label)?.timing ?? null;
+  return {
+    lcpElement: elementTable?.items[0]?.node?.selector ?? null,
+    lcpPhases: Object.fromEntries(LCP_PHASES.map(([key, label]) => [key, timing(label)])),
+  };
 }
