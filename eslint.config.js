@@ -10,6 +10,9 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/** The server's slices, each owning its routes and caches over the one HTTP layer (server/src/http). */
+const SERVER_SLICES = ['products', 'pages', 'images', 'static', 'probes'];
+
 export default tseslint.config(
   {
     ignores: ['**/dist/', '**/node_modules/', 'coverage/', 'test-results/', 'playwright-report/', '.bench/', '.docker-cache/'],
@@ -50,6 +53,24 @@ export default tseslint.config(
             { target: './shared', from: ['./server', './client', './e2e', './scripts'], message: 'shared/ imports nothing of ours.' },
             { target: './server', from: './client', message: 'The server never imports the browser app.' },
             { target: './client', from: './server', message: 'The browser app never imports the server.' },
+            // The server by slice (docs/architecture.md): slices (products, pages, images, static, probes) use
+            // http/ and catalogue/, never each other; catalogue/ uses http/ and never a slice; http/ uses only the
+            // top-level modules (config, logger).
+            ...SERVER_SLICES.map((slice) => ({
+              target: `./server/src/${slice}`,
+              from: SERVER_SLICES.filter((other) => other !== slice).map((other) => `./server/src/${other}`),
+              message: 'A server slice never imports another slice: share through http/ or catalogue/.',
+            })),
+            {
+              target: './server/src/catalogue',
+              from: SERVER_SLICES.map((slice) => `./server/src/${slice}`),
+              message: 'The catalogue never imports a slice.',
+            },
+            {
+              target: './server/src/http',
+              from: [...SERVER_SLICES.map((slice) => `./server/src/${slice}`), './server/src/catalogue'],
+              message: 'http/ is the layer under every slice and the catalogue: it imports neither.',
+            },
             {
               target: './client/src/features',
               from: ['./client/src/pages', './client/src/app'],

@@ -2,12 +2,12 @@ import { MESSAGES } from '@catalogue/shared/messages';
 import { Router } from 'express';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createListViews } from './api/list-views.js';
+import { createListViews } from './products/list-views.js';
 import { createApp } from './app.js';
 import type { CachedCatalogue } from './catalogue/cached-catalogue.js';
 import { loadConfig } from './config.js';
-import { createCorsPolicy } from './cors.js';
-import { createMetrics } from './metrics.js';
+import { createCorsPolicy } from './http/cors.js';
+import { createMetrics } from './http/metrics.js';
 import { createCapturingLogger } from '@catalogue/testing/capturing-logger';
 import { createStaticDir } from '@catalogue/testing/static-dir';
 import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
@@ -39,9 +39,9 @@ describe('createApp', () => {
       getProduct: () => Promise.reject(new TypeError('cannot read x of undefined')),
       getProductImage: () => Promise.reject(new Error('boom')),
       getProductImageVariant: () => Promise.reject(new Error('boom')),
-      peekProductImageVariant: () => undefined,
-      peekListHit: () => undefined,
-      peekProductHit: () => undefined,
+      peekImageVariant: () => undefined,
+      peekList: () => undefined,
+      peekProduct: () => undefined,
       hasAnyCopy: () => false,
       sharedCacheState: () => 'off',
       settled: () => Promise.resolve(),

@@ -1,21 +1,21 @@
 import { MESSAGES } from '@catalogue/shared/messages';
 import express, { type Express, type Router } from 'express';
-import { accessLog } from './access-log.js';
-import { answerUnexpectedError } from './api/errors.js';
-import { createHealthRouter } from './api/health-router.js';
-import type { ListViews } from './api/list-views.js';
-import { createOpenApiRouter } from './api/openapi-router.js';
-import { createProductsRouter } from './api/products-router.js';
-import { refuseLongUrls } from './api/uri-too-long.js';
+import { accessLog } from './http/access-log.js';
+import { answerUnexpectedError } from './http/errors.js';
+import { createHealthRouter } from './probes/health-router.js';
+import type { ListViews } from './products/list-views.js';
+import { createOpenApiRouter } from './products/openapi-router.js';
+import { createProductsRouter } from './products/products-router.js';
+import { refuseLongUrls } from './http/uri-too-long.js';
 import type { CachedCatalogue } from './catalogue/cached-catalogue.js';
 import type { Config } from './config.js';
-import type { CorsPolicy } from './cors.js';
+import type { CorsPolicy } from './http/cors.js';
 import type { Logger } from './logger.js';
-import type { Metrics } from './metrics.js';
-import type { ApiRateLimit } from './rate-limit.js';
-import { securityHeaders } from './security-headers.js';
-import { httpCachingPolicy } from './response-cache/cached-answer.js';
-import { createStaticFiles } from './web/static-files.js';
+import type { Metrics } from './http/metrics.js';
+import type { ApiRateLimit } from './http/rate-limit.js';
+import { securityHeaders } from './http/security-headers.js';
+import { httpCachingPolicy } from './http/answer.js';
+import { createStaticFiles } from './static/static-files.js';
 
 export interface AppDependencies {
   config: Config;

@@ -24,7 +24,7 @@ describe('buildServer', () => {
     await request(url).get('/healthz').expect(200, { status: 'ok' });
     await request(url).get('/').expect(200);
     const metrics = await request(url).get('/metrics').expect(200);
-    expect(metrics.text).toContain('http_hit_path_answers_total 3');
+    expect(metrics.text).toContain('http_response_cache_answers_total 3');
     expect(metrics.text).toContain('http_request_duration_seconds_count{route="/api/products",method="GET",status="200"} 4');
   });
 

@@ -2,8 +2,8 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { collectDefaultMetrics } from 'prom-client';
-import { cacheableProductRoutes, cacheableViewRoutes } from './api/cacheable-product-routes.js';
-import { createListViews } from './api/list-views.js';
+import { cacheableProductRoutes, cacheableViewRoutes } from './products/product-answers.js';
+import { createListViews } from './products/list-views.js';
 import { createApp } from './app.js';
 import { type CachedCatalogue, createCachedCatalogue } from './catalogue/cached-catalogue.js';
 import { createEmbeddedSource } from './catalogue/embedded-source.js';
@@ -11,15 +11,15 @@ import { measuredSource } from './catalogue/measured-source.js';
 import { createRedisStore } from './catalogue/redis-store.js';
 import type { ProductSource } from './catalogue/product-source.js';
 import type { Config } from './config.js';
-import { createCorsPolicy } from './cors.js';
+import { createCorsPolicy } from './http/cors.js';
 import { cacheableImageVariantRoute } from './images/image-answer.js';
 import type { Logger } from './logger.js';
 import { loadPageRenderer } from './pages/page-renderer.js';
 import { createPages } from './pages/pages.js';
-import { createMetrics, type Metrics } from './metrics.js';
-import { createApiRateLimit } from './rate-limit.js';
-import { httpCachingPolicy } from './response-cache/cached-answer.js';
-import { createResponseCache } from './response-cache/response-cache.js';
+import { createMetrics, type Metrics } from './http/metrics.js';
+import { createApiRateLimit } from './http/rate-limit.js';
+import { httpCachingPolicy } from './http/answer.js';
+import { createResponseCache } from './http/response-cache.js';
 
 /**
  * `client/dist`, reached the same way from `server/src/` and from `server/dist/`; joined to import.meta.dirname,
@@ -66,7 +66,7 @@ export class ListenError extends Error {
 /**
  * The one way the server is put together, by index.ts and by every test that runs it: metrics, the product
  * source, the cached catalogue, one rate limit, one CORS policy, the list's views, the Express app, and the response cache in front of it that
- * answers fresh cache hits (response-cache/; cacheable routes are registered here). The rate limit, the metrics
+ * answers fresh cache hits (http/response-cache.ts; cacheable routes are registered here). The rate limit, the metrics
  * and the logger are shared by both, so every request is limited, counted and logged the same way whichever
  * answers it. Logs nothing itself.
  */
@@ -75,7 +75,7 @@ export async function buildServer(config: Config, dependencies: ServerDependenci
   const metrics = createMetrics();
   collectDefaultMetrics({ register: metrics.registry });
   const source = measuredSource(await createSource(config, logger, embeddedDirectory), metrics);
-  // With REDIS_URL, replicas share validated answers and coalesce fills through Redis (README, "More than one machine").
+  // With REDIS_URL, replicas share validated answers and coalesce fills through Redis (docs/scaling.md).
   const sharedStore =
     config.redisUrl === null
       ? undefined

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { buildServer } from '@catalogue/server/build-server';
 import type { CachedCatalogue } from '@catalogue/server/catalogue/cached-catalogue';
 import { type Config, loadConfig } from '@catalogue/server/config';
-import type { Metrics } from '@catalogue/server/metrics';
+import type { Metrics } from '@catalogue/server/http/metrics';
 import { createCapturingLogger, type LogRecord } from './capturing-logger.js';
 import { createStaticDir } from './static-dir.js';
 import { createTestClock, type TestClock } from './test-clock.js';

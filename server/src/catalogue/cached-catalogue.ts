@@ -2,18 +2,21 @@ import type { ImageWidth } from '@catalogue/shared/image-widths';
 import type { Product } from '@catalogue/shared/product';
 import { z } from 'zod';
 import type { Config } from '../config.js';
+// eslint-disable-next-line import-x/no-restricted-paths -- until the images slice owns its cache and route
 import { createImageCache, type ImageAnswer } from '../images/image-cache.js';
+// eslint-disable-next-line import-x/no-restricted-paths -- until the images slice owns its cache and route
 import { createImageResizer } from '../images/resize-image.js';
+// eslint-disable-next-line import-x/no-restricted-paths -- until the images slice owns its cache and route
 import type { VariantFormat } from '../images/variant-format.js';
 import type { Logger } from '../logger.js';
-import { prepareBody } from './prepared-body.js';
+import { encodeJsonBody } from '../http/encoded-body.js';
 import { productSchema } from './product-schema.js';
 import { type ProductImage, ProductNotFoundError, type ProductSource } from './product-source.js';
 import { toPublicProduct } from './public-product.js';
-import { type CachedAnswer, ReadThroughCache } from './read-through-cache.js';
+import { type CacheEntry, ReadThroughCache } from './read-through-cache.js';
 import type { SharedStore } from './shared-store.js';
 
-export type { CachedAnswer, CacheStatus } from './read-through-cache.js';
+export type { CacheEntry } from './read-through-cache.js';
 
 export interface CachedCatalogueOptions {
   source: ProductSource;
@@ -33,18 +36,18 @@ export interface CachedCatalogueOptions {
 export interface CachedCatalogue {
   /** 'http' or 'embedded', for logs. */
   readonly sourceName: string;
-  listProducts(): Promise<CachedAnswer<Product[]>>;
-  getProduct(id: number): Promise<CachedAnswer<Product>>;
+  listProducts(): Promise<CacheEntry<Product[]>>;
+  getProduct(id: number): Promise<CacheEntry<Product>>;
   /** The image at the location the source gave for this product; never a location from anywhere else. */
   getProductImage(id: number): Promise<ProductImage>;
   /** That image resized (images/): one fetch and one resize per image, width and format, then kept. */
   getProductImageVariant(id: number, width: ImageWidth, format: VariantFormat): Promise<ImageAnswer>;
   /** The variant if the product is a cache HIT and the variant is held, else `undefined`; never fetches nor resizes. */
-  peekProductImageVariant(id: number, width: ImageWidth, format: VariantFormat): ImageAnswer | undefined;
+  peekImageVariant(id: number, width: ImageWidth, format: VariantFormat): ImageAnswer | undefined;
   /** What listProducts() would answer now if that is a cache HIT, else `undefined`; never asks the source. */
-  peekListHit(): CachedAnswer<Product[]> | undefined;
+  peekList(): CacheEntry<Product[]> | undefined;
   /** What getProduct(id) would answer now if that is a cache HIT, else `undefined`; never asks the source. */
-  peekProductHit(id: number): CachedAnswer<Product> | undefined;
+  peekProduct(id: number): CacheEntry<Product> | undefined;
   /** Whether a cached copy is held that could still be served (for readiness). */
   hasAnyCopy(): boolean;
   /** Whether the shared store answers ('up' or 'down', for readiness), or 'off' without one. */
@@ -87,13 +90,13 @@ export function createCachedCatalogue({ source, config, logger, now, sharedStore
   const list = new ReadThroughCache<Product[]>({
     ...timing,
     logger,
-    prepare: (products) => prepareBody(products.map(toPublicProduct)),
+    prepare: (products) => encodeJsonBody(products.map(toPublicProduct)),
     ...(sharedStore && { shared: { store: sharedStore, keyPrefix: 'list:', parse: parseWith(productListSchema), holdMs } }),
   });
   const products = new ReadThroughCache<Product>({
     ...timing,
     logger,
-    prepare: (product) => prepareBody(toPublicProduct(product)),
+    prepare: (product) => encodeJsonBody(toPublicProduct(product)),
     ...(sharedStore && { shared: { store: sharedStore, keyPrefix: 'product:', parse: parseWith(productSchema), holdMs } }),
   });
   // Originals and their variants by source location, so a product whose image changes upstream gets the new one.
@@ -105,7 +108,7 @@ export function createCachedCatalogue({ source, config, logger, now, sharedStore
     ...(now && { now }),
   });
 
-  async function getProduct(id: number): Promise<CachedAnswer<Product>> {
+  async function getProduct(id: number): Promise<CacheEntry<Product>> {
     const answer = await products.get(String(id), () => source.getProduct(id));
     if (answer === null) throw new ProductNotFoundError(id);
     return answer;
@@ -133,15 +136,15 @@ export function createCachedCatalogue({ source, config, logger, now, sharedStore
       return images.variant(value.image, width, format);
     },
 
-    peekProductImageVariant(id, width, format) {
-      const product = products.peekHit(String(id));
+    peekImageVariant(id, width, format) {
+      const product = products.peek(String(id));
       return product && images.cachedVariant(product.value.image, width, format);
     },
 
     hasAnyCopy: () => list.hasAnyCopy() || products.hasAnyCopy(),
     sharedCacheState: () => (sharedStore === undefined ? 'off' : sharedStore.available ? 'up' : 'down'),
-    peekListHit: () => list.peekHit(LIST_KEY),
-    peekProductHit: (id) => products.peekHit(String(id)),
+    peekList: () => list.peek(LIST_KEY),
+    peekProduct: (id) => products.peek(String(id)),
 
     async settled() {
       await Promise.all([list.settled(), products.settled()]);

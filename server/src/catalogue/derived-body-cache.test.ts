@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createDerivedBodyCache } from './derived-body-cache.js';
-import { encodeBody, type PreparedBody } from './prepared-body.js';
+import { encodeBody, type EncodedBody } from '../http/encoded-body.js';
 
 const body = (text: string) => encodeBody(Buffer.from(text));
 
@@ -20,10 +20,10 @@ describe('createDerivedBodyCache', () => {
     const cache = createDerivedBodyCache(1024 * 1024);
     const source = await body('[]');
     let renders = 0;
-    let finish!: (page: PreparedBody) => void;
+    let finish!: (page: EncodedBody) => void;
     const render = () => {
       renders += 1;
-      return new Promise<PreparedBody>((resolve) => (finish = resolve));
+      return new Promise<EncodedBody>((resolve) => (finish = resolve));
     };
     const waiting = [cache.get('/', source, render, true), cache.get('/', source, render, true), cache.get('/', source, render, true)];
     finish(await body('<p>page</p>'));

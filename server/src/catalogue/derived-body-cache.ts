@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { PreparedBody } from './prepared-body.js';
+import { type EncodedBody, encodedSize } from '../http/encoded-body.js';
 
 /**
  * Bodies derived from a catalogue entry (a rendered page, a view of the list), each kept with the entry it was
@@ -13,12 +13,12 @@ import type { PreparedBody } from './prepared-body.js';
  */
 export interface DerivedBodyCache {
   /** The body kept for `key`, if it was derived from `source`. */
-  peek(key: string, source: PreparedBody): PreparedBody | undefined;
+  peek(key: string, source: EncodedBody): EncodedBody | undefined;
   /**
    * The body for `key` derived from `source`: the kept one, the one being derived by another request (work on
    * one key from one source is shared), or a new one from `derive`, then kept when `keep` says so.
    */
-  get(key: string, source: PreparedBody, derive: () => Promise<PreparedBody>, keep: boolean): Promise<PreparedBody>;
+  get(key: string, source: EncodedBody, derive: () => Promise<EncodedBody>, keep: boolean): Promise<EncodedBody>;
 }
 
 interface Entry {
@@ -26,18 +26,18 @@ interface Entry {
    * Weak: once the catalogue has replaced this entry, nothing should keep it alive for a body that is no longer
    * valid anyway. The byte budget then bounds all the memory derived bodies hold.
    */
-  source: WeakRef<PreparedBody>;
-  derived: PreparedBody;
+  source: WeakRef<EncodedBody>;
+  derived: EncodedBody;
 }
 
 export function createDerivedBodyCache(maxBytes: number): DerivedBodyCache {
   const bodies = new LRUCache<string, Entry>({
     maxSize: maxBytes,
-    sizeCalculation: ({ derived }) => derived.identity.length + derived.gzip.length + derived.br.length,
+    sizeCalculation: ({ derived }) => encodedSize(derived),
   });
-  const deriving = new Map<string, { source: PreparedBody; derived: Promise<PreparedBody> }>();
+  const deriving = new Map<string, { source: EncodedBody; derived: Promise<EncodedBody> }>();
 
-  function peek(key: string, source: PreparedBody): PreparedBody | undefined {
+  function peek(key: string, source: EncodedBody): EncodedBody | undefined {
     const entry = bodies.get(key);
     return entry?.source.deref() === source ? entry.derived : undefined;
   }

@@ -1,4 +1,4 @@
-import type { Metrics, UpstreamOperation, UpstreamOutcome } from '../metrics.js';
+import type { Metrics, UpstreamOperation, UpstreamOutcome } from '../http/metrics.js';
 import { type ProductSource, UpstreamError } from './product-source.js';
 
 /** Wraps a source so that every call it makes is counted and timed in the metrics, whatever its outcome. */

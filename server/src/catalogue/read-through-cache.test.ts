@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCapturingLogger } from '@catalogue/testing/capturing-logger';
 import { createTestClock } from '@catalogue/testing/test-clock';
-import { prepareBody } from './prepared-body.js';
+import { encodeJsonBody } from '../http/encoded-body.js';
 import { ReadThroughCache } from './read-through-cache.js';
 
 /** A loader whose answers the test hands out one at a time. */
@@ -18,7 +18,13 @@ function controlledLoader<T>() {
 function setUp() {
   const clock = createTestClock();
   const { logger, records } = createCapturingLogger();
-  const cache = new ReadThroughCache<{ n: number }>({ ttlSeconds: 10, staleMaxSeconds: 100, prepare: prepareBody, logger, now: clock.now });
+  const cache = new ReadThroughCache<{ n: number }>({
+    ttlSeconds: 10,
+    staleMaxSeconds: 100,
+    prepare: encodeJsonBody,
+    logger,
+    now: clock.now,
+  });
   return { clock, records, cache };
 }
 
@@ -81,15 +87,15 @@ describe('ReadThroughCache', () => {
 
   it('peeks only at fresh copies, with the figures get() would give, and never loads or refreshes', async () => {
     const { cache, clock } = setUp();
-    expect(cache.peekHit('k')).toBeUndefined();
+    expect(cache.peek('k')).toBeUndefined();
     await cache.get('k', () => Promise.resolve({ n: 1 }));
     clock.advanceSeconds(4);
-    const peeked = cache.peekHit('k');
+    const peeked = cache.peek('k');
     expect(peeked).toEqual(await cache.get('k', () => Promise.reject(new Error('must not load'))));
     expect(peeked).toMatchObject({ cacheStatus: 'HIT', ageSeconds: 4, freshForSeconds: 6 });
 
     clock.advanceSeconds(6);
-    expect(cache.peekHit('k')).toBeUndefined();
+    expect(cache.peek('k')).toBeUndefined();
     // get() still finds the stale copy: peeking did not refresh or drop it.
     expect((await cache.get('k', () => Promise.resolve({ n: 2 })))?.cacheStatus).toBe('STALE');
   });

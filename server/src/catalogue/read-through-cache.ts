@@ -1,16 +1,15 @@
 import NodeCache from 'node-cache';
 import type { Logger } from '../logger.js';
-import type { PreparedBody } from './prepared-body.js';
+import type { CacheStatus } from '../http/answer.js';
+import type { EncodedBody } from '../http/encoded-body.js';
 import { type LoadedValue, type SharedCopies, SharedFill } from './shared-fill.js';
 
-export type CacheStatus = 'HIT' | 'MISS' | 'STALE';
-
 /** A value as the cache hands it out, with what the HTTP layer needs to describe its freshness. */
-export interface CachedAnswer<T> {
+export interface CacheEntry<T> {
   /** The source's validated value (still holding the source's own image locations). */
   value: T;
   /** The public JSON of `value`, prepared when it was stored. */
-  body: PreparedBody;
+  body: EncodedBody;
   cacheStatus: CacheStatus;
   /** Whole seconds since the value was stored. */
   ageSeconds: number;
@@ -22,11 +21,11 @@ export interface ReadThroughCacheOptions<T> {
   ttlSeconds: number;
   staleMaxSeconds: number;
   /** Builds the public body of a value; called once per fill, never on a hit. */
-  prepare: (value: T) => Promise<PreparedBody>;
+  prepare: (value: T) => Promise<EncodedBody>;
   logger: Logger;
   /** Milliseconds since the epoch; injectable so tests can move time without waiting. */
   now?: () => number;
-  /** Copies shared with other replicas (README, "More than one machine"); absent: this process's memory only. */
+  /** Copies shared with other replicas (docs/scaling.md); absent: this process's memory only. */
   shared?: SharedCopies<T>;
 }
 
@@ -35,14 +34,14 @@ export type Loader<T> = () => Promise<T | null>;
 
 interface Entry<T> {
   value: T;
-  body: PreparedBody;
+  body: EncodedBody;
   storedAt: number;
 }
 
 type Filled<T> = Entry<T> & Pick<LoadedValue<T>, 'from'>;
 
 /**
- * The caching rules of the README ("Caching"), for any kind of value:
+ * The caching rules of docs/api.md ("Caching"), for any kind of value:
  *
  * - younger than the TTL: served as a HIT, the source is not asked;
  * - older, but within TTL + stale max: served at once as STALE while one background refresh runs (its
@@ -57,7 +56,7 @@ export class ReadThroughCache<T> {
   readonly #inFlight = new Map<string, Promise<Filled<T> | null>>();
   readonly #ttlMs: number;
   readonly #usableMs: number;
-  readonly #prepare: (value: T) => Promise<PreparedBody>;
+  readonly #prepare: (value: T) => Promise<EncodedBody>;
   readonly #logger: Logger;
   readonly #now: () => number;
   readonly #shared: SharedFill<T> | undefined;
@@ -83,7 +82,7 @@ export class ReadThroughCache<T> {
   }
 
   /** Resolves `null` when the source says the key does not exist; rejects with the source's error otherwise. */
-  async get(key: string, load: Loader<T>): Promise<CachedAnswer<T> | null> {
+  async get(key: string, load: Loader<T>): Promise<CacheEntry<T> | null> {
     const entry = this.#entries.get<Entry<T>>(key);
     if (entry !== undefined) {
       const now = this.#now();
@@ -109,10 +108,10 @@ export class ReadThroughCache<T> {
   /**
    * The answer `get` would give right now if it is a HIT, without ever asking the source; `undefined` when it
    * would be anything else (absent, stale, expired), which only `get` handles. For the response cache in
-   * front of Express (server/src/response-cache/), which answers fresh copies synchronously and leaves everything
+   * front of Express (server/src/http/response-cache.ts), which answers fresh copies synchronously and leaves everything
    * else to `get`.
    */
-  peekHit(key: string): CachedAnswer<T> | undefined {
+  peek(key: string): CacheEntry<T> | undefined {
     const entry = this.#entries.get<Entry<T>>(key);
     if (entry === undefined) return undefined;
     const now = this.#now();
@@ -172,7 +171,7 @@ export class ReadThroughCache<T> {
     });
   }
 
-  #answer(entry: Entry<T>, cacheStatus: CacheStatus, now: number): CachedAnswer<T> {
+  #answer(entry: Entry<T>, cacheStatus: CacheStatus, now: number): CacheEntry<T> {
     const ageMs = Math.max(0, now - entry.storedAt);
     return {
       value: entry.value,

@@ -4,7 +4,8 @@ import { createCapturingLogger } from '@catalogue/testing/capturing-logger';
 import { findRedisServer, REDIS_INSTALL_HINT, type RedisServer, startRedisServer } from '@catalogue/testing/redis-server';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createRedisStore, type SharedCacheCommand, type SharedCacheOutcome } from './redis-store.js';
+import type { SharedCacheCommand, SharedCacheOutcome } from '../http/metrics.js';
+import { createRedisStore } from './redis-store.js';
 import type { SharedStore } from './shared-store.js';
 
 const redisMissing = findRedisServer() === undefined && !process.env.CI;

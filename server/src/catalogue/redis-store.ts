@@ -1,15 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import type { SharedCacheCommand, SharedStoreMetrics } from '../http/metrics.js';
 import type { Logger } from '../logger.js';
 import type { FillClaim, SharedCopy, SharedStore } from './shared-store.js';
-
-/** What the store reports to /metrics: each command's outcome, and whether Redis is answering. */
-export interface SharedStoreMetrics {
-  recordSharedCacheCommand(command: SharedCacheCommand, outcome: SharedCacheOutcome): void;
-  setSharedCacheUp(up: boolean): void;
-}
-export type SharedCacheCommand = 'read' | 'write' | 'remove' | 'claim' | 'release';
-export type SharedCacheOutcome = 'hit' | 'miss' | 'ok' | 'taken' | 'error';
 
 export interface RedisStoreOptions {
   /** `redis://[user:password@]host:port[/db]` or `rediss://…`, as checked by the configuration. */

@@ -2,8 +2,8 @@ import { imageWidthOf } from '@catalogue/shared/image-widths';
 import { parseProductId } from '@catalogue/shared/product-id';
 import { API_PATHS } from '@catalogue/shared/routes';
 import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
-import type { CacheableAnswer } from '../response-cache/cached-answer.js';
-import type { CacheableRoute } from '../response-cache/response-cache.js';
+import type { Answer } from '../http/answer.js';
+import type { CacheableRoute } from '../http/response-cache.js';
 import type { ImageAnswer } from './image-cache.js';
 import { chooseVariantFormat } from './variant-format.js';
 
@@ -18,7 +18,7 @@ export const IMAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox
  * bytes (already compressed), its ETag, the long lifetime and the sandbox, and `Vary: Accept`, since the format
  * follows the browser's `Accept`.
  */
-export function imageVariantAnswer({ image, cacheStatus, ageSeconds }: ImageAnswer): CacheableAnswer {
+export function imageVariantAnswer({ image, cacheStatus, ageSeconds }: ImageAnswer): Answer {
   return {
     body: { identity: image.body, etag: image.etag },
     contentType: image.contentType,
@@ -47,10 +47,10 @@ export function cacheableImageVariantRoute(catalogue: CachedCatalogue): Cacheabl
       const id = parseProductId(rawId);
       return id === null || imageWidthOf(rawWidth) === undefined ? undefined : `${id} ${rawWidth}`;
     },
-    peekFresh(key, req) {
+    peek(key, req) {
       const [id = '', rawWidth] = key.split(' ');
       const width = imageWidthOf(rawWidth);
-      const answer = width && catalogue.peekProductImageVariant(Number(id), width, chooseVariantFormat(req.headers.accept));
+      const answer = width && catalogue.peekImageVariant(Number(id), width, chooseVariantFormat(req.headers.accept));
       return answer && imageVariantAnswer(answer);
     },
   };

@@ -4,7 +4,7 @@ import { type PageMetaInput, pageMeta, SITE_NAME } from '@catalogue/shared/page-
 import type { Product } from '@catalogue/shared/product';
 import { type ProductPhotoLayout, productPhotoSources } from '@catalogue/shared/product-photo';
 import { filterAndSortProducts } from '@catalogue/shared/sort';
-import { escapeHtml, escapeJsonForScript } from './escape.js';
+import { escapeHtml, escapeJsonForScript } from '../http/escape-html.js';
 import type { PageData } from './page-renderer.js';
 import { canonicalPath, type PageRoute } from './page-route.js';
 

@@ -1,7 +1,7 @@
 import { parseProductId } from '@catalogue/shared/product-id';
 import { PAGE_PATHS, PRODUCTS_PARAMS, productDetailsPath } from '@catalogue/shared/routes';
 import { isSortOption, type SortOption } from '@catalogue/shared/sort';
-import { decodePathSegment } from '../decode-path-segment.js';
+import { decodePathSegment } from '../http/decode-path-segment.js';
 
 /** Which page a URL names, with what it needs to fetch and describe it. */
 export type PageRoute =

@@ -48,8 +48,8 @@ function dataBlocks(html: string, type: string): string[] {
   return [...html.matchAll(new RegExp(`<script type="${type}"[^>]*>([\\s\\S]*?)</script>`, 'g'))].map((match) => match[1]!);
 }
 
-async function hitPathAnswers(): Promise<number> {
-  const metric = await site!.metrics.registry.getSingleMetric('http_hit_path_answers_total')?.get();
+async function responseCacheAnswers(): Promise<number> {
+  const metric = await site!.metrics.registry.getSingleMetric('http_response_cache_answers_total')?.get();
   return metric?.values[0]?.value ?? 0;
 }
 
@@ -127,7 +127,7 @@ describe('page statuses', () => {
       expect(second.headers['cache-control']).toBe('no-store');
       expect(second.headers['x-cache']).toBeUndefined();
     }
-    expect(await hitPathAnswers()).toBe(0);
+    expect(await responseCacheAnswers()).toBe(0);
   });
 
   it('answers 503 with a plain message while the client is not built', async () => {
@@ -208,7 +208,7 @@ describe('the head of each page', () => {
       const state = JSON.parse(dataBlocks(text, 'application/json')[0]!) as unknown;
       expect(JSON.stringify(state)).toContain(JSON.stringify(FIXTURE_PRODUCTS[0]!.title));
     }
-    expect(await hitPathAnswers()).toBe(0);
+    expect(await responseCacheAnswers()).toBe(0);
   });
 
   it('carries the hostile category names intact and inert through the title, meta tags and canonical', async () => {
@@ -413,7 +413,7 @@ describe('cached pages', () => {
     expect(second.body.equals(first.body)).toBe(true);
     expect(second.headers.etag).toBe(first.headers.etag);
     expect(second.headers['cache-control']).toMatch(/^public, max-age=\d+, stale-while-revalidate=\d+, stale-if-error=\d+$/);
-    expect(await hitPathAnswers()).toBe(1);
+    expect(await responseCacheAnswers()).toBe(1);
     const revalidated = await get('/products?q=mens&sort=nameAZ', { 'If-None-Match': first.headers.etag as string });
     expect(revalidated.status).toBe(304);
     expect(revalidated.body).toHaveLength(0);
@@ -466,11 +466,11 @@ describe('cached pages', () => {
     expect(refreshed.headers['x-cache']).toBe('HIT');
     expect(refreshed.text).toContain('A brand new first product');
     expect(refreshed.headers.etag).not.toBe(before.headers.etag);
-    expect(await hitPathAnswers()).toBe(0);
+    expect(await responseCacheAnswers()).toBe(0);
     const hit = await get('/');
     expect(hit.headers['x-cache']).toBe('HIT');
     expect(hit.body.equals(refreshed.body)).toBe(true);
-    expect(await hitPathAnswers()).toBe(1);
+    expect(await responseCacheAnswers()).toBe(1);
   });
 
   it('renders, but does not keep, spellings the site never links to', async () => {
@@ -481,14 +481,14 @@ describe('cached pages', () => {
       expect(first.status).toBe(200);
       expect(second.body.equals(first.body)).toBe(true);
     }
-    expect(await hitPathAnswers()).toBe(0);
+    expect(await responseCacheAnswers()).toBe(0);
   });
 
   it('ties a product page to that product’s catalogue entry', async () => {
     await start();
     await get('/productdetails/5');
     expect((await get('/productdetails/5')).headers['x-cache']).toBe('HIT');
-    expect(await hitPathAnswers()).toBe(1);
+    expect(await responseCacheAnswers()).toBe(1);
     expect(site!.upstream.requestCount('/products/5')).toBe(1);
   });
 });

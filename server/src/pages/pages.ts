@@ -2,16 +2,16 @@ import type { IncomingMessage } from 'node:http';
 import { categoriesOf, holdsCategory } from '@catalogue/shared/categories';
 import { PAGE_PATHS } from '@catalogue/shared/routes';
 import { type ErrorRequestHandler, type Request, type RequestHandler, type Response, Router } from 'express';
-import { sendCachedAnswer } from '../api/send-cached-answer.js';
-import type { CachedAnswer, CachedCatalogue } from '../catalogue/cached-catalogue.js';
+import { sendCachedAnswer } from '../http/send-answer.js';
+import type { CacheEntry, CachedCatalogue } from '../catalogue/cached-catalogue.js';
 import { createDerivedBodyCache } from '../catalogue/derived-body-cache.js';
-import { encodeBody, type PreparedBody } from '../catalogue/prepared-body.js';
+import { encodeBody, type EncodedBody } from '../http/encoded-body.js';
 import { ProductNotFoundError, UpstreamError } from '../catalogue/product-source.js';
 import { toPublicProduct } from '../catalogue/public-product.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import type { CacheableAnswer, HttpCachingPolicy } from '../response-cache/cached-answer.js';
-import type { CacheableRoute } from '../response-cache/response-cache.js';
+import type { Answer, HttpCachingPolicy } from '../http/answer.js';
+import type { CacheableRoute } from '../http/response-cache.js';
 import { pageHead, stateBlock } from './page-head.js';
 import { fillTemplate, type PageData, type PageRenderer } from './page-renderer.js';
 import { isCacheablePageUrl, type PageRoute, resolvePage } from './page-route.js';
@@ -54,11 +54,11 @@ const BAD_HOST = 'Bad Request: the Host header does not name this site\n';
 interface LoadedPage {
   data: PageData;
   status: 200 | 400 | 404 | 503;
-  source?: CachedAnswer<unknown>;
+  source?: CacheEntry<unknown>;
 }
 
 /**
- * The server-rendered pages (README, "Pages"). Each page is rendered from the catalogue's cached data: `/` and
+ * The server-rendered pages (docs/pages.md). Each page is rendered from the catalogue's cached data: `/` and
  * `/products` from the list (404 for a category it does not hold), `/productdetails/{id}` from that product,
  * nothing for an invalid id (400, no upstream request) or an unknown path (404). A page that has its data answers
  * 200 as a cached answer, with the catalogue entry's freshness, ETag and encodings prepared once per render; error
@@ -167,11 +167,11 @@ export function createPages({ catalogue, config, caching, renderer, logger, now 
 
   /** The three pages that answer with data, for the response cache in front of Express: fresh pages are sent there. */
   function cacheablePageRoutes(): CacheableRoute[] {
-    const peek = (url: string, req: IncomingMessage): CacheableAnswer | undefined => {
+    const peek = (url: string, req: IncomingMessage): Answer | undefined => {
       const origin = publicOrigin(req, config);
       if (origin === undefined || renderer === null) return undefined;
       const route = resolvePage(url);
-      const source = route.kind === 'product' ? catalogue.peekProductHit(route.id) : catalogue.peekListHit();
+      const source = route.kind === 'product' ? catalogue.peekProduct(route.id) : catalogue.peekList();
       const rendered = source && cache.peek(origin + url, source.body);
       return rendered && htmlAnswer(rendered, source);
     };
@@ -186,7 +186,7 @@ export function createPages({ catalogue, config, caching, renderer, logger, now 
       pattern,
       rateLimited: false,
       match: (url) => (kindOf(url) === kind ? url : undefined),
-      peekFresh: peek,
+      peek: peek,
     }));
   }
 }
@@ -205,7 +205,7 @@ export async function renderPageHtml(
 }
 
 /** A rendered page as a cached answer: its bytes, with the freshness of the catalogue entry it was rendered from. */
-function htmlAnswer(page: PreparedBody, { cacheStatus, ageSeconds, freshForSeconds }: CachedAnswer<unknown>): CacheableAnswer {
+function htmlAnswer(page: EncodedBody, { cacheStatus, ageSeconds, freshForSeconds }: CacheEntry<unknown>): Answer {
   return { body: page, contentType: HTML_CONTENT_TYPE, cacheStatus, ageSeconds, freshForSeconds };
 }
 

@@ -1,0 +1,91 @@
+import type { RequestHandler } from 'express';
+import { pino } from 'pino';
+import { type Logger, requestIdFor } from '../logger.js';
+
+declare module 'express-serve-static-core' {
+  interface Locals {
+    /** The request's id (X-Request-Id), set by accessLog below. */
+    requestId?: string;
+  }
+}
+
+/** Probes and scrapes arrive every few seconds and would drown the visitors' requests; /metrics counts them. */
+const UNLOGGED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+/** What one access-log line says about a request and its answer. */
+export interface AccessRecord {
+  id: string;
+  method: string;
+  /** As the client sent it: path and query. */
+  url: string;
+  statusCode: number;
+  /** Whole milliseconds from the request's arrival to its answer. */
+  responseTime: number;
+  /** The answer's X-Cache (HIT, MISS, STALE), if it has one. */
+  cache: string | undefined;
+}
+
+/** pino's own state, which it exposes as `pino.symbols` for integrations that write for it. */
+interface PinoInternals {
+  [pino.symbols.streamSym]: { write(line: string): unknown };
+  /** `,"time":<epoch ms>`, as the logger writes it. */
+  [pino.symbols.timeSym]: () => string;
+  /** The logger's base fields, serialised: `,"service":"catalogue-server"`. */
+  [pino.symbols.chindingsSym]: string;
+}
+
+/**
+ * Writes the access-log line of one request: the one function both paths call (the Express app through accessLog
+ * below, and the response cache in front of it), so their lines cannot differ. 5xx answers are logged as errors.
+ *
+ * The line is the JSON `logger[level]({ req, res, responseTime, cache }, message)` would write, byte for byte
+ * (access-log.test.ts holds them equal), but serialised here and handed to the logger's own stream, so it keeps
+ * its place among the other lines: pino's general serialiser cost about 2.5 µs per line more (measured), a
+ * tenth of what a whole cached answer costs. Strings go through JSON.stringify; the rest are numbers.
+ */
+export function logAccess(
+  logger: Logger,
+  { id, method, url, statusCode, responseTime, cache }: AccessRecord,
+  message = 'request completed',
+): void {
+  if (UNLOGGED_PATHS.has(url)) return;
+  const level = statusCode >= 500 ? 'error' : 'info';
+  if (!logger.isLevelEnabled(level)) return;
+  const internals = logger as unknown as PinoInternals;
+  internals[pino.symbols.streamSym].write(
+    `{"level":${logger.levels.values[level]}${internals[pino.symbols.timeSym]()}${internals[pino.symbols.chindingsSym]}` +
+      `,"req":{"id":${JSON.stringify(id)},"method":${JSON.stringify(method)},"url":${JSON.stringify(url)}}` +
+      `,"res":{"statusCode":${statusCode}},"responseTime":${responseTime}` +
+      `${cache === undefined ? '' : `,"cache":${JSON.stringify(cache)}`},"msg":${JSON.stringify(message)}}\n`,
+  );
+}
+
+/**
+ * For the Express app: gives the request its id (sent back as X-Request-Id, kept in `res.locals.requestId`) and
+ * logs it once its answer is complete, or aborted when the client went away first.
+ */
+export function accessLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const started = performance.now();
+    const id = requestIdFor(req);
+    res.locals.requestId = id;
+    res.setHeader('X-Request-Id', id);
+    // 'close' follows 'finish' for a complete answer, and comes alone when the connection dropped first.
+    res.once('close', () => {
+      const cache = res.getHeader('X-Cache');
+      logAccess(
+        logger,
+        {
+          id,
+          method: req.method,
+          url: req.originalUrl,
+          statusCode: res.statusCode,
+          responseTime: Math.round(performance.now() - started),
+          cache: typeof cache === 'string' ? cache : undefined,
+        },
+        res.writableFinished ? 'request completed' : 'request aborted',
+      );
+    });
+    next();
+  };
+}

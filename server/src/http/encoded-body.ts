@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+
+/**
+ * The bytes of one answer (JSON, a page's HTML, a photo), serialised and compressed once per cache fill so that a
+ * cache hit only picks a buffer.
+ */
+export interface EncodedBody {
+  identity: Buffer;
+  /** Present for content worth compressing (JSON, HTML); absent for what is compressed already (images). */
+  gzip?: Buffer;
+  br?: Buffer;
+  /** Strong validator of the identity bytes, quoted (`"…"`); the HTTP layer derives one per encoding. */
+  etag: string;
+}
+
+/**
+ * Compression runs on libuv's thread pool, so a fill (or a background refresh) never stalls the requests the
+ * event loop is serving meanwhile. Brotli quality 5, not 11: measured on a 1,000-product list (465 KB), quality
+ * 11 took 416 ms of CPU for a body only ~5% smaller than quality 5's (14 ms); on 5,000 products, 2.7 s against
+ * 82 ms. gzip level 6 gave the same size as 9 there, in less time.
+ */
+export async function encodeJsonBody(value: unknown): Promise<Required<EncodedBody>> {
+  return encodeBody(Buffer.from(JSON.stringify(value), 'utf8'));
+}
+
+/** The same for bytes already serialised (a rendered page's HTML). */
+export async function encodeBody(identity: Buffer): Promise<Required<EncodedBody>> {
+  const [gzipped, brotli] = await Promise.all([
+    gzipAsync(identity, { level: 6 }),
+    brotliAsync(identity, {
+      params: {
+        [zlib.BROTLI_PARAM_QUALITY]: 5,
+        [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+        [zlib.BROTLI_PARAM_SIZE_HINT]: identity.length,
+      },
+    }),
+  ]);
+  return {
+    identity,
+    gzip: gzipped,
+    br: brotli,
+    etag: `"${createHash('sha1').update(identity).digest('base64url')}"`,
+  };
+}
+
+/** Bytes held for one body, all encodings together: what a byte-budgeted cache charges for it. */
+export function encodedSize(body: EncodedBody): number {
+  return body.identity.length + (body.gzip?.length ?? 0) + (body.br?.length ?? 0);
+}

@@ -1,0 +1,67 @@
+import type { Product } from '@catalogue/shared/product';
+
+/**
+ * The Fake Store's list options, `?limit=N&sort=asc|desc`, on `/api/products` and `/api/products/category/{name}`
+ * (docs/api.md, "Routes"): `sort` orders by id, then `limit` keeps the first N. Where the Fake Store is lax (it
+ * ignores a bad limit, or answers nothing), this answers 400 with a message naming the parameter, so a typo
+ * shows at once rather than as a surprising list.
+ */
+export type ListSort = 'asc' | 'desc';
+
+export interface ListQuery {
+  /** null: the catalogue's own order. */
+  sort: ListSort | null;
+  /** null: every product. */
+  limit: number | null;
+}
+
+/**
+ * The largest `limit` accepted. The Fake Store's catalogue has 20 products and ours a few thousand at most; a
+ * bound keeps the parameter a count, and anything at or above the list's length answers the whole list.
+ */
+export const MAX_LIST_LIMIT = 10_000;
+
+export const LIST_QUERY_ERRORS = {
+  limit: `limit must be a whole number from 1 to ${MAX_LIST_LIMIT}`,
+  limitRepeated: 'limit must be given at most once',
+  sort: 'sort must be asc or desc',
+  sortRepeated: 'sort must be given at most once',
+} as const;
+
+const DIGITS = /^[0-9]+$/;
+
+/**
+ * Reads `limit` and `sort` from a raw query string (what follows `?`, undecoded). Other parameters are ignored.
+ * Returns the query, or the message of a 400.
+ */
+export function parseListQuery(rawQuery: string): ListQuery | { error: string } {
+  const params = new URLSearchParams(rawQuery);
+  const limits = params.getAll('limit');
+  const sorts = params.getAll('sort');
+  if (limits.length > 1) return { error: LIST_QUERY_ERRORS.limitRepeated };
+  if (sorts.length > 1) return { error: LIST_QUERY_ERRORS.sortRepeated };
+
+  let limit: number | null = null;
+  const [rawLimit] = limits;
+  if (rawLimit !== undefined) {
+    // Digits only: `-1`, `1.5`, `1e3`, ` 3`, `0x10` and an empty value are refused rather than half-read.
+    limit = DIGITS.test(rawLimit) ? Number(rawLimit) : Number.NaN;
+    if (!(limit >= 1 && limit <= MAX_LIST_LIMIT)) return { error: LIST_QUERY_ERRORS.limit };
+  }
+
+  const [sort] = sorts;
+  if (sort !== undefined && sort !== 'asc' && sort !== 'desc') return { error: LIST_QUERY_ERRORS.sort };
+  return { sort: sort ?? null, limit };
+}
+
+/** The query string of a request target (`/path?a=1` → `a=1`), undecoded; empty when there is none. */
+export function rawQueryOf(url: string): string {
+  const start = url.indexOf('?');
+  return start === -1 ? '' : url.slice(start + 1);
+}
+
+/** The products a query selects: ordered by id if asked (a stable sort), then the first `limit`. */
+export function applyListQuery<T extends Pick<Product, 'id'>>(products: readonly T[], { sort, limit }: ListQuery): T[] {
+  const ordered = sort === null ? products : [...products].sort(sort === 'asc' ? (a, b) => a.id - b.id : (a, b) => b.id - a.id);
+  return ordered.slice(0, limit ?? undefined);
+}

@@ -1,0 +1,311 @@
+import { MESSAGES } from '@catalogue/shared/messages';
+import type { Product } from '@catalogue/shared/product';
+import request from 'supertest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
+import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
+import type { PathMode } from '@catalogue/testing/upstream-double';
+import { MALFORMED_ESCAPE } from '../http/errors.js';
+import { LIST_QUERY_ERRORS } from './list-query.js';
+import { createListViews } from './list-views.js';
+import { MAX_API_URL_LENGTH } from '../http/uri-too-long.js';
+import { MISSING_CATEGORY_NAME } from './products-router.js';
+
+let site: TestSite;
+
+afterEach(async () => {
+  await site.close();
+});
+
+async function start(options: Parameters<typeof startTestSite>[0] = {}) {
+  site = await startTestSite(options);
+  return site;
+}
+
+const HOME_AND_GARDEN = FIXTURE_PRODUCTS[18]!.category;
+const SCRIPT_CATEGORY = FIXTURE_PRODUCTS[19]!.category;
+/** The fixture's category names in the order they first appear (docs/api.md, "Routes"). */
+const FIXTURE_CATEGORIES = ["men's clothing", 'jewelery', "women's clothing", 'electronics', HOME_AND_GARDEN, SCRIPT_CATEGORY];
+
+function ids(response: { body: unknown }): number[] {
+  return (response.body as Product[]).map((product) => product.id);
+}
+
+function categoryPath(name: string, query = ''): string {
+  return `/api/products/category/${encodeURIComponent(name)}${query}`;
+}
+
+describe('GET /api/products?limit&sort', () => {
+  it('keeps the first N products, in upstream order, with images rewritten', async () => {
+    const { server } = await start();
+    const response = await request(server).get('/api/products?limit=3').expect(200);
+    expect(response.body).toEqual(
+      FIXTURE_PRODUCTS.slice(0, 3).map((product) => ({ ...product, image: `/api/products/${product.id}/image` })),
+    );
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+  });
+
+  it('sorts by id, not by upstream order, then keeps the first N', async () => {
+    // The upstream lists its products out of id order.
+    const shuffled = [FIXTURE_PRODUCTS[4]!, FIXTURE_PRODUCTS[0]!, FIXTURE_PRODUCTS[19]!, FIXTURE_PRODUCTS[2]!, FIXTURE_PRODUCTS[10]!];
+    const { server } = await start({ products: shuffled });
+    expect(ids(await request(server).get('/api/products').expect(200))).toEqual([5, 1, 20, 3, 11]);
+    expect(ids(await request(server).get('/api/products?sort=asc').expect(200))).toEqual([1, 3, 5, 11, 20]);
+    expect(ids(await request(server).get('/api/products?sort=desc').expect(200))).toEqual([20, 11, 5, 3, 1]);
+    expect(ids(await request(server).get('/api/products?sort=desc&limit=2').expect(200))).toEqual([20, 11]);
+    expect(ids(await request(server).get('/api/products?limit=2&sort=asc').expect(200))).toEqual([1, 3]);
+  });
+
+  it('answers the whole list, as the list itself, for a limit at or past its length', async () => {
+    const { server } = await start();
+    const list = await request(server).get('/api/products').expect(200);
+    for (const limit of [20, 21, 10_000]) {
+      const response = await request(server).get(`/api/products?limit=${limit}`).expect(200);
+      expect(ids(response)).toEqual(FIXTURE_PRODUCTS.map((product) => product.id));
+      expect(response.headers.etag).toBe(list.headers.etag);
+    }
+  });
+
+  it('ignores unknown parameters', async () => {
+    const { server } = await start();
+    const response = await request(server).get('/api/products?limit=2&page=3&q=shirt&sort.by=price').expect(200);
+    expect(ids(response)).toEqual([1, 2]);
+  });
+});
+
+describe('GET /api/products/categories', () => {
+  it('answers each category name once, in the order the catalogue first lists it, hostile names intact', async () => {
+    const { server } = await start();
+    const response = await request(server).get('/api/products/categories').expect(200);
+    expect(response.body).toEqual(FIXTURE_CATEGORIES);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+  });
+
+  it('answers [] for an empty catalogue', async () => {
+    const { server } = await start({ products: [] });
+    await request(server).get('/api/products/categories').expect(200, []);
+  });
+});
+
+describe('GET /api/products/category/{name}', () => {
+  it('answers the products of that exact category, in catalogue order, a missing rating still missing', async () => {
+    const { server } = await start();
+    const response = await request(server).get('/api/products/category/jewelery').expect(200);
+    expect(ids(response)).toEqual([5, 6, 7, 8]);
+    expect((response.body as Product[])[0]).not.toHaveProperty('rating');
+    expect((response.body as Product[])[0]).toEqual({ ...FIXTURE_PRODUCTS[4], image: '/api/products/5/image' });
+    expect(ids(await request(server).get(categoryPath("men's clothing")).expect(200))).toEqual([1, 2, 3, 4]);
+  });
+
+  it('decodes the name: an encoded slash, an ampersand, an emoji, markup, quotes, % ? and #', async () => {
+    const { server } = await start();
+    expect(ids(await request(server).get(categoryPath(HOME_AND_GARDEN)).expect(200))).toEqual([19]);
+    expect(ids(await request(server).get(categoryPath(SCRIPT_CATEGORY)).expect(200))).toEqual([20]);
+  });
+
+  it('takes limit and sort by the same rules as the list', async () => {
+    const { server, upstream } = await start();
+    expect(ids(await request(server).get(categoryPath("women's clothing", '?sort=desc')).expect(200))).toEqual([18, 17, 16, 15, 9]);
+    expect(ids(await request(server).get(categoryPath("women's clothing", '?sort=desc&limit=2')).expect(200))).toEqual([18, 17]);
+    expect(ids(await request(server).get(categoryPath("women's clothing", '?limit=99')).expect(200))).toEqual([9, 15, 16, 17, 18]);
+    await request(server).get(categoryPath('jewelery', '?limit=0')).expect(400, { error: LIST_QUERY_ERRORS.limit });
+    await request(server).get(categoryPath('nope', '?sort=up')).expect(400, { error: LIST_QUERY_ERRORS.sort });
+    expect(upstream.requestedPaths()).toEqual(['/products']);
+  });
+
+  it.each([
+    ['an unknown name', 'garden'],
+    ['another case', 'JEWELERY'],
+    ['a trailing space', 'jewelery '],
+    ['part of a name', 'home & garden'],
+    ['the name unescaped by one level too many', encodeURIComponent(HOME_AND_GARDEN)],
+    ['NUL', '\u0000'],
+    ['dot-dot', '..'],
+    ['markup', '<script>alert(1)</script>'],
+    ['an emoji', '🏕️'],
+    ['a name of 1,900 characters', 'x'.repeat(1_900)],
+    ['image', 'image'],
+    ['categories', 'categories'],
+    ['__proto__', '__proto__'],
+  ])('answers 200 [] for %s, as the Fake Store does', async (_case, name) => {
+    const { server, upstream } = await start();
+    const response = await request(server).get(categoryPath(name)).expect(200, []);
+    expect(response.headers['x-cache']).toBe('MISS');
+    expect(upstream.requestedPaths()).toEqual(['/products']);
+  });
+
+  it('gives every unknown name one and the same empty body', async () => {
+    const { server } = await start();
+    const tags = new Set<string>();
+    for (const name of ['a', 'b', 'x'.repeat(500)])
+      tags.add(String((await request(server).get(categoryPath(name, '?sort=desc')).expect(200)).headers.etag));
+    expect(tags.size).toBe(1);
+  });
+
+  it('answers a category named "image" or "categories" as a category, never as a product id', async () => {
+    const products = [
+      { ...FIXTURE_PRODUCTS[0]!, category: 'image' },
+      { ...FIXTURE_PRODUCTS[1]!, category: 'categories' },
+      FIXTURE_PRODUCTS[2]!,
+    ];
+    const { server, upstream } = await start({ products });
+    expect(ids(await request(server).get('/api/products/category/image').expect(200))).toEqual([1]);
+    expect(ids(await request(server).get('/api/products/category/categories').expect(200))).toEqual([2]);
+    expect(upstream.requestedPaths()).toEqual(['/products']);
+  });
+
+  it.each(['/api/products/category/', '/api/products/category', '/API/Products/Category/'])(
+    'answers %s, which names no category, with a 400 saying so',
+    async (path) => {
+      const { server, upstream } = await start();
+      const response = await request(server).get(path).expect(400, { error: MISSING_CATEGORY_NAME });
+      expect(response.headers['cache-control']).toBe('no-store');
+      expect(upstream.requestCount()).toBe(0);
+    },
+  );
+
+  it('answers a name it cannot percent-decode with a 400 saying so, without asking the upstream', async () => {
+    const { server, upstream } = await start();
+    for (const name of ['%E0%A4%A', '%zz', 'a%', '%ED%A0%80', '%FF']) {
+      const response = await request(server).get(`/api/products/category/${name}`).expect(400, { error: MALFORMED_ESCAPE });
+      expect(response.headers['cache-control']).toBe('no-store');
+    }
+    expect(upstream.requestCount()).toBe(0);
+  });
+
+  it('refuses a URL over the API limit with 414, and takes one just under it', async () => {
+    const { server } = await start();
+    const prefix = '/api/products/category/';
+    await request(server)
+      .get(`${prefix}${'x'.repeat(MAX_API_URL_LENGTH - prefix.length)}`)
+      .expect(200, []);
+    await request(server)
+      .get(`${prefix}${'x'.repeat(MAX_API_URL_LENGTH - prefix.length + 1)}`)
+      .expect(414);
+  });
+});
+
+describe('the views of the list', () => {
+  const VIEW_PATHS = [
+    '/api/products?limit=3',
+    '/api/products?sort=desc',
+    '/api/products/categories',
+    '/api/products/category/jewelery?limit=2',
+  ];
+
+  it.each(VIEW_PATHS)('%s carries the list entry’s caching headers and its own ETag, gzip, br, 304 and HEAD', async (path) => {
+    const { server, clock, upstream } = await start();
+    const list = await request(server).get('/api/products').expect(200);
+    expect(list.headers['x-cache']).toBe('MISS');
+    clock.advanceSeconds(7);
+
+    const view = await request(server).get(path).set('Accept-Encoding', 'br').expect(200);
+    expect(view.headers['x-cache']).toBe('HIT');
+    expect(view.headers.age).toBe('7');
+    expect(view.headers['cache-control']).toBe('public, max-age=293, stale-while-revalidate=300, stale-if-error=86400');
+    expect(view.headers['content-encoding']).toBe('br');
+    expect(view.headers.vary).toBe('Accept-Encoding');
+    expect(view.headers.etag).toMatch(/^"[\w-]+-br"$/);
+    expect(view.headers.etag).not.toBe(list.headers.etag);
+    const gzip = await request(server).get(path).set('Accept-Encoding', 'gzip').expect(200);
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gzip.body).toEqual(view.body);
+
+    await request(server)
+      .get(path)
+      .set('If-None-Match', view.headers.etag as string)
+      .expect(304);
+    const head = await request(server).head(path).set('Accept-Encoding', 'br').expect(200);
+    expect(head.headers['content-length']).toBe(view.headers['content-length']);
+    expect(head.headers.etag).toBe(view.headers.etag);
+    // One upstream request for the list, and none for any view of it.
+    expect(upstream.requestedPaths()).toEqual(['/products']);
+  });
+
+  it('serves a view stale while the list refreshes, then the refreshed list’s view', async () => {
+    const { server, clock, upstream, catalogue } = await start();
+    expect(ids(await request(server).get('/api/products/category/jewelery').expect(200))).toEqual([5, 6, 7, 8]);
+    upstream.setProducts(FIXTURE_PRODUCTS.slice(0, 6));
+    clock.advanceSeconds(301);
+    const stale = await request(server).get('/api/products/category/jewelery').expect(200);
+    expect(stale.headers['x-cache']).toBe('STALE');
+    expect(ids(stale)).toEqual([5, 6, 7, 8]);
+    await catalogue.settled();
+    const fresh = await request(server).get('/api/products/category/jewelery').expect(200);
+    expect(fresh.headers['x-cache']).toBe('HIT');
+    expect(ids(fresh)).toEqual([5, 6]);
+    expect((await request(server).get('/api/products/categories').expect(200)).body).toEqual(["men's clothing", 'jewelery']);
+  });
+
+  it('prepares each view once per list fill: the same bytes answer every request until the list refills', async () => {
+    const { catalogue, clock, upstream } = await start();
+    const views = createListViews(catalogue);
+    const view = { of: 'category', name: 'jewelery', sort: 'desc', limit: 3 } as const;
+    expect(views.peek(view)).toBeUndefined();
+    const first = await views.answer(view);
+    expect(views.peek(view)?.body).toBe(first.body);
+    expect((await views.answer(view)).body).toBe(first.body);
+    // Every unknown name shares one body; a limit past the category's size is no limit.
+    expect((await views.answer({ ...view, name: 'a' })).body).toBe((await views.answer({ ...view, name: 'b' })).body);
+    const all = await views.answer({ ...view, sort: null, limit: 4 });
+    expect((await views.answer({ ...view, sort: null, limit: 400 })).body).toBe(all.body);
+
+    upstream.setProducts(FIXTURE_PRODUCTS.slice(0, 7));
+    clock.advanceSeconds(301);
+    await catalogue.listProducts();
+    await catalogue.settled();
+    const refilled = await views.answer(view);
+    expect(refilled.body).not.toBe(first.body);
+    expect(JSON.parse(refilled.body.identity.toString('utf8'))).toMatchObject([{ id: 7 }, { id: 6 }, { id: 5 }]);
+  });
+
+  it.each(
+    ['/api/products/categories', '/api/products/category/jewelery', '/api/products?limit=3'].flatMap((path) =>
+      (['refuse', 'status500', 'badJson', 'hang'] satisfies (PathMode | 'refuse')[]).map((mode) => [path, mode] as const),
+    ),
+  )('answers %s, with nothing cached and the upstream failing (%s), exactly as /api/products does', async (path, mode) => {
+    const { server, upstream } = await start({ config: { UPSTREAM_TIMEOUT_MS: '50' } });
+    await upstream.setMode(mode);
+    const view = await request(server).get(path);
+    const list = await request(server).get('/api/products');
+    expect([view.status, view.body, view.headers['cache-control']]).toEqual([list.status, list.body, 'no-store']);
+    expect(view.status).toBe(mode === 'hang' ? 504 : 502);
+    expect(view.body).toEqual({ error: mode === 'hang' ? MESSAGES.catalogueTimeout : MESSAGES.catalogueUnavailable });
+  });
+
+  it('counts the routes by pattern in /metrics, never by the name asked for', async () => {
+    const { server } = await start();
+    // The second of each is answered by the response cache in front of Express, which counts it the same way.
+    await request(server).get(categoryPath(HOME_AND_GARDEN)).expect(200);
+    await request(server).get(categoryPath(HOME_AND_GARDEN)).expect(200);
+    await request(server).get('/api/products/category/secret-name').expect(200);
+    await request(server).get('/api/products/categories').expect(200);
+    const metrics = (await request(server).get('/metrics').expect(200)).text;
+    expect(metrics).toMatch(/^http_response_cache_answers_total [1-9]/m);
+    expect(metrics).toContain('http_request_duration_seconds_count{route="/api/products/category/:name",method="GET",status="200"} 3');
+    expect(metrics).toContain('http_request_duration_seconds_count{route="/api/products/categories",method="GET",status="200"} 1');
+    expect(metrics).not.toContain('secret-name');
+    expect(metrics).not.toContain('garden');
+  });
+});
+
+describe('bad query input', () => {
+  it.each([
+    ['limit=-1', LIST_QUERY_ERRORS.limit],
+    ['limit=0', LIST_QUERY_ERRORS.limit],
+    ['limit=2.5', LIST_QUERY_ERRORS.limit],
+    ['limit=abc', LIST_QUERY_ERRORS.limit],
+    ['limit=', LIST_QUERY_ERRORS.limit],
+    ['limit=10001', LIST_QUERY_ERRORS.limit],
+    ['limit=1&limit=2', LIST_QUERY_ERRORS.limitRepeated],
+    ['sort=price', LIST_QUERY_ERRORS.sort],
+    ['sort=', LIST_QUERY_ERRORS.sort],
+    ['sort=asc&sort=desc', LIST_QUERY_ERRORS.sortRepeated],
+  ])('answers /api/products?%s with a 400 naming the parameter, before asking the upstream', async (query, error) => {
+    const { server, upstream } = await start();
+    const response = await request(server).get(`/api/products?${query}`).expect(400, { error });
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(upstream.requestCount()).toBe(0);
+  });
+});

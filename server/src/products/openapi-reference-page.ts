@@ -1,0 +1,328 @@
+import { escapeHtml } from '../http/escape-html.js';
+import type {
+  Header,
+  HttpMethod,
+  JsonSchema,
+  MediaType,
+  OpenApiDocument,
+  Operation,
+  Parameter,
+  PathItem,
+  Reference,
+  Response,
+} from './openapi-types.js';
+import { HTTP_METHODS } from './openapi-types.js';
+
+/**
+ * The reference page of `/api` (`/api/docs`), rendered on the server from the OpenAPI document: one HTML page
+ * with a `<style>` and no script, so the site's Content-Security-Policy holds and nothing is loaded from another
+ * origin. Operations are grouped by path; each shows its parameters and every answer it can give, with content
+ * type, headers, schema and examples; the schemas follow. Every text from the document is HTML-escaped.
+ */
+export function renderReferencePage(document: OpenApiDocument): string {
+  const page = new ReferencePage(document);
+  return page.render();
+}
+
+const STYLE = `
+:root { color-scheme: light dark; --fg: #1b1f24; --muted: #57606a; --bg: #fff; --panel: #f6f8fa; --line: #d0d7de; --accent: #0a58ca; }
+@media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --muted: #9da7b3; --bg: #0d1117; --panel: #161b22; --line: #30363d; --accent: #6cb6ff; } }
+* { box-sizing: border-box; }
+body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: var(--bg); }
+a { color: var(--accent); }
+a:focus-visible, summary:focus-visible, .scroll:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+.skip { position: absolute; left: -999px; }
+.skip:focus { left: 1rem; top: 1rem; background: var(--bg); padding: .5rem; z-index: 1; }
+header, nav, main, footer { max-width: 72rem; margin: 0 auto; padding: 1rem; }
+header { border-bottom: 1px solid var(--line); }
+h1 { margin: .25rem 0; font-size: 1.75rem; }
+h2 { margin-top: 2.5rem; border-bottom: 1px solid var(--line); }
+main > section:first-child > h2 { margin-top: 1rem; }
+h3 { margin-top: 2rem; font-size: 1.25rem; overflow-wrap: anywhere; }
+h4 { margin: 1.5rem 0 .5rem; font-size: 1.1rem; overflow-wrap: anywhere; }
+h5 { margin: 1rem 0 .25rem; font-size: 1rem; }
+code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .9em; }
+pre { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: .75rem; overflow-x: auto; }
+.operation { border: 1px solid var(--line); border-radius: 8px; padding: 0 1rem 1rem; margin: 1rem 0; }
+.method { display: inline-block; min-width: 3.5rem; padding: 0 .4rem; border-radius: 4px; background: var(--accent); color: var(--bg); text-align: center; font-weight: 700; }
+.muted { color: var(--muted); }
+.scroll { overflow-x: auto; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; vertical-align: top; padding: .4rem .5rem; border-top: 1px solid var(--line); }
+th { white-space: nowrap; }
+td p:first-child { margin-top: 0; }
+td p:last-child { margin-bottom: 0; }
+details { margin: .25rem 0; }
+summary { cursor: pointer; }
+nav ul { padding-left: 1.25rem; }
+`;
+
+class ReferencePage {
+  readonly #document: OpenApiDocument;
+  readonly #base: string;
+
+  constructor(document: OpenApiDocument) {
+    this.#document = document;
+    this.#base = document.servers[0]?.url ?? '';
+  }
+
+  render(): string {
+    const { info } = this.#document;
+    const title = `${info.title} ${info.version}`;
+    return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} — reference</title>
+<meta name="description" content="${escapeHtml(info.summary ?? info.title)}">
+<style>${STYLE}</style>
+</head>
+<body>
+<a class="skip" href="#main">Skip to the reference</a>
+<header>
+<h1>${escapeHtml(info.title)}</h1>
+<p class="muted">Version ${escapeHtml(info.version)} · OpenAPI ${escapeHtml(this.#document.openapi)} · base URL <code>${escapeHtml(this.#base)}</code> · the machine-readable document: <a href="${escapeHtml(`${this.#base}/openapi.json`)}">${escapeHtml(`${this.#base}/openapi.json`)}</a></p>
+</header>
+${this.#contents()}
+<main id="main">
+<section aria-labelledby="about">
+<h2 id="about">About this API</h2>
+${markdown(info.description, 3)}
+</section>
+<section aria-labelledby="operations">
+<h2 id="operations">Operations</h2>
+${Object.entries(this.#document.paths)
+  .map(([path, item]) => this.#path(path, item))
+  .join('\n')}
+</section>
+<section aria-labelledby="responses">
+<h2 id="responses">Shared responses</h2>
+<p>The answers several operations give (<code>components.responses</code>), among them <code>Options</code> and <code>MethodNotAllowed</code>, which every path gives to <code>OPTIONS</code> and to the methods it does not document.</p>
+${Object.entries(this.#document.components.responses)
+  .map(([name, response]) => this.#sharedResponse(name, response))
+  .join('\n')}
+</section>
+<section aria-labelledby="schemas">
+<h2 id="schemas">Schemas</h2>
+${Object.entries(this.#document.components.schemas)
+  .map(([name, schema]) => this.#schema(name, schema))
+  .join('\n')}
+</section>
+</main>
+<footer class="muted"><p>Rendered from <a href="${escapeHtml(`${this.#base}/openapi.json`)}">the OpenAPI document</a> when the server started.</p></footer>
+</body>
+</html>
+`;
+  }
+
+  #operations(item: PathItem): [HttpMethod, Operation][] {
+    return HTTP_METHODS.flatMap((method) => (item[method] ? [[method, item[method]] as [HttpMethod, Operation]] : []));
+  }
+
+  #contents(): string {
+    const links = Object.entries(this.#document.paths).flatMap(([path, item]) =>
+      this.#operations(item).map(
+        ([method, operation]) =>
+          `<li><a href="#${escapeHtml(operation.operationId)}">${method.toUpperCase()} <code>${escapeHtml(this.#base + path)}</code></a> — ${escapeHtml(operation.summary)}</li>`,
+      ),
+    );
+    return `<nav aria-label="Operations">
+<ul>
+${links.join('\n')}
+<li><a href="#responses">Shared responses</a></li>
+<li><a href="#schemas">Schemas</a></li>
+</ul>
+</nav>`;
+  }
+
+  #path(path: string, item: PathItem): string {
+    const fullPath = this.#base + path;
+    const id = `path-${slug(path)}`;
+    return `<section aria-labelledby="${id}">
+<h3 id="${id}"><code>${escapeHtml(fullPath)}</code></h3>
+${item.description ? markdown(item.description, 4) : ''}
+${this.#operations(item)
+  .map(([method, operation]) => this.#operation(method, fullPath, operation))
+  .join('\n')}
+</section>`;
+  }
+
+  #operation(method: HttpMethod, fullPath: string, operation: Operation): string {
+    const id = escapeHtml(operation.operationId);
+    const parameters = (operation.parameters ?? []).map((parameter) => this.#resolve<Parameter>(parameter));
+    return `<article class="operation" aria-labelledby="${id}">
+<h4 id="${id}"><span class="method">${method.toUpperCase()}</span> <code>${escapeHtml(fullPath)}</code> — ${escapeHtml(operation.summary)}</h4>
+${markdown(operation.description, 5)}
+${parameters.length === 0 ? '' : this.#parameters(operation, parameters)}
+<h5>Responses</h5>
+<div class="scroll" role="region" aria-label="${escapeHtml(`Responses of ${operation.summary}`)}" tabindex="0">
+<table>
+<thead><tr><th scope="col">Status</th><th scope="col">Meaning</th><th scope="col">Body and headers</th></tr></thead>
+<tbody>
+${Object.entries(operation.responses)
+  .map(([status, response]) => this.#response(status, this.#resolve<Response>(response)))
+  .join('\n')}
+</tbody>
+</table>
+</div>
+</article>`;
+  }
+
+  #parameters(operation: Operation, parameters: Parameter[]): string {
+    return `<h5>Parameters</h5>
+<div class="scroll" role="region" aria-label="${escapeHtml(`Parameters of ${operation.summary}`)}" tabindex="0">
+<table>
+<thead><tr><th scope="col">Name</th><th scope="col">In</th><th scope="col">Type</th><th scope="col">Description</th></tr></thead>
+<tbody>
+${parameters
+  .map(
+    (parameter) => `<tr>
+<th scope="row"><code>${escapeHtml(parameter.name)}</code>${parameter.required ? ' <span class="muted">(required)</span>' : ''}</th>
+<td>${escapeHtml(parameter.in)}</td>
+<td>${this.#type(parameter.schema)}</td>
+<td>${markdown(parameter.description, 6)}${parameter.example === undefined ? '' : `<p class="muted">Example: <code>${escapeHtml(String(parameter.example))}</code></p>`}</td>
+</tr>`,
+  )
+  .join('\n')}
+</tbody>
+</table>
+</div>`;
+  }
+
+  #response(status: string, response: Response): string {
+    return `<tr>
+<th scope="row">${escapeHtml(status)}</th>
+<td>${markdown(response.description, 6)}</td>
+<td>${this.#body(response)}</td>
+</tr>`;
+  }
+
+  /** A response's content types (with schema and examples) and its headers. */
+  #body(response: Response): string {
+    const content = Object.entries(response.content ?? {});
+    const headers = Object.entries(response.headers ?? {}).map(([name, header]) => [name, this.#resolve<Header>(header)] as const);
+    const body =
+      content.length === 0 ? '<p class="muted">No body.</p>' : content.map(([type, media]) => this.#media(type, media)).join('\n');
+    const headerList =
+      headers.length === 0
+        ? ''
+        : `<details><summary>Headers (${headers.length})</summary><dl>${headers
+            .map(
+              ([name, header]) =>
+                `<dt><code>${escapeHtml(name)}</code>: ${this.#type(header.schema)}${header.required ? '' : ' <span class="muted">(not always)</span>'}</dt><dd>${markdown(header.description, 6)}</dd>`,
+            )
+            .join('')}</dl></details>`;
+    return body + headerList;
+  }
+
+  #sharedResponse(name: string, response: Response): string {
+    const id = `response-${slug(name)}`;
+    return `<section aria-labelledby="${id}">
+<h3 id="${id}">${escapeHtml(name)}</h3>
+${markdown(response.description, 4)}
+${this.#body(response)}
+</section>`;
+  }
+
+  #media(type: string, media: MediaType): string {
+    const examples = media.examples
+      ? Object.values(media.examples).map((example) => example.value)
+      : media.example === undefined
+        ? []
+        : [media.example];
+    const shown = examples.map((example) => `<pre><code>${escapeHtml(JSON.stringify(example, null, 2))}</code></pre>`).join('');
+    return `<p><code>${escapeHtml(type)}</code>${media.schema ? `: ${this.#type(media.schema)}` : ''}</p>${
+      shown === '' ? '' : `<details><summary>Example${examples.length > 1 ? 's' : ''}</summary>${shown}</details>`
+    }`;
+  }
+
+  /** A schema in a few words: a link to a named schema, or its type and constraints. */
+  #type(schema: JsonSchema): string {
+    if (schema.$ref !== undefined) {
+      const name = schema.$ref.split('/').at(-1) ?? '';
+      return `<a href="#schema-${escapeHtml(slug(name))}">${escapeHtml(name)}</a>`;
+    }
+    const facts: string[] = [];
+    if (schema.type === 'array' && schema.items) facts.push(`array of ${this.#type(schema.items)}`);
+    else if (schema.type !== undefined) facts.push(escapeHtml(schema.type));
+    if (schema.enum) facts.push(`one of ${schema.enum.map((value) => `<code>${escapeHtml(String(value))}</code>`).join(', ')}`);
+    if (schema.const !== undefined) facts.push(`<code>${escapeHtml(String(schema.const))}</code>`);
+    if (schema.minimum !== undefined) facts.push(`≥ ${schema.minimum}`);
+    if (schema.maximum !== undefined) facts.push(`≤ ${schema.maximum}`);
+    if (schema.pattern !== undefined) facts.push(`matching <code>${escapeHtml(schema.pattern)}</code>`);
+    return facts.join(', ');
+  }
+
+  #schema(name: string, schema: JsonSchema): string {
+    const id = `schema-${slug(name)}`;
+    const properties = Object.entries(schema.properties ?? {});
+    const required = new Set(schema.required ?? []);
+    const table =
+      properties.length === 0
+        ? ''
+        : `<div class="scroll" role="region" aria-label="${escapeHtml(`Fields of ${name}`)}" tabindex="0">
+<table>
+<thead><tr><th scope="col">Field</th><th scope="col">Type</th><th scope="col">Description</th></tr></thead>
+<tbody>
+${properties
+  .map(
+    ([field, property]) =>
+      `<tr><th scope="row"><code>${escapeHtml(field)}</code>${required.has(field) ? '' : ' <span class="muted">(optional)</span>'}</th><td>${this.#type(property)}</td><td>${property.description ? markdown(property.description, 6) : ''}</td></tr>`,
+  )
+  .join('\n')}
+</tbody>
+</table>
+</div>`;
+    return `<section aria-labelledby="${id}">
+<h3 id="${id}">${escapeHtml(name)}</h3>
+${schema.description ? markdown(schema.description, 4) : ''}
+<p>${this.#type(schema)}${schema.additionalProperties === false ? ', no other fields' : ''}</p>
+${table}
+<details><summary>JSON Schema</summary><pre><code>${escapeHtml(JSON.stringify(schema, null, 2))}</code></pre></details>
+</section>`;
+  }
+
+  /** A component the document points at with `$ref` (`#/components/responses/NotFound`), or the object itself. */
+  #resolve<T>(value: T | Reference): T {
+    if (typeof value !== 'object' || value === null || !('$ref' in value)) return value;
+    const [, , section = '', name = ''] = value.$ref.split('/');
+    const components = this.#document.components as unknown as Record<string, Record<string, T>>;
+    const found = components[section]?.[name];
+    if (found === undefined) throw new Error(`The OpenAPI document points at a missing component: ${value.$ref}`);
+    return found;
+  }
+}
+
+function slug(text: string): string {
+  return text.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '');
+}
+
+/**
+ * The document's descriptions as HTML: the little of CommonMark they use — paragraphs, `## ` headings (rendered
+ * at `headingLevel`), `- ` lists, `code`, **bold** and [links](url). The text is escaped first, so nothing in it
+ * can become markup but these. (Unlike CommonMark, `**` and links inside a code span are not kept literal: no text here
+ * needs that.)
+ */
+function markdown(text: string, headingLevel: number): string {
+  return text
+    .trim()
+    .split(/\n{2,}/)
+    .map((block) => {
+      const lines = block.split('\n');
+      if (lines.every((line) => line.startsWith('- '))) {
+        return `<ul>${lines.map((line) => `<li>${inline(line.slice(2))}</li>`).join('')}</ul>`;
+      }
+      const heading = /^#{1,6} (.*)$/.exec(block);
+      if (heading) return `<h${headingLevel}>${inline(heading[1] ?? '')}</h${headingLevel}>`;
+      return `<p>${inline(block)}</p>`;
+    })
+    .join('\n');
+}
+
+function inline(text: string): string {
+  return escapeHtml(text)
+    .replace(/`([^`]*)`/g, '<code>$1</code>')
+    .replace(/\*\*(.+?)\*\*/g, '<strong>$1</strong>')
+    .replace(/\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)/g, '<a href="$2">$1</a>');
+}
