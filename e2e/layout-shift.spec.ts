@@ -2,7 +2,7 @@ import { expect, test } from './fixtures/test.ts';
 import { cumulativeShift, layoutShiftsOf } from './support/layout-shift.ts';
 
 /**
- * Pages that never move (README, "Performance"): each page as the server sends it, then hydrated, its photos
+ * Pages that never move (docs/performance.md, "Layout shift and the largest paint"): each page as the server sends it, then hydrated, its photos
  * loaded and the carousel started, shifts nothing a visitor would see, at a phone's, a tablet's and a desktop's
  * width, in both themes. Cumulative layout shift at most 0.01 ("good" is 0.1), summed over every shift without
  * input until 2 s after the network is idle.

@@ -3,7 +3,7 @@ import { expect, test } from './fixtures/test.ts';
 import { waitForApp } from './support/page-helpers.ts';
 
 /**
- * The lead photo first (README, "Performance"): the page's largest paint, its lead photo, does not share the first
+ * The lead photo first (docs/performance.md, "Layout shift and the largest paint"): the page's largest paint, its lead photo, does not share the first
  * round trips with the app's JavaScript. The small entry script waits until the photo is painted, then fetches the
  * app and hydrates; a photo that never comes holds the app back for a few seconds at most.
  */

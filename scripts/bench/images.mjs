@@ -166,7 +166,7 @@ async function measureLighthouse(origin, runs, log, report) {
         (result.failedAudits.length ? `; failed: ${result.failedAudits.join(', ')}` : ''),
     );
     log(
-      `    LCP breakdown (medians): TTFB ${ms(ttfb)}, load delay ${ms(loadDelay)}, load time ${ms(loadTime)}, ` +
+      `    LCP breakdown (the median run): TTFB ${ms(ttfb)}, load delay ${ms(loadDelay)}, load time ${ms(loadTime)}, ` +
         `render delay ${ms(renderDelay)}; element ${result.lcpElement}`,
     );
     report.add(

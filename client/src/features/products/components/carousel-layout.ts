@@ -4,7 +4,7 @@ import { BREAKPOINTS } from '../../../styles/theme';
 /**
  * The home carousel's geometry (docs/product.md, "Home"): 1.2 / 2 / 3 slides per view at 0 / 640 / 1,024 px,
  * 20 px apart, centred on the first product, looping. Swiper is given these numbers, and the server's HTML is laid
- * out with them in CSS before Swiper runs, so that Swiper's start moves nothing on screen (README, "Performance").
+ * out with them in CSS before Swiper runs, so that Swiper's start moves nothing on screen (docs/performance.md, "Layout shift and the largest paint").
  */
 export const SPACE_BETWEEN = 20;
 export const SLIDES_PER_VIEW = 1.2;
