@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 /** How long after the network goes idle shifts still count: the carousel's start and late photos fall inside it. */
 const SETTLE_MS = 2_000;
 
-/** One `layout-shift` entry, with the elements that moved, for a readable failure. */
+/** One `layout-shift` entry, with the elements that moved and from where to where, for a readable failure. */
 export interface LayoutShift {
   value: number;
   startTime: number;
@@ -23,10 +23,16 @@ export async function layoutShiftsOf(page: Page, path: string): Promise<LayoutSh
   return page.evaluate(() => {
     const observer = new PerformanceObserver(() => undefined);
     observer.observe({ type: 'layout-shift', buffered: true });
+    type Rect = { x: number; y: number; width: number; height: number };
     const entries = observer.takeRecords() as unknown as Array<
-      PerformanceEntry & { value: number; hadRecentInput: boolean; sources: Array<{ node: Node | null }> }
+      PerformanceEntry & {
+        value: number;
+        hadRecentInput: boolean;
+        sources: Array<{ node: Node | null; previousRect: Rect; currentRect: Rect }>;
+      }
     >;
     observer.disconnect();
+    const rect = ({ x, y, width, height }: Rect) => `${Math.round(x)},${Math.round(y)} ${Math.round(width)}×${Math.round(height)}`;
     const describe = (node: Node | null) => {
       if (!(node instanceof Element)) return node?.nodeName ?? '(gone)';
       const classes = [...node.classList].slice(0, 3).join('.');
@@ -37,7 +43,7 @@ export async function layoutShiftsOf(page: Page, path: string): Promise<LayoutSh
       .map((entry) => ({
         value: entry.value,
         startTime: Math.round(entry.startTime),
-        sources: entry.sources.map((s) => describe(s.node)),
+        sources: entry.sources.map((s) => `${describe(s.node)} from ${rect(s.previousRect)} to ${rect(s.currentRect)}`),
       }));
   });
 }
