@@ -2,7 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.js';
 import { startUpstreamStub, TINY_PNG, type UpstreamStub } from '@catalogue/testing/upstream-double';
 import { createHttpSource } from './http-source.js';
-import { UpstreamError } from './product-source.js';
+import { IMAGE_NOT_MODIFIED, type ProductImage, UpstreamError } from './product-source.js';
+
+/** The image a plain (unconditional) fetch answers: never "not modified", which only a conditional one may be. */
+function fetchedImage(image: ProductImage | typeof IMAGE_NOT_MODIFIED): ProductImage {
+  if (image === IMAGE_NOT_MODIFIED) throw new Error('an unconditional fetch answered "not modified"');
+  return image;
+}
 
 let stub: UpstreamStub;
 
@@ -51,7 +57,7 @@ describe('the http source', () => {
 
   it('fetches an image the upstream names relative to its base URL', async () => {
     const http = await source();
-    const image = await http.getImage('/images/4.png');
+    const image = fetchedImage(await http.getImage('/images/4.png'));
     expect(image.contentType).toBe('image/png');
     expect(image.body.equals(TINY_PNG)).toBe(true);
   });
@@ -90,7 +96,7 @@ describe('the hosts images come from', () => {
   it('fetches from the upstream’s own origin, following redirects that stay on it', async () => {
     const http = await sourceWith();
     stub.override('/images/moved.png', { status: 301, body: '', headers: { Location: '/images/4.png' } });
-    expect((await http.getImage(`${stub.url}/images/moved.png`)).body.equals(TINY_PNG)).toBe(true);
+    expect((await http.getImage(`${stub.url}/images/moved.png`).then(fetchedImage)).body.equals(TINY_PNG)).toBe(true);
     expect(stub.requestCount('/images/4.png')).toBe(1);
   });
 
@@ -125,10 +131,10 @@ describe('the hosts images come from', () => {
     const third = await startUpstreamStub();
     try {
       const http = await sourceWith({ otherIsAnImageHost: true });
-      expect((await http.getImage(`${other.url}/images/4.png`)).body.equals(TINY_PNG)).toBe(true);
+      expect((await http.getImage(`${other.url}/images/4.png`).then(fetchedImage)).body.equals(TINY_PNG)).toBe(true);
 
       other.override('/images/cdn.png', { status: 307, body: '', headers: { Location: `${stub.url}/images/5.png` } });
-      expect((await http.getImage(`${other.url}/images/cdn.png`)).body.equals(TINY_PNG)).toBe(true);
+      expect((await http.getImage(`${other.url}/images/cdn.png`).then(fetchedImage)).body.equals(TINY_PNG)).toBe(true);
       expect(stub.requestCount('/images/5.png')).toBe(1);
 
       stub.override('/images/away.png', { status: 302, body: '', headers: { Location: `${other.url}/images/hop.png` } });
