@@ -53,7 +53,7 @@ export default tseslint.config(
             { target: './shared', from: ['./server', './client', './e2e', './scripts'], message: 'shared/ imports nothing of ours.' },
             { target: './server', from: './client', message: 'The server never imports the browser app.' },
             { target: './client', from: './server', message: 'The browser app never imports the server.' },
-            // The server by slice (README, docs/architecture.md): slices (products, pages, images, static, probes) use
+            // The server by slice (docs/architecture.md): slices (products, pages, images, static, probes) use
             // http/ and catalogue/, never each other; catalogue/ uses http/ and never a slice; http/ uses only the
             // top-level modules (config, logger).
             ...SERVER_SLICES.map((slice) => ({

@@ -4,8 +4,8 @@ import { expectedTitles } from './support/catalogue.ts';
 import { productCards, spinner, storeTheme, waitForApp } from './support/page-helpers.ts';
 
 /**
- * Pages arrive whole from the server and the browser app takes them over (hydrates) without redrawing them: README,
- * "Pages". Each page is read with JavaScript off, and with it on in both themes at both widths.
+ * Pages arrive whole from the server and the browser app takes them over (hydrates) without redrawing them:
+ * docs/pages.md. Each page is read with JavaScript off, and with it on in both themes at both widths.
  */
 
 const PRODUCT = FIXTURE_PRODUCTS[1]!;

@@ -1,7 +1,7 @@
 /**
  * The app rendered on the server: Vite builds this file into dist/server/entry-server.js (`npm run build`), which the
- * server loads at start-up and calls for every page it renders. The browser hydrates the result (main.tsx). See the
- * README, "Pages".
+ * server loads at start-up and calls for every page it renders. The browser hydrates the result (main.tsx). See
+ * docs/pages.md.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -86,7 +86,7 @@ async function seedPageQueries(queryClient: QueryClient, page: AppPage, rawId: s
 /**
  * The API as the page's own query functions call it, answered from what the server fetched: the cache is filled the
  * way the browser fills it, failures included, under the keys the pages read. A failure gets the status and message
- * the API would have sent (README, "HTTP API").
+ * the API would have sent (docs/api.md, "Errors").
  */
 function pageDataApi(data: PageData): ApiClient {
   return {

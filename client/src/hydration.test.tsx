@@ -12,7 +12,7 @@ import { startApp } from './app/start-app';
 import type { RenderRequest, RenderResult } from '@catalogue/shared/page-render';
 
 /**
- * The browser taking over the server's pages (README, "Pages"). React's development build checks every
+ * The browser taking over the server's pages (docs/pages.md, "In the browser"). React's development build checks every
  * node, attribute and text against what the browser renders and reports a mismatch on the console, so each page is
  * hydrated here in both themes with the console watched. The pages are rendered the way the server renders them, in a
  * Node process of their own (testing/render-in-node.mjs): React's server renderer leaves its context values behind

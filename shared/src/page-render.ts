@@ -1,7 +1,7 @@
 import type { Product } from './product.js';
 
 /*
- * The seam between the server and the app it renders (README, "Pages"): `client/src/entry-server.tsx` is built into
+ * The seam between the server and the app it renders (docs/pages.md): `client/src/entry-server.tsx` is built into
  * `client/dist/server/entry-server.js`, which the server loads at start-up and calls for every page it renders.
  * Neither side imports the other, so the shapes they exchange live here.
  */

@@ -29,7 +29,7 @@ const capitaliseFirst = (text: string) => text.charAt(0).toUpperCase() + text.sl
  * characters, descriptions of about 300, four categories, prices with cents, ratings), for catalogues far
  * larger than the fixtures: the bench's 1,000 and 5,000 products. The same `count` and `seed` always give the
  * same catalogue, so every run and every machine measures the same bytes; the seed defaults to `count`, which
- * is what the README's figures were measured with.
+ * is what the figures in docs/performance.md were measured with.
  *
  * Titles end with the product's id, so every title is distinct. `image` is a path (`/images/{id}.png`), which
  * the upstream double serves as an absolute URL on its own address, as the real API does.

@@ -58,7 +58,7 @@ interface LoadedPage {
 }
 
 /**
- * The server-rendered pages (README, "Pages"). Each page is rendered from the catalogue's cached data: `/` and
+ * The server-rendered pages (docs/pages.md). Each page is rendered from the catalogue's cached data: `/` and
  * `/products` from the list (404 for a category it does not hold), `/productdetails/{id}` from that product,
  * nothing for an invalid id (400, no upstream request) or an unknown path (404). A page that has its data answers
  * 200 as a cached answer, with the catalogue entry's freshness, ETag and encodings prepared once per render; error

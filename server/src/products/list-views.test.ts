@@ -24,7 +24,7 @@ async function start(options: Parameters<typeof startTestSite>[0] = {}) {
 
 const HOME_AND_GARDEN = FIXTURE_PRODUCTS[18]!.category;
 const SCRIPT_CATEGORY = FIXTURE_PRODUCTS[19]!.category;
-/** The fixture's category names in the order they first appear (README, "HTTP API"). */
+/** The fixture's category names in the order they first appear (docs/api.md, "Routes"). */
 const FIXTURE_CATEGORIES = ["men's clothing", 'jewelery', "women's clothing", 'electronics', HOME_AND_GARDEN, SCRIPT_CATEGORY];
 
 function ids(response: { body: unknown }): number[] {

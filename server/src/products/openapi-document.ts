@@ -10,7 +10,7 @@ import { MISSING_CATEGORY_NAME } from './products-router.js';
 import { MAX_API_URL_LENGTH } from '../http/uri-too-long.js';
 
 /**
- * The OpenAPI 3.1 document of `/api` (README, "HTTP API"), served at `/api/openapi.json` and rendered at
+ * The OpenAPI 3.1 document of `/api` (docs/api.md), served at `/api/openapi.json` and rendered at
  * `/api/docs`. Written by hand from the routes, not generated: openapi-document.test.ts holds it to the routes
  * the app really has, and openapi-contract.test.ts holds real answers to it.
  */
@@ -152,7 +152,7 @@ const HEADERS: Record<string, Header> = {
   },
 };
 
-/** Every `/api` answer, errors included, carries these (README, "HTTP API"). */
+/** Every `/api` answer, errors included, carries these (docs/api.md, "CORS"). */
 const CORS_HEADERS = {
   'Access-Control-Allow-Origin': ref('headers', 'AccessControlAllowOrigin'),
   'Access-Control-Expose-Headers': ref('headers', 'AccessControlExposeHeaders'),
@@ -164,7 +164,7 @@ const RATE_LIMIT_HEADERS = {
   ...CORS_HEADERS,
 };
 
-/** A cached catalogue answer (the list, a product, a view of the list): README, "Caching". */
+/** A cached catalogue answer (the list, a product, a view of the list): docs/api.md, "Caching". */
 const CATALOGUE_HEADERS = {
   ETag: ref('headers', 'ETag'),
   'Cache-Control': ref('headers', 'CacheControlCatalogue'),
