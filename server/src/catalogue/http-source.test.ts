@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { readdirSync } from 'node:fs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../logger.js';
 import { startUpstreamStub, TINY_PNG, type UpstreamStub } from '@catalogue/testing/upstream-double';
 import { createHttpSource } from './http-source.js';
@@ -145,5 +146,42 @@ describe('the hosts images come from', () => {
     } finally {
       await third.close();
     }
+  });
+});
+
+/** This process's open file descriptors: the sockets of the source and of the double (which runs in-process) alike. */
+function openDescriptors(): number {
+  return readdirSync('/proc/self/fd').length;
+}
+
+describe('the http source’s connections', () => {
+  it('releases the socket of every request to a hanging upstream at the time limit: the count returns to where it was', async () => {
+    const http = await source(100);
+    const before = openDescriptors();
+    await stub.setMode('hang');
+    for (let round = 0; round < 5; round += 1) {
+      const failures = await Promise.all(
+        Array.from({ length: 20 }, (_, index) =>
+          upstreamError(index % 2 === 0 ? http.getProduct(index + 1) : http.getImage(`/images/${index}.png`)),
+        ),
+      );
+      expect(failures.every((failure) => failure.timedOut)).toBe(true);
+    }
+    // 100 hung requests later, neither end holds a connection any more…
+    await vi.waitFor(() => expect(stub.openConnections()).toBe(0));
+    // …and the process holds no descriptor more than before them (a couple may still be closing).
+    await vi.waitFor(() => expect(openDescriptors()).toBeLessThanOrEqual(before + 2));
+  });
+
+  it('opens at most 32 connections to the upstream at once: a burst past that waits for a free one', async () => {
+    const http = await source(1000);
+    await stub.setMode('hang');
+    const burst = Array.from({ length: 100 }, (_, index) => upstreamError(http.getProduct(index + 1)));
+    await stub.waitForRequests('/products/32', 1);
+    expect(stub.openConnections()).toBeLessThanOrEqual(32);
+    const failures = await Promise.all(burst);
+    expect(failures.every((failure) => failure.timedOut)).toBe(true);
+    // Unbounded, all 100 would have reached the upstream at once; queued requests ran out of time waiting instead.
+    expect(stub.requestCount()).toBeLessThan(50);
   });
 });
