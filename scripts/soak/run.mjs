@@ -10,11 +10,12 @@
 //
 // Settings (environment): SOAK_SECONDS (600), SOAK_RATE requests per second (250), SOAK_PHASE_MS per upstream
 // mode (3000), SOAK_PRODUCTS (20, each with a real photo), and SOAK_SERVER_ENV, JSON of server settings on top of
-// the soak's own (e.g. '{"MALLOC_ARENA_MAX":"2"}').
+// the soak's own (e.g. '{"MALLOC_ARENA_MAX":""}' to see glibc's default arenas).
 import { generateCatalogue } from '@catalogue/testing/generated-catalogue';
 import { startFlapping } from '@catalogue/testing/flapping-upstream';
 import { startUpstreamStub } from '@catalogue/testing/upstream-double';
 import { Agent } from 'node:http';
+import { loadAverage } from '../bench/report.mjs';
 import { runLoad, soakKeys, timedGet, warm } from './mixed-load.mjs';
 import { startSoakedServer } from './soaked-server.mjs';
 
@@ -83,6 +84,10 @@ let server;
 let exitCode = 1;
 try {
   const serverEnv = {
+    // The memory settings the container runs with (Dockerfile; docs/decisions/memory.md): glibc's arenas
+    // capped at two, V8's young generation at 8 MB per semi-space.
+    MALLOC_ARENA_MAX: '2',
+    NODE_OPTIONS: '--max-semi-space-size=8',
     // As the issue measured it: a short TTL, so every key goes stale, again and again, during the outage.
     CACHE_TTL_SECONDS: '3',
     UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS),
@@ -94,6 +99,7 @@ try {
   const keys = soakKeys(generateCatalogue(PRODUCTS));
   log(`# npm run soak\n\nSettings: ${SECONDS} s at ${RATE} requests/s over ${keys.length} warmed keys (${PRODUCTS} products with photos),`);
   log(`  upstream modes changing every ${PHASE_MS} ms; server env ${JSON.stringify(serverEnv)}`);
+  log(`  load average at start: ${loadAverage() ?? 'n/a'} (on a busy machine every latency below is longer)`);
 
   const notWarmed = await warm(server.origin, keys);
   if (notWarmed.length > 0) throw new Error(`${notWarmed.length} keys did not answer 200 while warming, e.g. ${notWarmed[0].path}`);
@@ -138,6 +144,7 @@ try {
     arrayBuffersMb: { start: start.arrayBuffersBytes / MB, end: end.arrayBuffersBytes / MB },
     descriptors: { start: start.descriptors, end: end.descriptors },
     modesPlayed: flapping.played.length,
+    loadAverageAtEnd: loadAverage(),
     upstreamRequests: upstream.requestCount(),
   };
   const heapGrowthMb = figures.heapAfterGcMb.end - figures.heapAfterGcMb.start;
@@ -159,6 +166,7 @@ try {
   );
   log(`  (at ${RATE}/s with 64 in flight already), ${figures.upstreamRequests} upstream requests over ${figures.modesPlayed} modes`);
   log(`  failures by kind: ${JSON.stringify(figures.failuresByKind)} ${figures.failureExamples.join('; ')}`);
+  log(`  load average at the end: ${figures.loadAverageAtEnd ?? 'n/a'}`);
   log(`  p50 ${fmt(figures.p50Ms, 1)} ms, p99 ${fmt(figures.p99Ms, 1)} ms; /healthz slowest ${fmt(figures.healthzMaxMs)} ms`);
   log(
     `  RSS after warming ${fmt(figures.rssAfterWarmingMb)} MB, peak ${fmt(figures.peakRssMb)} MB, at the end ${fmt(figures.rssAtEndMb)} MB`,
