@@ -1,6 +1,8 @@
 import { MESSAGES } from '@catalogue/shared/messages';
 import { productPhoto } from '@catalogue/testing/photos';
 import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
+import { startUpstreamStub, TINY_PNG, type UpstreamStub } from '@catalogue/testing/upstream-double';
+import request from 'supertest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 const CHROMIUM_ACCEPT = 'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8';
@@ -8,10 +10,18 @@ const TTL_SECONDS = 60;
 const STALE_MAX_SECONDS = 600;
 
 let site: TestSite;
+const extraStubs: UpstreamStub[] = [];
 
 afterEach(async () => {
   await site.close();
+  await Promise.all(extraStubs.splice(0).map((upstream) => upstream.close()));
 });
+
+/** The real server in front of the fixture upstream, whose images are all TINY_PNG. */
+async function startPlain() {
+  site = await startTestSite();
+  return site;
+}
 
 /** The real server in front of the photo upstream, with a short TTL and stale maximum on the test clock. */
 async function start() {
@@ -114,5 +124,56 @@ describe('photo revalidation', () => {
     expect(await encodes()).toBe(2);
     const original = await get('/api/products/4/image');
     expect(original.body.equals(await productPhoto(9))).toBe(true);
+  });
+});
+
+describe('GET /api/products/:id/image', () => {
+  it('answers 400 for an invalid id on the image route too, without asking the upstream', async () => {
+    const { server, upstream } = await startPlain();
+    await request(server).get('/api/products/abc/image').expect(400, { error: MESSAGES.invalidProductId });
+    expect(upstream.requestCount()).toBe(0);
+  });
+
+  it('passes the bytes and content type of the image the upstream named for that product', async () => {
+    const { server, upstream } = await startPlain();
+    const response = await request(server).get('/api/products/2/image').expect(200);
+    expect(response.headers['content-type']).toBe('image/png');
+    expect(Buffer.compare(response.body as Buffer, TINY_PNG)).toBe(0);
+    expect(response.headers['cache-control']).toMatch(/^public, max-age=(\d+)/);
+    expect(Number(/max-age=(\d+)/.exec(response.headers['cache-control'] as string)?.[1])).toBeGreaterThanOrEqual(86400);
+    expect(upstream.requestCount('/images/2.png')).toBe(1);
+  });
+
+  it('never fetches a URL the client supplies', async () => {
+    const elsewhere = await startUpstreamStub();
+    extraStubs.push(elsewhere);
+    const { server, upstream } = await startPlain();
+    await request(server)
+      .get(`/api/products/2/image?url=${encodeURIComponent(`${elsewhere.url}/images/1.png`)}`)
+      .expect(200);
+    await request(server)
+      .get(`/api/products/${encodeURIComponent(`${elsewhere.url}/images/1.png`)}/image`)
+      .expect(400);
+    await request(server).get('/api/products/2/image').set('Referer', elsewhere.url).expect(200);
+    expect(elsewhere.requestCount()).toBe(0);
+    expect(upstream.requestCount('/images/2.png')).toBe(1);
+  });
+
+  it('answers 404 JSON for a product the upstream does not have', async () => {
+    const { server, upstream } = await startPlain();
+    await request(server).get('/api/products/999/image').expect(404, { error: MESSAGES.productNotFound });
+    expect(upstream.requestCount('/images/999.png')).toBe(0);
+  });
+
+  it('answers 502 when the image fetch fails', async () => {
+    const { server, upstream } = await startPlain();
+    upstream.override('/images/3.png', 'status500');
+    await request(server).get('/api/products/3/image').expect(502, { error: MESSAGES.catalogueUnavailable });
+  });
+
+  it('answers 502 rather than pass through something that is not an image', async () => {
+    const { server, upstream } = await startPlain();
+    upstream.override('/images/3.png', 'html');
+    await request(server).get('/api/products/3/image').expect(502);
   });
 });
