@@ -56,24 +56,24 @@ export function timedGet(origin, { path, headers }, agent, timeoutMs = 10_000) {
   });
 }
 
-/** Asks every key once, `rounds` times, a few at a time; resolves with the keys that did not answer 200. */
+/** Asks every key once, `rounds` times, a few at a time; resolves with the keys that did not answer 200, and how. */
 export async function warm(origin, keys, { rounds = 2, concurrency = 4 } = {}) {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
-  const failed = new Set();
+  const failed = new Map();
   for (let round = 0; round < rounds; round += 1) {
     const queue = [...keys];
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
         for (let key = queue.shift(); key !== undefined; key = queue.shift()) {
           const { status } = await timedGet(origin, key, agent);
-          if (status !== 200) failed.add(key);
+          if (status !== 200) failed.set(key, status);
           else failed.delete(key);
         }
       }),
     );
   }
   agent.destroy();
-  return [...failed];
+  return [...failed].map(([key, status]) => ({ ...key, status }));
 }
 
 /**

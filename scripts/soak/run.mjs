@@ -102,7 +102,10 @@ try {
   log(`  load average at start: ${loadAverage() ?? 'n/a'} (on a busy machine every latency below is longer)`);
 
   const notWarmed = await warm(server.origin, keys);
-  if (notWarmed.length > 0) throw new Error(`${notWarmed.length} keys did not answer 200 while warming, e.g. ${notWarmed[0].path}`);
+  if (notWarmed.length > 0) {
+    const [first] = notWarmed;
+    throw new Error(`${notWarmed.length} keys did not answer 200 while warming, e.g. ${first.path} (${first.status || 'no answer'})`);
+  }
   const start = await settledMeasure(server);
   const rssAtStart = server.rss();
 
@@ -181,7 +184,8 @@ try {
   exitCode = checks.every(([, , , ok]) => ok) ? 0 : 1;
   log(`SOAK_RESULT ${JSON.stringify({ ...figures, heapGrowthMb, descriptorGrowth, passed: exitCode === 0 })}`);
 } catch (error) {
-  console.error(`The soak could not run: ${error.message}`);
+  const exit = server?.child.exitCode ?? server?.child.signalCode;
+  console.error(`The soak could not run: ${error.message}${exit == null ? '' : `; the server had exited (${exit})`}`);
 } finally {
   await server?.stop();
   await upstream.close();
