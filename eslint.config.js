@@ -90,7 +90,22 @@ export default tseslint.config(
     files: ['client/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
-    rules: reactHooks.configs.recommended.rules,
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // The product's schemas are zod at run time: the browser takes only their types, so zod stays out of its bundle.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@catalogue/shared/product',
+              allowTypeImports: true,
+              message: 'Import only types from the product schemas: their zod runtime does not belong in the bundle.',
+            },
+          ],
+        },
+      ],
+    },
   },
   { files: ['client/src/**/*.tsx'], ...jsxA11y.flatConfigs.recommended },
   ...tanstackQuery.configs['flat/recommended'].map((config) => ({ ...config, files: ['client/src/**/*.{ts,tsx}'] })),

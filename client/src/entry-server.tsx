@@ -9,25 +9,26 @@ import { text } from 'node:stream/consumers';
 import { fileURLToPath } from 'node:url';
 import { hashKey, type FetchQueryOptions, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { prerenderToNodeStream } from 'react-dom/static';
-import { parsePath, StaticRouter } from 'react-router-dom';
+import { StaticRouter } from 'react-router-dom';
 import { ServerStyleSheet } from 'styled-components';
 import type { Manifest } from 'vite';
 import { MESSAGES } from '@catalogue/shared/messages';
 import type { PageData, RenderRequest, RenderResult } from '@catalogue/shared/page-render';
-import { parseProductId } from '@catalogue/shared/product-id';
+import { pageOf, type PageRoute } from '@catalogue/shared/page-routes';
 import { API_PATHS } from '@catalogue/shared/routes';
 import { App } from './app/app';
-import { AppRoutes, matchPage, PAGES, type AppPage } from './app/router';
+import { AppRoutes, PAGES } from './app/router';
 import { getProductQueryOptions } from './features/products/api/get-product';
 import { getGalleryQueryOptions, getProductsQueryOptions } from './features/products/api/get-products';
 import { ApiError, type ApiClient } from './lib/api-client';
 import { createServerQueryClient, serializeQueryState } from './lib/query-client';
 
-export async function render({ url, data }: RenderRequest): Promise<RenderResult> {
-  const { page, params } = matchPage(parsePath(url).pathname ?? '/');
+/** One page: `route` is the page the server resolved the URL to, so it is not matched again here. */
+export async function render({ url, route, data }: RenderRequest): Promise<RenderResult> {
+  const page = PAGES[pageOf(route)];
   const api = pageDataApi(data);
   const queryClient = createServerQueryClient();
-  const seeded = new Set((await seedPageQueries(queryClient, page, params.id, api)).map(hashKey));
+  const seeded = new Set((await seedPageQueries(queryClient, route, api)).map(hashKey));
 
   const sheet = new ServerStyleSheet();
   try {
@@ -63,22 +64,21 @@ export async function render({ url, data }: RenderRequest): Promise<RenderResult
  * Fills the queries a page reads when it opens, as the browser would fetch them, from PageData, and names their keys:
  * those go into the state block. (Home's gallery query fills the list on its way; only the gallery travels.)
  */
-async function seedPageQueries(queryClient: QueryClient, page: AppPage, rawId: string | undefined, api: ApiClient): Promise<QueryKey[]> {
+async function seedPageQueries(queryClient: QueryClient, route: PageRoute, api: ApiClient): Promise<QueryKey[]> {
   const seed = async <T, K extends QueryKey>(options: FetchQueryOptions<T, Error, T, K>) => {
     await queryClient.prefetchQuery(options);
     return [options.queryKey];
   };
-  switch (page) {
-    case PAGES.home:
+  switch (route.kind) {
+    case 'home':
       return seed(getGalleryQueryOptions(api));
-    case PAGES.products:
+    case 'products':
       return seed(getProductsQueryOptions(api));
-    case PAGES.productDetails: {
-      // An id that is not a number is not asked for: the page says 'Invalid Product ID' (docs/product.md, "Product detail").
-      const id = parseProductId(rawId);
-      return id === null ? [] : seed(getProductQueryOptions(api, id));
-    }
-    default:
+    case 'product':
+      return seed(getProductQueryOptions(api, route.id));
+    // An id that is not a number is not asked for: the page says 'Invalid Product ID' (docs/product.md, "Product detail").
+    case 'invalid-id':
+    case 'not-found':
       return [];
   }
 }

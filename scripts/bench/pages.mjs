@@ -8,7 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { toPublicProduct } from '@catalogue/server/catalogue/public-product';
 import { loadPageRenderer } from '@catalogue/server/pages/page-renderer';
 import { renderPageHtml } from '@catalogue/server/pages/pages';
-import { resolvePage } from '@catalogue/server/pages/page-route';
+import { resolvePage } from '@catalogue/shared/page-routes';
 import { generateCatalogue } from '@catalogue/testing/generated-catalogue';
 import { SERVER_CORE, startBuiltServer } from './built-server.mjs';
 import { startContender } from './contenders.mjs';

@@ -1,3 +1,4 @@
+import type { PageRoute } from './page-routes.js';
 import type { Product } from './product.js';
 
 /*
@@ -17,6 +18,8 @@ export interface PageData {
 export interface RenderRequest {
   /** Path and query as requested, e.g. `/products?q=bag&sort=priceLowHigh`. */
   url: string;
+  /** The page the server resolved the URL to (page-routes.ts), so the renderer need not match it again. */
+  route: PageRoute;
   data: PageData;
 }
 

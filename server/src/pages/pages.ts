@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { categoriesOf, holdsCategory } from '@catalogue/shared/categories';
+import { PAGE_ROUTES, type PageRoute, resolvePage } from '@catalogue/shared/page-routes';
 import { PAGE_PATHS } from '@catalogue/shared/routes';
 import { type ErrorRequestHandler, type Request, type RequestHandler, type Response, Router } from 'express';
 import { sendCachedAnswer } from '../http/send-answer.js';
@@ -14,7 +15,7 @@ import type { Answer, HttpCachingPolicy } from '../http/answer.js';
 import type { CacheableRoute } from '../http/response-cache.js';
 import { pageHead, stateBlock } from './page-head.js';
 import { fillTemplate, type PageData, type PageRenderer } from './page-renderer.js';
-import { isCacheablePageUrl, type PageRoute, resolvePage } from './page-route.js';
+import { cacheablePageRoute, isCacheablePageUrl } from './page-route.js';
 import { publicOrigin } from './public-origin.js';
 import { robotsTxt, sitemapPage, sitemapXml } from './sitemap.js';
 
@@ -33,7 +34,7 @@ export interface Pages {
   /** The Express routes: every page path, `/sitemap.xml`, `/robots.txt`. */
   router: Router;
   /** Fresh rendered pages, for the response cache in front of Express. */
-  cacheableRoutes: CacheableRoute[];
+  cacheableRoutes: CacheableRoute<CacheablePageUrl>[];
 }
 
 const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
@@ -49,6 +50,12 @@ const PAGE_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 const RETRY_AFTER_SECONDS = 30;
 const NOT_BUILT = 'The site is not built yet: run `npm run build`, then restart the server.\n';
 const BAD_HOST = 'Bad Request: the Host header does not name this site\n';
+
+/** A URL the page cache may answer, and its route. */
+interface CacheablePageUrl {
+  url: string;
+  route: PageRoute;
+}
 
 /** A page's data, the status it answers with, and the catalogue entry behind a page that may be cached. */
 interface LoadedPage {
@@ -66,6 +73,9 @@ interface LoadedPage {
  */
 export function createPages({ catalogue, config, caching, renderer, logger, now }: PagesOptions): Pages {
   const cache = createDerivedBodyCache(PAGE_CACHE_MAX_BYTES);
+  // The routes the response cache's look resolved for requests it then left to Express (a page not rendered yet, or
+  // stale), so that the page handler does not resolve them again: every page request is resolved once.
+  const resolvedInResponseCache = new WeakMap<IncomingMessage, PageRoute>();
   if (renderer === null) logger.warn('The client is not built: pages answer 503 until `npm run build` has run');
 
   async function load(route: PageRoute): Promise<LoadedPage> {
@@ -103,7 +113,7 @@ export function createPages({ catalogue, config, caching, renderer, logger, now 
     if (origin === undefined) return sendText(res, 400, BAD_HOST);
     if (renderer === null) return sendText(res, 503, NOT_BUILT);
     const url = req.originalUrl;
-    const route = resolvePage(url);
+    const route = resolvedInResponseCache.get(req) ?? resolvePage(url);
     const { data, status, source } = await load(route);
     if (source === undefined) {
       const html = await renderPageHtml(renderer, { url, route, data, origin });
@@ -116,7 +126,7 @@ export function createPages({ catalogue, config, caching, renderer, logger, now 
       origin + url,
       source.body,
       async () => encodeBody(Buffer.from(await renderPageHtml(renderer, { url, route, data, origin }), 'utf8')),
-      isCacheablePageUrl(url),
+      isCacheablePageUrl(url, route),
     );
     sendCachedAnswer(req, res, htmlAnswer(rendered, source), caching);
   };
@@ -156,8 +166,9 @@ export function createPages({ catalogue, config, caching, renderer, logger, now 
   });
   router.get('/sitemap.xml', sitemap);
   router.get('/sitemap-:page.xml', sitemap);
-  // One handler for every path (resolvePage decides the page); registered by pattern so the metrics name pages.
-  for (const pattern of [PAGE_PATHS.home, PAGE_PATHS.products, PAGE_PATHS.productDetailsPattern, '/{*path}']) router.get(pattern, page);
+  // One handler for every path (resolvePage decides the page); registered by the table's patterns so the metrics name
+  // pages. Express 5 spells React Router's `*` as `/{*path}`.
+  for (const { path } of PAGE_ROUTES) router.get(path === '*' ? '/{*path}' : path, page);
   // A broken escape in a path segment (`/productdetails/%E0%A4%A`) fails Express's decoding before any route runs;
   // the page is still the one the browser would show for that URL (here, Invalid Product ID).
   const undecodable: ErrorRequestHandler = (error, req, res, next) => (error instanceof URIError ? page(req, res, next) : next(error));
@@ -165,28 +176,33 @@ export function createPages({ catalogue, config, caching, renderer, logger, now 
 
   return { router, cacheableRoutes: cacheablePageRoutes() };
 
-  /** The three pages that answer with data, for the response cache in front of Express: fresh pages are sent there. */
-  function cacheablePageRoutes(): CacheableRoute[] {
-    const peek = (url: string, req: IncomingMessage): Answer | undefined => {
+  /**
+   * The three pages that answer with data, for the response cache in front of Express: fresh pages are sent there.
+   * match resolves the URL (one route at most does, cacheablePageRoute) and hands peek the route.
+   */
+  function cacheablePageRoutes(): CacheableRoute<CacheablePageUrl>[] {
+    const peek = ({ url, route }: CacheablePageUrl, req: IncomingMessage): Answer | undefined => {
+      resolvedInResponseCache.set(req, route);
       const origin = publicOrigin(req, config);
       if (origin === undefined || renderer === null) return undefined;
-      const route = resolvePage(url);
       const source = route.kind === 'product' ? catalogue.peekProduct(route.id) : catalogue.peekList();
       const rendered = source && cache.peek(origin + url, source.body);
       return rendered && htmlAnswer(rendered, source);
     };
-    const kindOf = (url: string) => (isCacheablePageUrl(url) ? resolvePage(url).kind : undefined);
     return (
       [
         [PAGE_PATHS.home, 'home'],
         [PAGE_PATHS.products, 'products'],
         [PAGE_PATHS.productDetailsPattern, 'product'],
       ] as const
-    ).map(([pattern, kind]) => ({
+    ).map(([pattern, page]) => ({
       pattern,
       rateLimited: false,
-      match: (url) => (kindOf(url) === kind ? url : undefined),
-      peek: peek,
+      match: (url) => {
+        const route = cacheablePageRoute(url, page);
+        return route && { url, route };
+      },
+      peek,
     }));
   }
 }
@@ -199,7 +215,7 @@ export async function renderPageHtml(
   renderer: PageRenderer,
   { url, route, data, origin }: { url: string; route: PageRoute; data: PageData; origin: string },
 ): Promise<string> {
-  const { html, styles, state, preloads } = await renderer.render({ url, data });
+  const { html, styles, state, preloads } = await renderer.render({ url, route, data });
   const head = pageHead({ route, data, origin, styles, preloads });
   return fillTemplate(renderer.template, { head, html, bodyEnd: stateBlock(state) });
 }
