@@ -6,6 +6,12 @@ import { readdirSync } from 'node:fs';
 
 if (typeof process.send === 'function' && typeof globalThis.gc === 'function') {
   process.on('message', (message) => {
+    if (message?.type === 'sample') {
+      // What the memory is made of right now, without collecting first: for attributing a peak.
+      const { rss, heapTotal, heapUsed, external, arrayBuffers } = process.memoryUsage();
+      process.send({ type: 'sampled', id: message.id, rss, heapTotal, heapUsed, external, arrayBuffers });
+      return;
+    }
     if (message?.type !== 'measure') return;
     // Twice: the first pass can leave objects whose finalisers free more on the second.
     globalThis.gc();

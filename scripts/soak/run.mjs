@@ -111,8 +111,18 @@ try {
 
   const flapping = startFlapping(upstream, { phaseMs: PHASE_MS });
   const health = watchHealth(server.origin);
-  let peakSampledRssMb = 0;
-  const sampler = setInterval(() => (peakSampledRssMb = Math.max(peakSampledRssMb, server.rss().rssMb)), 500);
+  const loadStarted = performance.now();
+  // Once a second: what the memory was made of at its highest, and what the upstream was doing then.
+  let atPeak = { rss: 0 };
+  const sampler = setInterval(() => {
+    server.sample().then(
+      (sample) => {
+        if (sample.rss > atPeak.rss)
+          atPeak = { ...sample, mode: upstream.mode, second: Math.round((performance.now() - loadStarted) / 1000) };
+      },
+      () => {},
+    );
+  }, 1000);
   const { results, skipped } = await runLoad(server.origin, keys, { rate: RATE, seconds: SECONDS });
   clearInterval(sampler);
   const healthSeen = await health.stop();
@@ -142,7 +152,11 @@ try {
     peakRssMb: rssAtEnd.peakRssMb,
     rssAfterWarmingMb: rssAtStart.rssMb,
     rssAtEndMb: rssAtEnd.rssMb,
-    peakSampledRssMb,
+    atPeakMb: Object.fromEntries(
+      ['rss', 'heapTotal', 'heapUsed', 'external', 'arrayBuffers'].map((field) => [field, Math.round(atPeak[field] / MB)]),
+    ),
+    peakMode: atPeak.mode,
+    peakSecond: atPeak.second,
     heapAfterGcMb: { start: start.heapUsedBytes / MB, end: end.heapUsedBytes / MB },
     arrayBuffersMb: { start: start.arrayBuffersBytes / MB, end: end.arrayBuffersBytes / MB },
     descriptors: { start: start.descriptors, end: end.descriptors },
@@ -173,6 +187,12 @@ try {
   log(`  p50 ${fmt(figures.p50Ms, 1)} ms, p99 ${fmt(figures.p99Ms, 1)} ms; /healthz slowest ${fmt(figures.healthzMaxMs)} ms`);
   log(
     `  RSS after warming ${fmt(figures.rssAfterWarmingMb)} MB, peak ${fmt(figures.peakRssMb)} MB, at the end ${fmt(figures.rssAtEndMb)} MB`,
+  );
+  log(
+    `  at the highest sample (second ${figures.peakSecond}, upstream ${figures.peakMode}): ` +
+      Object.entries(figures.atPeakMb)
+        .map(([field, mb]) => `${field} ${mb} MB`)
+        .join(', '),
   );
   log(`  live heap after GC ${fmt(figures.heapAfterGcMb.start, 1)} → ${fmt(figures.heapAfterGcMb.end, 1)} MB;`);
   log(

@@ -27,24 +27,28 @@ export async function startSoakedServer({ productsApiUrl, env }) {
   await Promise.race([waitFor200(`${origin}/healthz`, { timeoutMs: 20_000 }), exited]);
 
   let nextId = 0;
+  function ask(type, answerType) {
+    const id = (nextId += 1);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the soaked server did not answer a ${type} request within 10 s`)), 10_000);
+      const onMessage = (message) => {
+        if (message?.type !== answerType || message.id !== id) return;
+        clearTimeout(timer);
+        child.off('message', onMessage);
+        resolve(message);
+      };
+      child.on('message', onMessage);
+      child.send({ type, id });
+    });
+  }
+
   return {
     origin,
     child,
     /** Full GC in the server, then its live heap, native memory and descriptors. */
-    measure() {
-      const id = (nextId += 1);
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('the soaked server did not answer a measure request within 10 s')), 10_000);
-        const onMessage = (message) => {
-          if (message?.type !== 'measured' || message.id !== id) return;
-          clearTimeout(timer);
-          child.off('message', onMessage);
-          resolve(message);
-        };
-        child.on('message', onMessage);
-        child.send({ type: 'measure', id });
-      });
-    },
+    measure: () => ask('measure', 'measured'),
+    /** `process.memoryUsage()` in the server as it stands, without collecting first. */
+    sample: () => ask('sample', 'sampled'),
     /** Resident set size now and its peak since start (VmRSS, VmHWM), in MB. */
     rss() {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
