@@ -47,6 +47,8 @@ export interface UpstreamStub {
   notModifiedCount(path?: string): number;
   /** Client connections open right now (hanging ones included). */
   openConnections(): number;
+  /** The most client connections open at once since the start (or the last resetCounts). */
+  peakConnections(): number;
   /** Every pathname requested since the start (or the last resetCounts), each once. */
   requestedPaths(): string[];
   resetCounts(): void;
@@ -134,6 +136,7 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
   const counts = new Map<string, number>();
   const notModified = new Map<string, number>();
   const sockets = new Set<Socket>();
+  let peakSockets = 0;
   const timers = new Set<NodeJS.Timeout>();
   const hanging = new Map<IncomingMessage, { path: string; res: ServerResponse }>();
   const waiters = new Set<{ path: string; count: number; resolve: () => void }>();
@@ -159,6 +162,7 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
+    peakSockets = Math.max(peakSockets, sockets.size);
     socket.on('close', () => sockets.delete(socket));
   });
 
@@ -303,9 +307,13 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
     openConnections() {
       return sockets.size;
     },
+    peakConnections() {
+      return peakSockets;
+    },
     resetCounts() {
       counts.clear();
       notModified.clear();
+      peakSockets = sockets.size;
     },
     waitForRequests(path, count) {
       return new Promise((resolve) => {

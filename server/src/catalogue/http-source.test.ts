@@ -177,11 +177,11 @@ describe('the http source’s connections', () => {
     const http = await source(1000);
     await stub.setMode('hang');
     const burst = Array.from({ length: 100 }, (_, index) => upstreamError(http.getProduct(index + 1)));
-    await stub.waitForRequests('/products/32', 1);
-    expect(stub.openConnections()).toBeLessThanOrEqual(32);
     const failures = await Promise.all(burst);
     expect(failures.every((failure) => failure.timedOut)).toBe(true);
-    // Unbounded, all 100 would have reached the upstream at once; queued requests ran out of time waiting instead.
-    expect(stub.requestCount()).toBeLessThan(50);
+    // Unbounded, all 100 would have been open at once; the rest queued, and ran out of time waiting or got a
+    // connection freed by an earlier one.
+    expect(stub.peakConnections()).toBeGreaterThan(0);
+    expect(stub.peakConnections()).toBeLessThanOrEqual(32);
   });
 });
