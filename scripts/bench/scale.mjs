@@ -111,7 +111,7 @@ try {
   const staticPort = await freePort();
   // The static contender: the same nginx, the same bytes and content headers, from a file.
   nginx = await startNginxServer({
-    upstreamPorts: cachedReplicas.map(({ port }) => port),
+    replicas: { ports: cachedReplicas.map(({ port }) => port) },
     extraHttpConfig:
       `    server {\n        listen 127.0.0.1:${staticPort};\n        location = /api/products {\n            root ${work}/static;\n` +
       `            default_type application/json;\n            add_header Content-Encoding gzip;\n            add_header Vary Accept-Encoding;\n        }\n    }\n`,

@@ -35,7 +35,7 @@ async function startBehindNginx(corsOrigins?: string): Promise<{ site: TestSite;
     upstream: { photos: true },
     config: { TRUST_PROXY: 'true', RATE_LIMIT_PER_MINUTE: '0', ...(corsOrigins && { CORS_ORIGINS: corsOrigins }) },
   });
-  nginx = await startNginxServer({ upstreamPorts: [Number(new URL(site.url).port)], corsOrigins });
+  nginx = await startNginxServer({ replicas: { ports: [Number(new URL(site.url).port)] }, corsOrigins });
   return { site, nginx };
 }
 
