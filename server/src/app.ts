@@ -26,6 +26,8 @@ export interface AppDependencies {
   staticDir: string;
   /** The server-rendered pages, sitemap and robots.txt (pages/pages.ts), made by buildServer. */
   pages: Router;
+  /** The images slice's `/products/:id/image` (images/images-router.ts), mounted under `/api`. */
+  images: Router;
   /**
    * The API's rate limit (`null`: off), made by buildServer and shared with the layer in front of the app, so
    * both count against one budget.
@@ -37,9 +39,23 @@ export interface AppDependencies {
 }
 
 /** The Express application behind the response cache. It never listens: buildServer wires it in. */
-export function createApp({ config, catalogue, logger, metrics, staticDir, pages, rateLimit, views, cors }: AppDependencies): Express {
+export function createApp({
+  config,
+  catalogue,
+  logger,
+  metrics,
+  staticDir,
+  pages,
+  images,
+  rateLimit,
+  views,
+  cors,
+}: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
+  // Every answer with a validator goes through sendCachedAnswer (a strong ETag per encoding, 304 on If-None-Match);
+  // Express's own weak ETag would be a second mechanism on the same routes.
+  app.set('etag', false);
   // TRUST_PROXY means one load balancer in front: the address it saw is the client's. Trusting every hop
   // (`true`) would take the left-most X-Forwarded-For entry, which any client can write.
   app.set('trust proxy', config.trustProxy ? 1 : false);
@@ -65,6 +81,8 @@ export function createApp({ config, catalogue, logger, metrics, staticDir, pages
   api.use(refuseLongUrls);
   if (rateLimit !== null) api.use(rateLimit.middleware);
   api.use(createProductsRouter({ catalogue, views, caching: httpCachingPolicy(config), logger }));
+  // After the products router, whose category routes must see `/products/category/image` first.
+  api.use(images);
   api.use(createOpenApiRouter());
   api.use((_req, res) => {
     res.status(404).set('Cache-Control', 'no-store').json({ error: MESSAGES.notFound });

@@ -13,6 +13,8 @@ import type { ProductSource } from './catalogue/product-source.js';
 import type { Config } from './config.js';
 import { createCorsPolicy } from './http/cors.js';
 import { cacheableImageVariantRoute } from './images/image-answer.js';
+import { createImagesRouter } from './images/images-router.js';
+import { createProductImages } from './images/product-images.js';
 import type { Logger } from './logger.js';
 import { loadPageRenderer } from './pages/page-renderer.js';
 import { createPages } from './pages/pages.js';
@@ -92,12 +94,25 @@ export async function buildServer(config: Config, dependencies: ServerDependenci
     logger,
     now,
   });
-  const app = createApp({ config, catalogue, logger, metrics, staticDir, pages: pages.router, rateLimit, views, cors });
+  const images = createProductImages({ catalogue, source, config, logger, metrics, now });
+  const imagesRouter = createImagesRouter({ images, caching: httpCachingPolicy(config), logger });
+  const app = createApp({
+    config,
+    catalogue,
+    logger,
+    metrics,
+    staticDir,
+    pages: pages.router,
+    images: imagesRouter,
+    rateLimit,
+    views,
+    cors,
+  });
   const listener = createResponseCache({
     routes: [
       ...cacheableProductRoutes(catalogue),
       ...cacheableViewRoutes(views),
-      cacheableImageVariantRoute(catalogue),
+      cacheableImageVariantRoute(images),
       ...pages.cacheableRoutes,
     ],
     policy: httpCachingPolicy(config),
@@ -146,6 +161,7 @@ export async function buildServer(config: Config, dependencies: ServerDependenci
         server.close(() => {
           clearTimeout(deadline);
           catalogue.close();
+          images.close();
           resolve();
         });
         server.closeIdleConnections();

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { FIXTURE_PRODUCTS } from './fixture-products.js';
@@ -22,6 +23,8 @@ import { productPhoto } from './photos.js';
  * non-numeric ids hang, as the real API does), `GET /images/<name>.png` (the bytes of TINY_PNG), `GET
  * /photos/<id>.jpg` (product `id`'s photo-like JPEG). Product images given as a path (`/images/1.png`) are served
  * as absolute URLs on the stub's own address, or on `imageOrigin`'s; with `photos`, every product gets its photo.
+ * Images carry an `ETag` (a hash of their bytes) and a `Last-Modified`, and a request whose `If-None-Match`
+ * names the ETag gets a `304`, as a real image host answers.
  */
 export interface UpstreamStub {
   /** Base URL without a trailing slash, e.g. `http://127.0.0.1:41234`. */
@@ -40,6 +43,12 @@ export interface UpstreamStub {
   setProducts(products: readonly unknown[]): void;
   /** Requests received on one pathname, or on all paths when none is given. */
   requestCount(path?: string): number;
+  /** Conditional requests answered `304 Not Modified`, on one pathname or on all. */
+  notModifiedCount(path?: string): number;
+  /** Client connections open right now (hanging ones included). */
+  openConnections(): number;
+  /** The most client connections open at once since the start (or the last resetCounts). */
+  peakConnections(): number;
   /** Every pathname requested since the start (or the last resetCounts), each once. */
   requestedPaths(): string[];
   resetCounts(): void;
@@ -111,6 +120,8 @@ export const TINY_PNG = Buffer.from(
   'base64',
 );
 
+/** When every image the double serves last changed: its bytes never do (tests change them with `override`). */
+const IMAGES_LAST_MODIFIED = 'Wed, 01 Jan 2025 00:00:00 GMT';
 const HTML_ERROR_PAGE = '<!DOCTYPE html><html><head><title>522</title></head><body>Connection timed out</body></html>';
 const PRODUCT_PATH = /^\/products\/([^/]+)$/;
 const IMAGE_PATH = /^\/images\/[A-Za-z0-9_-]+\.png$/;
@@ -123,7 +134,9 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
   let mode: StubMode = 'normal';
   const overrides = new Map<string, { answer: PathMode | CannedAnswer; remaining: number }>();
   const counts = new Map<string, number>();
+  const notModified = new Map<string, number>();
   const sockets = new Set<Socket>();
+  let peakSockets = 0;
   const timers = new Set<NodeJS.Timeout>();
   const hanging = new Map<IncomingMessage, { path: string; res: ServerResponse }>();
   const waiters = new Set<{ path: string; count: number; resolve: () => void }>();
@@ -149,6 +162,7 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
+    peakSockets = Math.max(peakSockets, sockets.size);
     socket.on('close', () => sockets.delete(socket));
   });
 
@@ -201,16 +215,29 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
       const product = products.find((candidate) => idOf(candidate) === Number(rawId));
       return send(res, 200, 'application/json', JSON.stringify(product === undefined ? null : withAbsoluteImage(product)));
     }
-    if (IMAGE_PATH.test(path)) return send(res, 200, 'image/png', TINY_PNG);
+    if (IMAGE_PATH.test(path)) return sendImage(path, req, res, 'image/png', TINY_PNG);
     const photoMatch = PHOTO_PATH.exec(path);
     if (photoMatch) {
       productPhoto(Number(photoMatch[1])).then(
-        (photo) => send(res, 200, 'image/jpeg', photo),
+        (photo) => sendImage(path, req, res, 'image/jpeg', photo),
         () => send(res, 500, 'text/plain', 'Internal Server Error'),
       );
       return;
     }
     send(res, 404, 'text/plain', 'Not Found');
+  }
+
+  /** An image with its validators, or a 304 when the request names its ETag. */
+  function sendImage(path: string, req: IncomingMessage, res: ServerResponse, contentType: string, body: Buffer): void {
+    const validators = { ETag: `"${createHash('sha1').update(body).digest('hex')}"`, 'Last-Modified': IMAGES_LAST_MODIFIED };
+    const ifNoneMatch = req.headers['if-none-match'];
+    if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim() === validators.ETag)) {
+      notModified.set(path, (notModified.get(path) ?? 0) + 1);
+      res.writeHead(304, validators);
+      res.end();
+      return;
+    }
+    send(res, 200, contentType, body, validators);
   }
 
   function withAbsoluteImage(product: unknown): unknown {
@@ -271,8 +298,22 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
       for (const count of counts.values()) total += count;
       return total;
     },
+    notModifiedCount(path) {
+      if (path !== undefined) return notModified.get(path) ?? 0;
+      let total = 0;
+      for (const count of notModified.values()) total += count;
+      return total;
+    },
+    openConnections() {
+      return sockets.size;
+    },
+    peakConnections() {
+      return peakSockets;
+    },
     resetCounts() {
       counts.clear();
+      notModified.clear();
+      peakSockets = sockets.size;
     },
     waitForRequests(path, count) {
       return new Promise((resolve) => {

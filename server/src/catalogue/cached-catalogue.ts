@@ -1,17 +1,10 @@
-import type { ImageWidth } from '@catalogue/shared/image-widths';
 import type { Product } from '@catalogue/shared/product';
 import { z } from 'zod';
 import type { Config } from '../config.js';
-// eslint-disable-next-line import-x/no-restricted-paths -- until the images slice owns its cache and route
-import { createImageCache, type ImageAnswer } from '../images/image-cache.js';
-// eslint-disable-next-line import-x/no-restricted-paths -- until the images slice owns its cache and route
-import { createImageResizer } from '../images/resize-image.js';
-// eslint-disable-next-line import-x/no-restricted-paths -- until the images slice owns its cache and route
-import type { VariantFormat } from '../images/variant-format.js';
 import type { Logger } from '../logger.js';
 import { encodeJsonBody } from '../http/encoded-body.js';
 import { productSchema } from './product-schema.js';
-import { type ProductImage, ProductNotFoundError, type ProductSource } from './product-source.js';
+import { ProductNotFoundError, type ProductSource } from './product-source.js';
 import { toPublicProduct } from './public-product.js';
 import { type CacheEntry, ReadThroughCache } from './read-through-cache.js';
 import type { SharedStore } from './shared-store.js';
@@ -21,7 +14,7 @@ export type { CacheEntry } from './read-through-cache.js';
 export interface CachedCatalogueOptions {
   source: ProductSource;
   /** The cache settings, taken straight from the checked configuration so no caller maps them by hand. */
-  config: Pick<Config, 'cacheTtlSeconds' | 'staleMaxSeconds' | 'imageCacheMaxBytes' | 'upstreamTimeoutMs'>;
+  config: Pick<Config, 'cacheTtlSeconds' | 'staleMaxSeconds' | 'upstreamTimeoutMs'>;
   logger: Logger;
   /** Milliseconds since the epoch; tests inject their own clock. */
   now?: () => number;
@@ -38,12 +31,6 @@ export interface CachedCatalogue {
   readonly sourceName: string;
   listProducts(): Promise<CacheEntry<Product[]>>;
   getProduct(id: number): Promise<CacheEntry<Product>>;
-  /** The image at the location the source gave for this product; never a location from anywhere else. */
-  getProductImage(id: number): Promise<ProductImage>;
-  /** That image resized (images/): one fetch and one resize per image, width and format, then kept. */
-  getProductImageVariant(id: number, width: ImageWidth, format: VariantFormat): Promise<ImageAnswer>;
-  /** The variant if the product is a cache HIT and the variant is held, else `undefined`; never fetches nor resizes. */
-  peekImageVariant(id: number, width: ImageWidth, format: VariantFormat): ImageAnswer | undefined;
   /** What listProducts() would answer now if that is a cache HIT, else `undefined`; never asks the source. */
   peekList(): CacheEntry<Product[]> | undefined;
   /** What getProduct(id) would answer now if that is a cache HIT, else `undefined`; never asks the source. */
@@ -99,14 +86,6 @@ export function createCachedCatalogue({ source, config, logger, now, sharedStore
     prepare: (product) => encodeJsonBody(toPublicProduct(product)),
     ...(sharedStore && { shared: { store: sharedStore, keyPrefix: 'product:', parse: parseWith(productSchema), holdMs } }),
   });
-  // Originals and their variants by source location, so a product whose image changes upstream gets the new one.
-  const images = createImageCache({
-    maxBytes: config.imageCacheMaxBytes,
-    ttlMs: Math.max(1, timing.ttlSeconds) * 1000,
-    fetchOriginal: (location) => source.getImage(location),
-    resizer: createImageResizer(),
-    ...(now && { now }),
-  });
 
   async function getProduct(id: number): Promise<CacheEntry<Product>> {
     const answer = await products.get(String(id), () => source.getProduct(id));
@@ -126,21 +105,6 @@ export function createCachedCatalogue({ source, config, logger, now, sharedStore
 
     getProduct,
 
-    async getProductImage(id) {
-      const { value } = await getProduct(id);
-      return (await images.original(value.image)).image;
-    },
-
-    async getProductImageVariant(id, width, format) {
-      const { value } = await getProduct(id);
-      return images.variant(value.image, width, format);
-    },
-
-    peekImageVariant(id, width, format) {
-      const product = products.peek(String(id));
-      return product && images.cachedVariant(product.value.image, width, format);
-    },
-
     hasAnyCopy: () => list.hasAnyCopy() || products.hasAnyCopy(),
     sharedCacheState: () => (sharedStore === undefined ? 'off' : sharedStore.available ? 'up' : 'down'),
     peekList: () => list.peek(LIST_KEY),
@@ -153,7 +117,6 @@ export function createCachedCatalogue({ source, config, logger, now, sharedStore
     close() {
       list.close();
       products.close();
-      images.clear();
       void sharedStore?.close();
     },
   };

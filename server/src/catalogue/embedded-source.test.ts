@@ -10,7 +10,13 @@ import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import { createCapturingLogger } from '../testing/capturing-logger.js';
 import { startTestSite, type TestSite } from '../testing/test-site.js';
 import { createEmbeddedSource } from './embedded-source.js';
-import { UpstreamError } from './product-source.js';
+import { IMAGE_NOT_MODIFIED, type ProductImage, UpstreamError } from './product-source.js';
+
+/** The image a plain (unconditional) fetch answers: never "not modified", which only a conditional one may be. */
+function fetchedImage(image: ProductImage | typeof IMAGE_NOT_MODIFIED): ProductImage {
+  if (image === IMAGE_NOT_MODIFIED) throw new Error('an unconditional fetch answered "not modified"');
+  return image;
+}
 
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>';
 const folders: string[] = [];
@@ -49,7 +55,7 @@ describe('the embedded source', () => {
 
   it('serves an image by bare file name with the content type of its extension', async () => {
     const source = createEmbeddedSource({ directory: catalogueFolder(embeddedProducts), logger: silent });
-    const image = await source.getImage('1.svg');
+    const image = fetchedImage(await source.getImage('1.svg'));
     expect(image.contentType).toBe('image/svg+xml');
     expect(image.body.toString('utf8')).toBe(SVG);
   });
@@ -106,7 +112,7 @@ describe('the real embedded catalogue (server/embedded-catalogue)', () => {
     expect(products.length).toBeGreaterThanOrEqual(24);
     expect(new Set(products.map((product) => product.category)).size).toBeGreaterThanOrEqual(4);
     for (const product of products) {
-      const image = await source.getImage(product.image);
+      const image = fetchedImage(await source.getImage(product.image));
       expect(image.body.length, product.image).toBeGreaterThan(0);
     }
   });

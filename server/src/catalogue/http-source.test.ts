@@ -1,8 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { readdirSync } from 'node:fs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../logger.js';
 import { startUpstreamStub, TINY_PNG, type UpstreamStub } from '@catalogue/testing/upstream-double';
 import { createHttpSource } from './http-source.js';
-import { UpstreamError } from './product-source.js';
+import { IMAGE_NOT_MODIFIED, type ProductImage, UpstreamError } from './product-source.js';
+
+/** The image a plain (unconditional) fetch answers: never "not modified", which only a conditional one may be. */
+function fetchedImage(image: ProductImage | typeof IMAGE_NOT_MODIFIED): ProductImage {
+  if (image === IMAGE_NOT_MODIFIED) throw new Error('an unconditional fetch answered "not modified"');
+  return image;
+}
 
 let stub: UpstreamStub;
 
@@ -51,7 +58,7 @@ describe('the http source', () => {
 
   it('fetches an image the upstream names relative to its base URL', async () => {
     const http = await source();
-    const image = await http.getImage('/images/4.png');
+    const image = fetchedImage(await http.getImage('/images/4.png'));
     expect(image.contentType).toBe('image/png');
     expect(image.body.equals(TINY_PNG)).toBe(true);
   });
@@ -90,7 +97,7 @@ describe('the hosts images come from', () => {
   it('fetches from the upstream’s own origin, following redirects that stay on it', async () => {
     const http = await sourceWith();
     stub.override('/images/moved.png', { status: 301, body: '', headers: { Location: '/images/4.png' } });
-    expect((await http.getImage(`${stub.url}/images/moved.png`)).body.equals(TINY_PNG)).toBe(true);
+    expect((await http.getImage(`${stub.url}/images/moved.png`).then(fetchedImage)).body.equals(TINY_PNG)).toBe(true);
     expect(stub.requestCount('/images/4.png')).toBe(1);
   });
 
@@ -125,10 +132,10 @@ describe('the hosts images come from', () => {
     const third = await startUpstreamStub();
     try {
       const http = await sourceWith({ otherIsAnImageHost: true });
-      expect((await http.getImage(`${other.url}/images/4.png`)).body.equals(TINY_PNG)).toBe(true);
+      expect((await http.getImage(`${other.url}/images/4.png`).then(fetchedImage)).body.equals(TINY_PNG)).toBe(true);
 
       other.override('/images/cdn.png', { status: 307, body: '', headers: { Location: `${stub.url}/images/5.png` } });
-      expect((await http.getImage(`${other.url}/images/cdn.png`)).body.equals(TINY_PNG)).toBe(true);
+      expect((await http.getImage(`${other.url}/images/cdn.png`).then(fetchedImage)).body.equals(TINY_PNG)).toBe(true);
       expect(stub.requestCount('/images/5.png')).toBe(1);
 
       stub.override('/images/away.png', { status: 302, body: '', headers: { Location: `${other.url}/images/hop.png` } });
@@ -139,5 +146,42 @@ describe('the hosts images come from', () => {
     } finally {
       await third.close();
     }
+  });
+});
+
+/** This process's open file descriptors: the sockets of the source and of the double (which runs in-process) alike. */
+function openDescriptors(): number {
+  return readdirSync('/proc/self/fd').length;
+}
+
+describe('the http source’s connections', () => {
+  it('releases the socket of every request to a hanging upstream at the time limit: the count returns to where it was', async () => {
+    const http = await source(100);
+    const before = openDescriptors();
+    await stub.setMode('hang');
+    for (let round = 0; round < 5; round += 1) {
+      const failures = await Promise.all(
+        Array.from({ length: 20 }, (_, index) =>
+          upstreamError(index % 2 === 0 ? http.getProduct(index + 1) : http.getImage(`/images/${index}.png`)),
+        ),
+      );
+      expect(failures.every((failure) => failure.timedOut)).toBe(true);
+    }
+    // 100 hung requests later, neither end holds a connection any more…
+    await vi.waitFor(() => expect(stub.openConnections()).toBe(0));
+    // …and the process holds no descriptor more than before them (a couple may still be closing).
+    await vi.waitFor(() => expect(openDescriptors()).toBeLessThanOrEqual(before + 2));
+  });
+
+  it('opens at most 32 connections to the upstream at once: a burst past that waits for a free one', async () => {
+    const http = await source(1000);
+    await stub.setMode('hang');
+    const burst = Array.from({ length: 100 }, (_, index) => upstreamError(http.getProduct(index + 1)));
+    const failures = await Promise.all(burst);
+    expect(failures.every((failure) => failure.timedOut)).toBe(true);
+    // Unbounded, all 100 would have been open at once; the rest queued, and ran out of time waiting or got a
+    // connection freed by an earlier one.
+    expect(stub.peakConnections()).toBeGreaterThan(0);
+    expect(stub.peakConnections()).toBeLessThanOrEqual(32);
   });
 });

@@ -1,8 +1,10 @@
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import type { Product } from '@catalogue/shared/product';
 import axios, { type AxiosRequestConfig, type AxiosResponse, isAxiosError } from 'axios';
 import type { Logger } from '../logger.js';
 import { describeProductIssues, productSchema } from './product-schema.js';
-import { type ProductImage, type ProductSource, UpstreamError } from './product-source.js';
+import { IMAGE_NOT_MODIFIED, type ImageValidators, type ProductImage, type ProductSource, UpstreamError } from './product-source.js';
 
 export interface HttpSourceOptions {
   /** Base URL without a trailing slash; `/products` and `/products/{id}` are appended. */
@@ -16,6 +18,13 @@ export interface HttpSourceOptions {
 }
 
 const MAX_JSON_BYTES = 10 * 1024 * 1024;
+/**
+ * Connections open to the upstream (and image hosts) at once, per origin; requests past it queue. Node's own
+ * default is unbounded, so an upstream that hangs while load goes on would take a descriptor per request.
+ */
+const MAX_UPSTREAM_SOCKETS = 32;
+/** Idle keep-alive connections kept per origin for the next request; the rest are closed once answered. */
+const MAX_IDLE_UPSTREAM_SOCKETS = 8;
 /** The default of IMAGE_MAX_BYTES, for callers that do not pass their configuration. */
 const DEFAULT_MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
@@ -36,10 +45,15 @@ export function createHttpSource({
   // these origins, directly or through redirects that stay among them.
   const imageOrigins = new Set([new URL(baseUrl).origin, ...imageHosts.map((host) => new URL(host).origin)]);
 
+  // One bounded pool per source. A socket silent for the time limit is closed by the agent too, so a connection
+  // that hangs is released even by a request that nothing else cuts.
+  const pool = { keepAlive: true, maxSockets: MAX_UPSTREAM_SOCKETS, maxFreeSockets: MAX_IDLE_UPSTREAM_SOCKETS, timeout: timeoutMs };
   const client = axios.create({
     // Node's http adapter, which alone has maxRedirects and maxContentLength, even where a browser-like
     // XMLHttpRequest exists (the client's component tests run this server inside jsdom).
     adapter: 'http',
+    httpAgent: new HttpAgent(pool),
+    httpsAgent: new HttpsAgent(pool),
     timeout: timeoutMs,
     validateStatus: () => true,
     maxRedirects: 3,
@@ -108,11 +122,12 @@ export function createHttpSource({
       return parsed.data;
     },
 
-    async getImage(location: string): Promise<ProductImage> {
+    async getImage(location: string, validators?: ImageValidators): Promise<ProductImage | typeof IMAGE_NOT_MODIFIED> {
       const url = resolveImageUrl(location, baseUrl);
       if (!imageOrigins.has(new URL(url).origin)) throw new UpstreamError(`the image location ${url} ${NOT_AN_IMAGE_HOST}`);
       let refusedRedirect: string | undefined;
       const response = await get(url, 'arraybuffer', maxImageBytes, {
+        headers: conditionalHeaders(validators),
         // Called before each redirect is followed; throwing cancels it, so the other host is never contacted.
         beforeRedirect: (options) => {
           const next = new URL(String(options.href));
@@ -125,13 +140,32 @@ export function createHttpSource({
           ? error
           : new UpstreamError(`${url} redirected to ${refusedRedirect}, which ${NOT_AN_IMAGE_HOST}`);
       });
+      if (response.status === 304 && validators !== undefined) return IMAGE_NOT_MODIFIED;
       if (!isSuccess(response)) throw new UpstreamError(`${url} answered ${response.status}`);
       const contentType = String(response.headers['content-type'] ?? '');
       // Passing anything else through would let the upstream put, say, an HTML page on this site's origin.
       if (!/^image\//i.test(contentType)) throw new UpstreamError(`${url} answered ${JSON.stringify(contentType)}, not an image`);
-      return { body: Buffer.from(response.data as ArrayBuffer), contentType };
+      const answered = validatorsOf(response);
+      return { body: Buffer.from(response.data as ArrayBuffer), contentType, ...(answered && { validators: answered }) };
     },
   };
+}
+
+/** `If-None-Match` and `If-Modified-Since` from what the upstream said of the bytes held. */
+function conditionalHeaders(validators: ImageValidators | undefined): Record<string, string> {
+  return {
+    ...(validators?.etag !== undefined && { 'If-None-Match': validators.etag }),
+    ...(validators?.lastModified !== undefined && { 'If-Modified-Since': validators.lastModified }),
+  };
+}
+
+function validatorsOf(response: AxiosResponse): ImageValidators | undefined {
+  const { etag, 'last-modified': lastModified } = response.headers;
+  const validators = {
+    ...(typeof etag === 'string' && etag !== '' && { etag }),
+    ...(typeof lastModified === 'string' && lastModified !== '' && { lastModified }),
+  };
+  return Object.keys(validators).length === 0 ? undefined : validators;
 }
 
 function isSuccess(response: AxiosResponse): boolean {

@@ -20,6 +20,6 @@ export function measuredSource(source: ProductSource, metrics: Metrics): Product
     name: source.name,
     listProducts: () => measure('list', () => source.listProducts()),
     getProduct: (id) => measure('product', () => source.getProduct(id)),
-    getImage: (location) => measure('image', () => source.getImage(location)),
+    getImage: (location, validators) => measure('image', () => source.getImage(location, validators)),
   };
 }

@@ -4,7 +4,18 @@ import type { Product } from '@catalogue/shared/product';
 export interface ProductImage {
   body: Buffer;
   contentType: string;
+  /** The source's own validators for these bytes, when it gave any: what a later conditional request sends. */
+  validators?: ImageValidators;
 }
+
+/** An HTTP upstream's `ETag` and `Last-Modified` for an image, sent back as `If-None-Match`/`If-Modified-Since`. */
+export interface ImageValidators {
+  etag?: string;
+  lastModified?: string;
+}
+
+/** The source confirmed that the image has not changed since the validators it was sent (a 304). */
+export const IMAGE_NOT_MODIFIED = 'not-modified';
 
 /**
  * Where products come from: the external Fake-Store-shaped API over HTTP, or the catalogue bundled with the
@@ -19,8 +30,11 @@ export interface ProductSource {
   listProducts(): Promise<Product[]>;
   /** Resolves `null` when the source has no such product (404, `null`, empty body, object without id). */
   getProduct(id: number): Promise<Product | null>;
-  /** Fetches the image at a location this source gave in a product's `image` field. */
-  getImage(location: string): Promise<ProductImage>;
+  /**
+   * Fetches the image at a location this source gave in a product's `image` field. With `validators` (from an
+   * earlier answer) the request is conditional, and a source that can tell may answer IMAGE_NOT_MODIFIED.
+   */
+  getImage(location: string, validators?: ImageValidators): Promise<ProductImage | typeof IMAGE_NOT_MODIFIED>;
 }
 
 /** The source could not answer: refused, reset, 5xx, not JSON, wrong shape, or too slow (`timedOut`). */

@@ -51,7 +51,8 @@ describe('GET /metrics', () => {
     expect(text).toContain('http_request_duration_seconds_count{route="/api/products",method="GET",status="200"} 3');
     expect(text).toContain('http_request_duration_seconds_count{route="/api/products/:id",method="GET",status="502"} 1');
     expect(text).toContain('http_request_duration_seconds_count{route="/api/products/:id",method="GET",status="504"} 1');
-    expect(text).toContain('catalogue_cache_answers_total{status="MISS"} 1');
+    // The list's first answer and the image's (a photo carries X-Cache too, original or variant).
+    expect(text).toContain('catalogue_cache_answers_total{status="MISS"} 2');
     expect(text).toContain('catalogue_cache_answers_total{status="HIT"} 1');
     expect(text).toContain('catalogue_cache_answers_total{status="STALE"} 1');
     expect(text).toMatch(/^# TYPE catalogue_upstream_call_duration_seconds histogram$/m);

@@ -1,28 +1,24 @@
 import { imageWidthOf } from '@catalogue/shared/image-widths';
 import { parseProductId } from '@catalogue/shared/product-id';
 import { API_PATHS } from '@catalogue/shared/routes';
-import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
 import type { Answer } from '../http/answer.js';
+import { IMAGE_CACHE_CONTROL, IMAGE_CSP, IMAGE_MAX_AGE_SECONDS } from '../http/image-headers.js';
 import type { CacheableRoute } from '../http/response-cache.js';
 import type { ImageAnswer } from './image-cache.js';
+import type { ProductImages } from './product-images.js';
 import { chooseVariantFormat } from './variant-format.js';
 
-/** Images are named by product and only change with it, so browsers and CDNs may keep them for a day. */
-const IMAGE_MAX_AGE_SECONDS = 86_400;
-export const IMAGE_CACHE_CONTROL = `public, max-age=${IMAGE_MAX_AGE_SECONDS}`;
-/** An image opened on its own must not run anything (an SVG may hold scripts): no sources, sandboxed. */
-export const IMAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
-
 /**
- * A resized variant as the response cache and the Express route both send it (prepareAnswer): the image's own
- * bytes (already compressed), its ETag, the long lifetime and the sandbox, and `Vary: Accept`, since the format
- * follows the browser's `Accept`.
+ * A photo, original or resized, as the response cache and the Express route both send it (prepareAnswer, the
+ * one validator mechanism): the image's own bytes (already compressed), its strong ETag, X-Cache and Age as the
+ * JSON has them, the long lifetime and the sandbox; a variant adds `Vary: Accept`, since its format follows the
+ * browser's `Accept`.
  */
-export function imageVariantAnswer({ image, cacheStatus, ageSeconds }: ImageAnswer): Answer {
+export function imageAnswer({ image, cacheStatus, ageSeconds }: ImageAnswer, { variesOnAccept }: { variesOnAccept: boolean }): Answer {
   return {
     body: { identity: image.body, etag: image.etag },
     contentType: image.contentType,
-    vary: 'Accept',
+    ...(variesOnAccept && { vary: 'Accept' }),
     cacheStatus,
     ageSeconds,
     freshForSeconds: IMAGE_MAX_AGE_SECONDS,
@@ -35,10 +31,10 @@ export function imageVariantAnswer({ image, cacheStatus, ageSeconds }: ImageAnsw
 const VARIANT_URL = new RegExp(`^${API_PATHS.products}/([0-9]+)/image\\?w=([0-9]+)$`);
 
 /**
- * `GET /api/products/{id}/image?w={width}` for the response cache in front of Express: a variant already made
- * for this product, width and format (by `Accept`) is answered there; products-router.ts answers the rest.
+ * `GET /api/products/{id}/image?w={width}` for the response cache in front of Express: a fresh variant already
+ * made for this product, width and format (by `Accept`) is answered there; images-router.ts answers the rest.
  */
-export function cacheableImageVariantRoute(catalogue: CachedCatalogue): CacheableRoute {
+export function cacheableImageVariantRoute(images: ProductImages): CacheableRoute {
   return {
     pattern: `${API_PATHS.products}/:id/image`,
     rateLimited: true,
@@ -50,8 +46,8 @@ export function cacheableImageVariantRoute(catalogue: CachedCatalogue): Cacheabl
     peek(key, req) {
       const [id = '', rawWidth] = key.split(' ');
       const width = imageWidthOf(rawWidth);
-      const answer = width && catalogue.peekImageVariant(Number(id), width, chooseVariantFormat(req.headers.accept));
-      return answer && imageVariantAnswer(answer);
+      const answer = width && images.peekVariant(Number(id), width, chooseVariantFormat(req.headers.accept));
+      return answer && imageAnswer(answer, { variesOnAccept: true });
     },
   };
 }

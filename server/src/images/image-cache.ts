@@ -1,103 +1,215 @@
 import { createHash } from 'node:crypto';
 import type { ImageWidth } from '@catalogue/shared/image-widths';
 import { LRUCache } from 'lru-cache';
-import type { ProductImage } from '../catalogue/product-source.js';
+import { IMAGE_NOT_MODIFIED, type ImageValidators, type ProductImage } from '../catalogue/product-source.js';
+import type { CacheStatus } from '../http/answer.js';
+import type { Logger } from '../logger.js';
 import type { ImageResizer } from './resize-image.js';
 import type { VariantFormat } from './variant-format.js';
 
-/** Image bytes as the cache keeps them: with a strong validator, computed once when stored. */
-export interface CachedImage extends ProductImage {
+/** Image bytes as the cache keeps them, originals and variants alike. */
+export interface CachedImage {
+  body: Buffer;
+  contentType: string;
   /** Quoted (`"…"`), over the bytes, so each format and width has its own. */
   etag: string;
-  /** When the bytes were fetched or made, in milliseconds since the epoch. */
-  storedAt: number;
+  /** The ETag of the original these bytes were made from (an original's own ETag for an original). */
+  madeFrom: string;
 }
 
-/** An image as one request gets it: whether it was in the cache already, and how long it has been there. */
+/** An image as one request gets it, described as the catalogue describes its JSON (README, "Caching"). */
 export interface ImageAnswer {
   image: CachedImage;
-  cacheStatus: 'HIT' | 'MISS';
-  /** Whole seconds since it was stored. */
+  cacheStatus: CacheStatus;
+  /** Whole seconds since the source last gave or confirmed the original. */
   ageSeconds: number;
 }
 
 export interface ImageCacheOptions {
   /** IMAGE_CACHE_MAX_BYTES: the budget of originals and variants together. */
   maxBytes: number;
-  /** How long an entry is kept before the source is asked again. */
+  /** CACHE_TTL_SECONDS, in milliseconds: how long an original is taken as current without asking the source. */
   ttlMs: number;
-  /** Fetches the bytes at a location a source gave for a product's image. */
-  fetchOriginal: (location: string) => Promise<ProductImage>;
+  /** STALE_MAX_SECONDS, in milliseconds: how long past that it is still served while the source is asked or fails. */
+  staleMaxMs: number;
+  /** Fetches the bytes at a location a source gave for a product's image; conditionally, with validators. */
+  fetchOriginal: (location: string, validators?: ImageValidators) => Promise<ProductImage | typeof IMAGE_NOT_MODIFIED>;
   resizer: ImageResizer;
-  /** Milliseconds since the epoch, for ages; tests inject their own clock. Default: Date.now. */
+  logger: Logger;
+  /** Called once per variant actually encoded (never for a variant kept across a revalidation); for /metrics. */
+  onEncode?: (format: VariantFormat) => void;
+  /** Milliseconds since the epoch; tests inject their own clock. Default: Date.now. */
   now?: () => number;
 }
 
 /**
- * Product images by source location, originals and resized variants in one least-recently-used cache bounded by
- * bytes. Concurrent requests for one entry share one fetch or one resize; a failure is never stored.
+ * Product photos by source location, with the catalogue's freshness rules (catalogue/read-through-cache.ts):
+ * an original is current for the TTL (HIT); past it, it and everything made from it are served at once (STALE)
+ * while one background revalidation asks the source, and go on being served through the source's failures for
+ * up to the stale maximum; past that, a request waits for the source (MISS).
+ *
+ * A revalidation is a conditional request (the source's `ETag`/`Last-Modified`), or, from a source that gives
+ * neither, a download whose bytes are compared by hash: a variant is made again only when its original
+ * changed. What each original is (its hash, validators, when it was last confirmed) is held apart from the bytes,
+ * so an outage is ridden out even after the byte budget pushed an original's own bytes out.
  */
 export interface ImageCache {
   original(location: string): Promise<ImageAnswer>;
-  /** Resizes the original (fetched or cached) on a miss; see ImageResizer for what `format` means. */
+  /** Resizes the original (fetched or cached) when no variant of the current original is held. */
   variant(location: string, width: ImageWidth, format: VariantFormat): Promise<ImageAnswer>;
-  /** The variant if it is held now, else `undefined`; never fetches nor resizes (for answering hits synchronously). */
-  cachedVariant(location: string, width: ImageWidth, format: VariantFormat): ImageAnswer | undefined;
+  /** The variant if it is held and fresh now (a HIT), else `undefined`; never asks the source nor resizes. */
+  peekVariant(location: string, width: ImageWidth, format: VariantFormat): ImageAnswer | undefined;
+  /** Resolves once every source request and resize started so far has settled (tests, shutdown). */
+  settled(): Promise<void>;
   clear(): void;
 }
 
-/** What a fill needs besides its key. */
-interface Fill {
-  location: string;
-  variant?: { width: ImageWidth; format: VariantFormat };
+/** What is known of one original, kept apart from its bytes: small, so thousands fit in a few hundred kilobytes. */
+interface OriginalRecord {
+  /** The ETag of its bytes (what variants name as `madeFrom`). */
+  etag: string;
+  validators: ImageValidators | undefined;
+  /** When the source last gave or confirmed these bytes. */
+  checkedAt: number;
 }
 
-export function createImageCache({ maxBytes, ttlMs, fetchOriginal, resizer, now = Date.now }: ImageCacheOptions): ImageCache {
+/** A record as a fill left it, with the bytes when the fill downloaded them (they may be too big to keep). */
+interface Checked {
+  record: OriginalRecord;
+  image?: CachedImage;
+}
+
+/** Records of originals: far more than any byte budget holds, yet bounded whatever the upstream names. */
+const MAX_RECORDS = 50_000;
+
+export function createImageCache(options: ImageCacheOptions): ImageCache {
+  const { maxBytes, ttlMs, staleMaxMs, fetchOriginal, resizer, logger, onEncode, now = Date.now } = options;
+  const usableMs = ttlMs + staleMaxMs;
+  const records = new LRUCache<string, OriginalRecord>({ max: MAX_RECORDS });
   // Sized by bytes, not by count: one large photo must not push the budget past what the operator allowed. An
   // image bigger than the whole budget is served but not kept.
-  const entries = new LRUCache<string, CachedImage, Fill>({
-    maxSize: maxBytes,
-    sizeCalculation: (image) => Math.max(1, image.body.length),
-    ttl: ttlMs,
-    fetchMethod: async (_key, _stale, { context }) => {
-      const { location, variant } = context;
-      if (variant === undefined) return stored(await fetchOriginal(location));
-      const { image: original } = await fetch(originalKey(location), { location });
-      const resized = await resizer.resize(original, variant.width, variant.format, location).catch((error: unknown) => {
-        // Bytes that cannot be read are not kept as the original either: the next request fetches them again.
-        entries.delete(originalKey(location));
-        throw error;
-      });
-      // An SVG comes back as it went in: no need to hash it again.
-      return resized === original ? original : stored(resized);
-    },
-  });
+  const bytes = new LRUCache<string, CachedImage>({ maxSize: maxBytes, sizeCalculation: (image) => Math.max(1, image.body.length) });
+  // Concurrent requests share one source request per location (conditional or not) and one resize per variant.
+  const checks = new Map<string, Promise<Checked>>();
+  const downloads = new Map<string, Promise<Checked>>();
+  const resizes = new Map<string, Promise<CachedImage>>();
 
-  function stored(image: ProductImage): CachedImage {
-    return { ...image, etag: `"${createHash('sha1').update(image.body).digest('base64url')}"`, storedAt: now() };
+  function shared<T>(pending: Map<string, Promise<T>>, key: string, start: () => Promise<T>): Promise<T> {
+    let promise = pending.get(key);
+    if (promise === undefined) {
+      promise = start().finally(() => pending.delete(key));
+      pending.set(key, promise);
+    }
+    return promise;
   }
 
-  function answer(image: CachedImage, cacheStatus: ImageAnswer['cacheStatus']): ImageAnswer {
-    return { image, cacheStatus, ageSeconds: Math.max(0, Math.floor((now() - image.storedAt) / 1000)) };
+  /** Asks the source (conditionally when it gave validators before) and records what it says. */
+  async function fetchAndRecord(location: string, conditional: boolean): Promise<Checked> {
+    const held = records.get(location);
+    const validators = conditional ? held?.validators : undefined;
+    const fetched = await fetchOriginal(location, validators);
+    if (fetched === IMAGE_NOT_MODIFIED) {
+      if (held === undefined || validators === undefined) throw new Error(`the source answered "not modified" for ${location} unasked`);
+      const record = { ...held, checkedAt: now() };
+      records.set(location, record);
+      return { record };
+    }
+    const etag = etagOf(fetched.body);
+    const record = { etag, validators: fetched.validators, checkedAt: now() };
+    records.set(location, record);
+    const image = { body: fetched.body, contentType: fetched.contentType, etag, madeFrom: etag };
+    bytes.set(originalKey(location), image);
+    return { record, image };
   }
 
-  async function fetch(key: string, fill: Fill): Promise<ImageAnswer> {
-    const status: LRUCache.Status<string, CachedImage, Fill> = {};
-    const image = await entries.fetch(key, { context: fill, status });
-    // Only a fetchMethod that resolves undefined yields undefined, and this one never does.
-    if (image === undefined) throw new Error(`the image cache resolved nothing for ${key}`);
-    return answer(image, status.fetch === 'hit' ? 'HIT' : 'MISS');
+  const check = (location: string) => shared(checks, location, () => fetchAndRecord(location, true));
+  const download = (location: string) => shared(downloads, location, () => fetchAndRecord(location, false));
+
+  /** The original's record as the freshness rules give it, with the bytes if getting it downloaded them. */
+  async function current(location: string): Promise<Checked & { cacheStatus: CacheStatus }> {
+    const record = records.get(location);
+    const age = record === undefined ? Infinity : now() - record.checkedAt;
+    if (record !== undefined && age < ttlMs) return { record, cacheStatus: 'HIT' };
+    if (record !== undefined && age < usableMs) {
+      if (!checks.has(location)) {
+        check(location).catch((error: unknown) => {
+          logger.warn({ err: error, location }, 'Background revalidation of an image failed; the cached copy is still served');
+        });
+      }
+      return { record, cacheStatus: 'STALE' };
+    }
+    return { ...(await check(location)), cacheStatus: 'MISS' };
+  }
+
+  /** The original's bytes as `record` names them: held, just downloaded, or downloaded now. */
+  async function originalBytes(location: string, { record, image }: Checked): Promise<CachedImage> {
+    if (image !== undefined && image.etag === record.etag) return image;
+    const held = bytes.get(originalKey(location));
+    if (held !== undefined && held.etag === record.etag) return held;
+    const downloaded = await download(location);
+    return downloaded.image ?? (await originalBytes(location, downloaded));
+  }
+
+  async function makeVariant(location: string, checked: Checked, width: ImageWidth, format: VariantFormat): Promise<CachedImage> {
+    const original = await originalBytes(location, checked);
+    const resized = await resizer.resize(original, width, format, location).catch((error: unknown) => {
+      // Bytes that cannot be read are not kept as the original either: the next request fetches them again.
+      bytes.delete(originalKey(location));
+      records.delete(location);
+      throw error;
+    });
+    // An SVG comes back as it went in: no encode, no new hash, and the variant is the original itself.
+    const variant =
+      resized === original
+        ? original
+        : { body: resized.body, contentType: resized.contentType, etag: etagOf(resized.body), madeFrom: original.etag };
+    if (variant !== original) onEncode?.(format);
+    bytes.set(variantKey(location, width, format), variant);
+    return variant;
+  }
+
+  function answer(image: CachedImage, cacheStatus: CacheStatus, record: OriginalRecord): ImageAnswer {
+    return { image, cacheStatus, ageSeconds: Math.max(0, Math.floor((now() - record.checkedAt) / 1000)) };
   }
 
   return {
-    original: (location) => fetch(originalKey(location), { location }),
-    variant: (location, width, format) => fetch(variantKey(location, width, format), { location, variant: { width, format } }),
-    cachedVariant(location, width, format) {
-      const image = entries.get(variantKey(location, width, format));
-      return image && answer(image, 'HIT');
+    async original(location) {
+      const checked = await current(location);
+      const held = bytes.get(originalKey(location));
+      if (held !== undefined && held.etag === checked.record.etag) return answer(held, checked.cacheStatus, checked.record);
+      const image = await originalBytes(location, checked);
+      return { image, cacheStatus: 'MISS', ageSeconds: 0 };
     },
-    clear: () => entries.clear(),
+
+    async variant(location, width, format) {
+      const checked = await current(location);
+      const key = variantKey(location, width, format);
+      const held = bytes.get(key);
+      if (held !== undefined && held.madeFrom === checked.record.etag) return answer(held, checked.cacheStatus, checked.record);
+      const image = await shared(resizes, `${key} ${checked.record.etag}`, () => makeVariant(location, checked, width, format));
+      return { image, cacheStatus: 'MISS', ageSeconds: 0 };
+    },
+
+    peekVariant(location, width, format) {
+      const record = records.get(location);
+      if (record === undefined || now() - record.checkedAt >= ttlMs) return undefined;
+      const held = bytes.get(variantKey(location, width, format));
+      return held !== undefined && held.madeFrom === record.etag ? answer(held, 'HIT', record) : undefined;
+    },
+
+    async settled() {
+      await Promise.allSettled([...checks.values(), ...downloads.values(), ...resizes.values()]);
+    },
+
+    clear() {
+      records.clear();
+      bytes.clear();
+    },
   };
+}
+
+function etagOf(body: Buffer): string {
+  return `"${createHash('sha1').update(body).digest('base64url')}"`;
 }
 
 // The first word says what an entry is, and the location comes last, so no two keys collide whatever a location holds.

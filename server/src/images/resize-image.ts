@@ -1,13 +1,31 @@
 import { availableParallelism } from 'node:os';
 import type { ImageWidth } from '@catalogue/shared/image-widths';
 import pLimit from 'p-limit';
-import sharp, { type Sharp } from 'sharp';
+import type { default as sharpFunction, Sharp } from 'sharp';
 import { type ProductImage, UpstreamError } from '../catalogue/product-source.js';
 import type { VariantFormat } from './variant-format.js';
 
-// libvips' own cache of decoded images and operations would hold on to memory outside IMAGE_CACHE_MAX_BYTES;
-// the image cache already keeps the bytes worth keeping.
-sharp.cache(false);
+type SharpModule = typeof sharpFunction;
+let loadingSharp: Promise<SharpModule> | undefined;
+
+/**
+ * sharp is loaded on the first resize, not at start-up: libvips and its libraries are about 18 MB resident
+ * (measured: 39 → 57 MB for a bare Node process), which a server that never resizes (the embedded catalogue's
+ * SVGs, a replica that only answers the API) never needs (docs/decisions/memory.md).
+ */
+function loadSharp(): Promise<SharpModule> {
+  loadingSharp ??= import('sharp').then(({ default: sharp }) => {
+    // libvips' own cache of decoded images and operations would hold on to memory outside IMAGE_CACHE_MAX_BYTES;
+    // the image cache already keeps the bytes worth keeping.
+    sharp.cache(false);
+    // One libvips thread per resize, whatever the allocator (sharp's default is one per core with jemalloc):
+    // resizes run side by side up to `concurrency` instead, and each thread's buffers are one more arena's worth
+    // of native memory (docs/decisions/memory.md).
+    sharp.concurrency(1);
+    return sharp;
+  });
+  return loadingSharp;
+}
 
 /**
  * The largest image, in pixels, that is decoded at all: above any product photo (a 24-megapixel camera original
@@ -72,6 +90,7 @@ export function createImageResizer({
       if (isSvg(image.contentType)) return image;
       return limit(async () => {
         try {
+          const sharp = await loadSharp();
           const pipeline = sharp(image.body, { limitInputPixels: maxInputPixels })
             // Phone photos are often stored sideways with an EXIF orientation: turn them first, so `width`
             // is the width as seen.

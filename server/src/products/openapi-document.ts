@@ -18,8 +18,7 @@ import type {
 } from 'openapi3-ts/oas31';
 import { z } from 'zod';
 import { ALLOWED_METHODS, API_ALLOW, EXPOSED_HEADERS, PREFLIGHT_MAX_AGE_SECONDS } from '../http/cors.js';
-// eslint-disable-next-line import-x/no-restricted-paths -- until the images slice owns its cache and route
-import { IMAGE_CACHE_CONTROL } from '../images/image-answer.js';
+import { IMAGE_CACHE_CONTROL } from '../http/image-headers.js';
 import { MALFORMED_ESCAPE } from '../http/errors.js';
 import { LIST_QUERY_ERRORS, MAX_LIST_LIMIT } from './list-query.js';
 import { MISSING_CATEGORY_NAME } from './products-router.js';

@@ -5,14 +5,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import { MALFORMED_ESCAPE } from '../http/errors.js';
 import { startTestSite, type TestSite } from '../testing/test-site.js';
-import { startUpstreamStub, TINY_PNG, type PathMode, type UpstreamStub } from '@catalogue/testing/upstream-double';
+import type { PathMode } from '@catalogue/testing/upstream-double';
 
 let site: TestSite;
-const extraStubs: UpstreamStub[] = [];
 
 afterEach(async () => {
   await site.close();
-  await Promise.all(extraStubs.splice(0).map((upstream) => upstream.close()));
 });
 
 async function start(env: Record<string, string> = {}) {
@@ -105,12 +103,6 @@ describe('GET /api/products/:id', () => {
     },
   );
 
-  it('answers 400 for an invalid id on the image route too, without asking the upstream', async () => {
-    const { server, upstream } = await start();
-    await request(server).get('/api/products/abc/image').expect(400, { error: MESSAGES.invalidProductId });
-    expect(upstream.requestCount()).toBe(0);
-  });
-
   it('answers 404 for an id the upstream does not know (200 null, as the Fake Store API does)', async () => {
     const { server, upstream } = await start();
     await request(server).get('/api/products/999').expect(404, { error: MESSAGES.productNotFound });
@@ -161,51 +153,6 @@ describe('GET /api/products/:id', () => {
     const response = await request(server).get('/api/products/%E0%A4%A').expect(400);
     expect(response.body).toEqual({ error: MALFORMED_ESCAPE });
     expect(upstream.requestCount()).toBe(0);
-  });
-});
-
-describe('GET /api/products/:id/image', () => {
-  it('passes the bytes and content type of the image the upstream named for that product', async () => {
-    const { server, upstream } = await start();
-    const response = await request(server).get('/api/products/2/image').expect(200);
-    expect(response.headers['content-type']).toBe('image/png');
-    expect(Buffer.compare(response.body as Buffer, TINY_PNG)).toBe(0);
-    expect(response.headers['cache-control']).toMatch(/^public, max-age=(\d+)/);
-    expect(Number(/max-age=(\d+)/.exec(response.headers['cache-control'] as string)?.[1])).toBeGreaterThanOrEqual(86400);
-    expect(upstream.requestCount('/images/2.png')).toBe(1);
-  });
-
-  it('never fetches a URL the client supplies', async () => {
-    const elsewhere = await startUpstreamStub();
-    extraStubs.push(elsewhere);
-    const { server, upstream } = await start();
-    await request(server)
-      .get(`/api/products/2/image?url=${encodeURIComponent(`${elsewhere.url}/images/1.png`)}`)
-      .expect(200);
-    await request(server)
-      .get(`/api/products/${encodeURIComponent(`${elsewhere.url}/images/1.png`)}/image`)
-      .expect(400);
-    await request(server).get('/api/products/2/image').set('Referer', elsewhere.url).expect(200);
-    expect(elsewhere.requestCount()).toBe(0);
-    expect(upstream.requestCount('/images/2.png')).toBe(1);
-  });
-
-  it('answers 404 JSON for a product the upstream does not have', async () => {
-    const { server, upstream } = await start();
-    await request(server).get('/api/products/999/image').expect(404, { error: MESSAGES.productNotFound });
-    expect(upstream.requestCount('/images/999.png')).toBe(0);
-  });
-
-  it('answers 502 when the image fetch fails', async () => {
-    const { server, upstream } = await start();
-    upstream.override('/images/3.png', 'status500');
-    await request(server).get('/api/products/3/image').expect(502, { error: MESSAGES.catalogueUnavailable });
-  });
-
-  it('answers 502 rather than pass through something that is not an image', async () => {
-    const { server, upstream } = await start();
-    upstream.override('/images/3.png', 'html');
-    await request(server).get('/api/products/3/image').expect(502);
   });
 });
 

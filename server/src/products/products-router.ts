@@ -1,12 +1,7 @@
-import { parseImageWidth } from '@catalogue/shared/image-widths';
 import { MESSAGES } from '@catalogue/shared/messages';
 import { parseProductId } from '@catalogue/shared/product-id';
 import { type Request, type RequestHandler, type Response, Router } from 'express';
 import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
-// eslint-disable-next-line import-x/no-restricted-paths -- until the images slice owns its cache and route
-import { IMAGE_CACHE_CONTROL, IMAGE_CSP, imageVariantAnswer } from '../images/image-answer.js';
-// eslint-disable-next-line import-x/no-restricted-paths -- until the images slice owns its cache and route
-import { chooseVariantFormat } from '../images/variant-format.js';
 import type { Logger } from '../logger.js';
 import type { HttpCachingPolicy } from '../http/answer.js';
 import { jsonAnswer } from './json-answer.js';
@@ -28,9 +23,9 @@ export interface ProductsRouterOptions {
 }
 
 /**
- * `/products` (`?limit&sort`), `/products/categories`, `/products/category/:name`, `/products/:id` and
- * `/products/:id/image`, mounted under `/api`. The category routes come first, so that `categories` and
- * `category` are never read as ids, and a category named `image` is a category.
+ * `/products` (`?limit&sort`), `/products/categories`, `/products/category/:name` and `/products/:id`, mounted
+ * under `/api` (before the images slice's `/products/:id/image`). The category routes come first, so that
+ * `categories` and `category` are never read as ids, and a category named `image` is a category.
  */
 export function createProductsRouter({ catalogue, views, caching, logger }: ProductsRouterOptions): Router {
   const router = Router();
@@ -78,30 +73,6 @@ export function createProductsRouter({ catalogue, views, caching, logger }: Prod
         sendCachedAnswer(req, res, jsonAnswer(await catalogue.getProduct(id)), caching);
       }),
       answerErrors.product,
-    )
-    .all(allowOnlyGetAndHead);
-
-  router
-    .route('/products/:id/image')
-    .get(
-      withProductId(async (id, req, res) => {
-        const width = parseImageWidth(new URLSearchParams(rawQueryOf(req.originalUrl)));
-        if (width === undefined) {
-          res.status(400).set('Cache-Control', 'no-store').json({ error: MESSAGES.invalidImageWidth });
-          return;
-        }
-        if (width !== null) {
-          const variant = await catalogue.getProductImageVariant(id, width, chooseVariantFormat(req.headers.accept));
-          sendCachedAnswer(req, res, imageVariantAnswer(variant), caching);
-          return;
-        }
-        const image = await catalogue.getProductImage(id);
-        res
-          .status(200)
-          .set({ 'Content-Type': image.contentType, 'Cache-Control': IMAGE_CACHE_CONTROL, 'Content-Security-Policy': IMAGE_CSP })
-          .send(image.body);
-      }),
-      answerErrors.image,
     )
     .all(allowOnlyGetAndHead);
 

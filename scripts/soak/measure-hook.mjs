@@ -1,0 +1,33 @@
+// Loaded into the soaked server only (`node --expose-gc --import …/measure-hook.mjs`, soaked-server.mjs): it
+// answers the soak's questions over the IPC channel the soak opened to its own child, so nothing is exposed on
+// the network and the server's code knows nothing of it. A server started any other way has no channel and this
+// does nothing.
+import { readdirSync } from 'node:fs';
+
+if (typeof process.send === 'function' && typeof globalThis.gc === 'function') {
+  process.on('message', (message) => {
+    if (message?.type === 'sample') {
+      // What the memory is made of right now, without collecting first: for attributing a peak.
+      const { rss, heapTotal, heapUsed, external, arrayBuffers } = process.memoryUsage();
+      process.send({ type: 'sampled', id: message.id, rss, heapTotal, heapUsed, external, arrayBuffers });
+      return;
+    }
+    if (message?.type !== 'measure') return;
+    // Twice: the first pass can leave objects whose finalisers free more on the second.
+    globalThis.gc();
+    globalThis.gc();
+    const { heapUsed, external, arrayBuffers, rss } = process.memoryUsage();
+    process.send({
+      type: 'measured',
+      id: message.id,
+      heapUsedBytes: heapUsed,
+      externalBytes: external,
+      arrayBuffersBytes: arrayBuffers,
+      rssBytes: rss,
+      descriptors: readdirSync('/proc/self/fd').length,
+      resources: process.getActiveResourcesInfo(),
+    });
+  });
+  // The channel must never keep the server alive on its own: it stops as it would without the soak.
+  process.channel?.unref();
+}
