@@ -162,6 +162,7 @@ async function createSource(config: Config, logger: Logger, embeddedDirectory: U
     baseUrl: config.productsApiUrl,
     timeoutMs: config.upstreamTimeoutMs,
     maxImageBytes: config.imageMaxBytes,
+    maxJsonBytes: config.upstreamMaxBytes,
     imageHosts: config.imageHosts,
     logger,
   });

@@ -1,6 +1,8 @@
 import type { Product } from '@catalogue/shared/product';
 import axios, { type AxiosRequestConfig, type AxiosResponse, isAxiosError } from 'axios';
 import type { Logger } from '../logger.js';
+import { createListFillPool } from './list-fill-pool.js';
+import { keepPreparedList } from './prepared-list.js';
 import { describeProductIssues, productSchema } from './product-schema.js';
 import { type ProductImage, type ProductSource, UpstreamError } from './product-source.js';
 
@@ -12,25 +14,31 @@ export interface HttpSourceOptions {
   maxImageBytes?: number;
   /** IMAGE_HOSTS: origins images may come from besides the upstream's own (`baseUrl`'s). Default: none. */
   imageHosts?: readonly string[];
+  /** UPSTREAM_MAX_BYTES: a bigger JSON body (the list) is a failure, its download cut as soon as it passes this size. */
+  maxJsonBytes?: number;
   logger: Logger;
 }
 
-const MAX_JSON_BYTES = 10 * 1024 * 1024;
-/** The default of IMAGE_MAX_BYTES, for callers that do not pass their configuration. */
+/** The defaults of IMAGE_MAX_BYTES and UPSTREAM_MAX_BYTES, for callers that do not pass their configuration. */
 const DEFAULT_MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+const DEFAULT_MAX_JSON_BYTES = 64 * 1024 * 1024;
 
 /**
  * The Fake-Store-shaped API over HTTP. Nothing it answers is trusted: statuses are interpreted here, bodies are
  * read as text and parsed here (so an HTML error page or truncated JSON is a failure, not data), and every
- * product is checked against the schema.
+ * product is checked against the schema. The list, which can be tens of megabytes, is parsed, checked, indexed
+ * and encoded on a worker thread (list-fill-pool.ts), so a fill never stalls the answers served meanwhile.
  */
 export function createHttpSource({
   baseUrl,
   timeoutMs,
   maxImageBytes = DEFAULT_MAX_IMAGE_BYTES,
+  maxJsonBytes = DEFAULT_MAX_JSON_BYTES,
   imageHosts = [],
   logger,
 }: HttpSourceOptions): ProductSource {
+  const listFill = createListFillPool();
+  const jsonLimit = { bytes: maxJsonBytes, setting: 'UPSTREAM_MAX_BYTES' } as const;
   // The upstream names image URLs, and nothing it says is trusted: fetched as they are, they would let it point
   // this server at any address it can reach (an internal service on its own network). Images come only from
   // these origins, directly or through redirects that stay among them.
@@ -45,12 +53,18 @@ export function createHttpSource({
     maxRedirects: 3,
   });
 
-  async function get(url: string, responseType: 'text' | 'arraybuffer', maxContentLength: number, config: AxiosRequestConfig = {}) {
+  /** `limit`: the most bytes to read, and the setting that says so (named in the failure, so an operator knows what to raise). */
+  async function get(
+    url: string,
+    responseType: 'text' | 'arraybuffer',
+    limit: { bytes: number; setting: 'UPSTREAM_MAX_BYTES' | 'IMAGE_MAX_BYTES' },
+    config: AxiosRequestConfig = {},
+  ) {
     try {
       return await client.get<unknown>(url, {
         ...config,
         responseType,
-        maxContentLength,
+        maxContentLength: limit.bytes,
         // Keep the raw body: axios would otherwise guess at JSON and hide broken bodies.
         transformResponse: (data: unknown) => data,
         // axios's own `timeout` only notices a silent socket; this bounds the whole exchange, so an upstream
@@ -58,13 +72,16 @@ export function createHttpSource({
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
+      if (isAxiosError(error) && /maxContentLength/.test(error.message)) {
+        throw new UpstreamError(`${url} answered more than ${limit.setting} (${limit.bytes} bytes)`, { cause: error });
+      }
       throw toUpstreamError(error, url);
     }
   }
 
   async function getJson(path: string): Promise<{ status: number; body: unknown }> {
     const url = `${baseUrl}${path}`;
-    const response = await get(url, 'text', MAX_JSON_BYTES);
+    const response = await get(url, 'text', jsonLimit);
     const text = typeof response.data === 'string' ? response.data.trim() : '';
     if (!isSuccess(response) || text === '') return { status: response.status, body: undefined };
     try {
@@ -78,15 +95,20 @@ export function createHttpSource({
     name: 'http',
 
     async listProducts(): Promise<Product[]> {
-      const { status, body } = await getJson('/products');
-      if (status < 200 || status > 299) throw new UpstreamError(`${baseUrl}/products answered ${status}`);
-      if (!Array.isArray(body)) throw new UpstreamError(`${baseUrl}/products did not answer a JSON array`);
-      const products: Product[] = [];
-      for (const [index, item] of body.entries()) {
-        const parsed = productSchema.safeParse(item);
-        if (parsed.success) products.push(parsed.data);
-        else logger.warn({ index, issues: describeProductIssues(parsed.error) }, 'Dropped an upstream product of the wrong shape');
+      const url = `${baseUrl}/products`;
+      const response = await get(url, 'arraybuffer', jsonLimit);
+      if (!isSuccess(response)) throw new UpstreamError(`${url} answered ${response.status}`);
+      const filled = await listFill.fill(Buffer.from(response.data as ArrayBuffer));
+      if (!filled.ok) {
+        throw new UpstreamError(
+          filled.reason === 'not-json'
+            ? `${url} answered ${response.status} with a body that is not JSON`
+            : `${url} did not answer a JSON array`,
+        );
       }
+      const { products, prepared, dropped } = filled.list;
+      for (const { index, issues } of dropped) logger.warn({ index, issues }, 'Dropped an upstream product of the wrong shape');
+      keepPreparedList(products, prepared);
       return products;
     },
 
@@ -112,15 +134,20 @@ export function createHttpSource({
       const url = resolveImageUrl(location, baseUrl);
       if (!imageOrigins.has(new URL(url).origin)) throw new UpstreamError(`the image location ${url} ${NOT_AN_IMAGE_HOST}`);
       let refusedRedirect: string | undefined;
-      const response = await get(url, 'arraybuffer', maxImageBytes, {
-        // Called before each redirect is followed; throwing cancels it, so the other host is never contacted.
-        beforeRedirect: (options) => {
-          const next = new URL(String(options.href));
-          if (imageOrigins.has(next.origin)) return;
-          refusedRedirect = next.href;
-          throw new Error(`redirect to ${next.href} refused`);
+      const response = await get(
+        url,
+        'arraybuffer',
+        { bytes: maxImageBytes, setting: 'IMAGE_MAX_BYTES' },
+        {
+          // Called before each redirect is followed; throwing cancels it, so the other host is never contacted.
+          beforeRedirect: (options) => {
+            const next = new URL(String(options.href));
+            if (imageOrigins.has(next.origin)) return;
+            refusedRedirect = next.href;
+            throw new Error(`redirect to ${next.href} refused`);
+          },
         },
-      }).catch((error: unknown) => {
+      ).catch((error: unknown) => {
         throw refusedRedirect === undefined
           ? error
           : new UpstreamError(`${url} redirected to ${refusedRedirect}, which ${NOT_AN_IMAGE_HOST}`);
@@ -131,6 +158,8 @@ export function createHttpSource({
       if (!/^image\//i.test(contentType)) throw new UpstreamError(`${url} answered ${JSON.stringify(contentType)}, not an image`);
       return { body: Buffer.from(response.data as ArrayBuffer), contentType };
     },
+
+    close: () => listFill.close(),
   };
 }
 

@@ -21,6 +21,8 @@ export interface ProductSource {
   getProduct(id: number): Promise<Product | null>;
   /** Fetches the image at a location this source gave in a product's `image` field. */
   getImage(location: string): Promise<ProductImage>;
+  /** Releases what the source holds (the http source's worker thread); the catalogue calls it when it is closed. */
+  close?(): Promise<void>;
 }
 
 /** The source could not answer: refused, reset, 5xx, not JSON, wrong shape, or too slow (`timedOut`). */
