@@ -15,11 +15,17 @@ import type { Manifest } from 'vite';
 import { MESSAGES } from '@catalogue/shared/messages';
 import type { PageData, RenderRequest, RenderResult } from '@catalogue/shared/page-render';
 import { parseProductId } from '@catalogue/shared/product-id';
+import { readProductsQuery } from '@catalogue/shared/product-paging';
 import { API_PATHS } from '@catalogue/shared/routes';
 import { App } from './app/app';
 import { AppRoutes, matchPage, PAGES, type AppPage } from './app/router';
 import { getProductQueryOptions } from './features/products/api/get-product';
-import { getGalleryQueryOptions, getProductsQueryOptions } from './features/products/api/get-products';
+import {
+  getCategoriesQueryOptions,
+  getGalleryQueryOptions,
+  getProductsQueryOptions,
+  getProductsSearchQueryOptions,
+} from './features/products/api/get-products';
 import { ApiError, type ApiClient } from './lib/api-client';
 import { createServerQueryClient, serializeQueryState } from './lib/query-client';
 
@@ -27,7 +33,7 @@ export async function render({ url, data }: RenderRequest): Promise<RenderResult
   const { page, params } = matchPage(parsePath(url).pathname ?? '/');
   const api = pageDataApi(data);
   const queryClient = createServerQueryClient();
-  const seeded = new Set((await seedPageQueries(queryClient, page, params.id, api)).map(hashKey));
+  const seeded = new Set((await seedPageQueries(queryClient, { page, rawId: params.id, url, data }, api)).map(hashKey));
 
   const sheet = new ServerStyleSheet();
   try {
@@ -63,7 +69,11 @@ export async function render({ url, data }: RenderRequest): Promise<RenderResult
  * Fills the queries a page reads when it opens, as the browser would fetch them, from PageData, and names their keys:
  * those go into the state block. (Home's gallery query fills the list on its way; only the gallery travels.)
  */
-async function seedPageQueries(queryClient: QueryClient, page: AppPage, rawId: string | undefined, api: ApiClient): Promise<QueryKey[]> {
+async function seedPageQueries(
+  queryClient: QueryClient,
+  { page, rawId, url, data }: { page: AppPage; rawId: string | undefined; url: string; data: PageData },
+  api: ApiClient,
+): Promise<QueryKey[]> {
   const seed = async <T, K extends QueryKey>(options: FetchQueryOptions<T, Error, T, K>) => {
     await queryClient.prefetchQuery(options);
     return [options.queryKey];
@@ -71,8 +81,13 @@ async function seedPageQueries(queryClient: QueryClient, page: AppPage, rawId: s
   switch (page) {
     case PAGES.home:
       return seed(getGalleryQueryOptions(api));
-    case PAGES.products:
-      return seed(getProductsQueryOptions(api));
+    case PAGES.products: {
+      // A small catalogue travels whole, and the browser pages it; a large one travels a page at a time
+      // (docs/product.md, "Products"): this page and the category menu. A failure is seeded as the search's.
+      if (Array.isArray(data.products)) return seed(getProductsQueryOptions(api));
+      const query = readProductsQuery(new URLSearchParams(parsePath(url).search ?? ''));
+      return [...(await seed(getProductsSearchQueryOptions(api, query))), ...(await seed(getCategoriesQueryOptions(api)))];
+    }
     case PAGES.productDetails: {
       // An id that is not a number is not asked for: the page says 'Invalid Product ID' (docs/product.md, "Product detail").
       const id = parseProductId(rawId);
@@ -83,6 +98,15 @@ async function seedPageQueries(queryClient: QueryClient, page: AppPage, rawId: s
   }
 }
 
+const CATEGORIES_PATH = `${API_PATHS.products}/categories`;
+
+/** What the list's paths answer from PageData: the whole list, the categories, or the page the URL asks for. */
+function listDataFor(path: string, { products, productsPage }: PageData): unknown {
+  if (path === API_PATHS.products) return products;
+  if (typeof productsPage !== 'object') return productsPage;
+  return path === CATEGORIES_PATH ? productsPage.categories : productsPage.page;
+}
+
 /**
  * The API as the page's own query functions call it, answered from what the server fetched: the cache is filled the
  * way the browser fills it, failures included, under the keys the pages read. A failure gets the status and message
@@ -91,10 +115,11 @@ async function seedPageQueries(queryClient: QueryClient, page: AppPage, rawId: s
 function pageDataApi(data: PageData): ApiClient {
   return {
     getJson<T>(path: string): Promise<T> {
-      const found = path === API_PATHS.products ? data.products : data.product;
+      const list = path === API_PATHS.products || path === CATEGORIES_PATH || path.startsWith(API_PATHS.search);
+      const found = list ? listDataFor(path, data) : data.product;
       if (found === 'not-found') return Promise.reject(new ApiError(404, MESSAGES.productNotFound));
       if (found === 'error' || found === undefined) {
-        const message = path === API_PATHS.products ? MESSAGES.catalogueUnavailable : MESSAGES.productNotFound;
+        const message = list ? MESSAGES.catalogueUnavailable : MESSAGES.productNotFound;
         return Promise.reject(new ApiError(503, message));
       }
       return Promise.resolve(found as T);

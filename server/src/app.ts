@@ -4,6 +4,7 @@ import { accessLog } from './http/access-log.js';
 import { answerUnexpectedError } from './http/errors.js';
 import { createHealthRouter } from './probes/health-router.js';
 import type { ListViews } from './products/list-views.js';
+import type { SearchView } from './products/search-view.js';
 import { createOpenApiRouter } from './products/openapi-router.js';
 import { createProductsRouter } from './products/products-router.js';
 import { refuseLongUrls } from './http/uri-too-long.js';
@@ -33,11 +34,23 @@ export interface AppDependencies {
   rateLimit: ApiRateLimit | null;
   /** The list's views and the CORS policy, made by buildServer and shared with the layer in front of the app. */
   views: ListViews;
+  search: SearchView;
   cors: CorsPolicy;
 }
 
 /** The Express application behind the response cache. It never listens: buildServer wires it in. */
-export function createApp({ config, catalogue, logger, metrics, staticDir, pages, rateLimit, views, cors }: AppDependencies): Express {
+export function createApp({
+  config,
+  catalogue,
+  logger,
+  metrics,
+  staticDir,
+  pages,
+  rateLimit,
+  views,
+  search,
+  cors,
+}: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   // TRUST_PROXY means one load balancer in front: the address it saw is the client's. Trusting every hop
@@ -62,7 +75,7 @@ export function createApp({ config, catalogue, logger, metrics, staticDir, pages
   api.use(cors.middleware);
   api.use(refuseLongUrls);
   if (rateLimit !== null) api.use(rateLimit.middleware);
-  api.use(createProductsRouter({ catalogue, views, caching: httpCachingPolicy(config), logger }));
+  api.use(createProductsRouter({ catalogue, views, search, caching: httpCachingPolicy(config), logger }));
   api.use(createOpenApiRouter());
   api.use((_req, res) => {
     res.status(404).set('Cache-Control', 'no-store').json({ error: MESSAGES.notFound });

@@ -1,5 +1,5 @@
 import type { Product } from '@catalogue/shared/product';
-import { COMPARATORS, type ProductListView, type ProductOrder, searchNeedle } from '@catalogue/shared/sort';
+import { COMPARATORS, type ProductOrder } from '@catalogue/shared/sort';
 
 /**
  * What a search over the whole list needs besides the products, computed once per fill: each title lower-cased
@@ -23,26 +23,4 @@ export function buildListIndex(products: readonly Product[]): ListIndex {
     orders[order] = Uint32Array.from([...positions].sort((a, b) => compare(products[a]!, products[b]!)));
   }
   return { lowerTitles: products.map((product) => product.title.toLocaleLowerCase()), orders };
-}
-
-/**
- * The positions of the products a view selects, in its order: the same products in the same order as
- * filterAndSortProducts (shared/src/sort.ts), since filtering a stably sorted list keeps the order that sorting
- * the filtered list would give.
- */
-export function searchList(
-  products: readonly Product[],
-  index: ListIndex,
-  { category = '', search = '', sort = 'none' }: ProductListView,
-): number[] {
-  const needle = searchNeedle(search);
-  const order = sort === 'none' ? undefined : index.orders[sort];
-  const matches: number[] = [];
-  for (let step = 0; step < products.length; step++) {
-    const position = order === undefined ? step : order[step]!;
-    if (category !== '' && products[position]!.category !== category) continue;
-    if (needle !== '' && !index.lowerTitles[position]!.includes(needle)) continue;
-    matches.push(position);
-  }
-  return matches;
 }

@@ -1,3 +1,4 @@
+import type { ProductsQuery } from '@catalogue/shared/product-paging';
 import { parseProductId } from '@catalogue/shared/product-id';
 import { API_PATHS } from '@catalogue/shared/routes';
 import type { CacheEntry, CachedCatalogue } from '../catalogue/cached-catalogue.js';
@@ -6,12 +7,15 @@ import type { CacheableRoute } from '../http/response-cache.js';
 import { decodePathSegment } from '../http/decode-path-segment.js';
 import { parseListQuery } from './list-query.js';
 import type { ListView, ListViews } from './list-views.js';
+import { parseSearchQuery } from './search-query.js';
+import type { SearchView } from './search-view.js';
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 const PRODUCT_PATH_PREFIX = `${API_PATHS.products}/`;
 const LIST_QUERY_PREFIX = `${API_PATHS.products}?`;
 const CATEGORIES_PATH = `${API_PATHS.products}/categories`;
 const CATEGORY_PATH_PREFIX = `${API_PATHS.products}/category/`;
+const SEARCH_QUERY_PREFIX = `${API_PATHS.search}?`;
 
 /** A catalogue answer as the response cache sends it: JSON, varying by encoding only. */
 export function jsonAnswer({ body, cacheStatus, ageSeconds, freshForSeconds }: CacheEntry<unknown>): Answer {
@@ -91,4 +95,21 @@ export function cacheableViewRoutes(views: ListViews): CacheableRoute[] {
       peek,
     },
   ];
+}
+
+/**
+ * `/api/products/search[?…]` whose page is prepared already (search-view.ts), keyed by the query as JSON. A query
+ * Express would refuse (search-query.ts) is left to it, which says why.
+ */
+export function cacheableSearchRoute(search: SearchView): CacheableRoute {
+  return {
+    pattern: API_PATHS.search,
+    rateLimited: true,
+    match: (url) => {
+      if (url !== API_PATHS.search && !url.startsWith(SEARCH_QUERY_PREFIX)) return undefined;
+      const query = parseSearchQuery(url.slice(SEARCH_QUERY_PREFIX.length));
+      return 'error' in query ? undefined : JSON.stringify(query);
+    },
+    peek: (key) => search.peek(JSON.parse(key) as ProductsQuery),
+  };
 }
