@@ -58,7 +58,6 @@ describe('the http source', () => {
     stub.override('/products', { status: 200, body: `[${'0,'.repeat(4096)}0]` });
     const error = await upstreamError(http.listProducts());
     expect(error.message).toBe(`${stub.url}/products answered more than UPSTREAM_MAX_BYTES (4096 bytes)`);
-    expect(String((error.cause as Error).message)).toMatch(/maxContentLength/);
   });
 
   it('parses the list on its worker: valid products in order, the others dropped with a warning, the public body made', async () => {

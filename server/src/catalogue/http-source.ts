@@ -1,10 +1,10 @@
 import type { Product } from '@catalogue/shared/product';
-import axios, { type AxiosRequestConfig, type AxiosResponse, isAxiosError } from 'axios';
 import type { Logger } from '../logger.js';
 import { createListFillPool } from './list-fill-pool.js';
 import { keepPreparedList } from './prepared-list.js';
 import { describeProductIssues, productSchema } from './product-schema.js';
 import { type ProductImage, type ProductSource, UpstreamError } from './product-source.js';
+import { createUpstreamClient, isSuccess } from './upstream-request.js';
 
 export interface HttpSourceOptions {
   /** Base URL without a trailing slash; `/products` and `/products/{id}` are appended. */
@@ -26,8 +26,8 @@ const DEFAULT_MAX_JSON_BYTES = 64 * 1024 * 1024;
 /**
  * The Fake-Store-shaped API over HTTP. Nothing it answers is trusted: statuses are interpreted here, bodies are
  * read as text and parsed here (so an HTML error page or truncated JSON is a failure, not data), and every
- * product is checked against the schema. The list, which can be tens of megabytes, is parsed, checked, indexed
- * and encoded on a worker thread (list-fill-pool.ts), so a fill never stalls the answers served meanwhile.
+ * product is checked against the schema. The list, which can be tens of megabytes, is downloaded, parsed, checked,
+ * indexed and encoded on a worker thread (list-fill-pool.ts), so a fill never stalls the answers served meanwhile.
  */
 export function createHttpSource({
   baseUrl,
@@ -44,44 +44,11 @@ export function createHttpSource({
   // these origins, directly or through redirects that stay among them.
   const imageOrigins = new Set([new URL(baseUrl).origin, ...imageHosts.map((host) => new URL(host).origin)]);
 
-  const client = axios.create({
-    // Node's http adapter, which alone has maxRedirects and maxContentLength, even where a browser-like
-    // XMLHttpRequest exists (the client's component tests run this server inside jsdom).
-    adapter: 'http',
-    timeout: timeoutMs,
-    validateStatus: () => true,
-    maxRedirects: 3,
-  });
-
-  /** `limit`: the most bytes to read, and the setting that says so (named in the failure, so an operator knows what to raise). */
-  async function get(
-    url: string,
-    responseType: 'text' | 'arraybuffer',
-    limit: { bytes: number; setting: 'UPSTREAM_MAX_BYTES' | 'IMAGE_MAX_BYTES' },
-    config: AxiosRequestConfig = {},
-  ) {
-    try {
-      return await client.get<unknown>(url, {
-        ...config,
-        responseType,
-        maxContentLength: limit.bytes,
-        // Keep the raw body: axios would otherwise guess at JSON and hide broken bodies.
-        transformResponse: (data: unknown) => data,
-        // axios's own `timeout` only notices a silent socket; this bounds the whole exchange, so an upstream
-        // that drips bytes forever is cut too.
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-    } catch (error) {
-      if (isAxiosError(error) && /maxContentLength/.test(error.message)) {
-        throw new UpstreamError(`${url} answered more than ${limit.setting} (${limit.bytes} bytes)`, { cause: error });
-      }
-      throw toUpstreamError(error, url);
-    }
-  }
+  const client = createUpstreamClient(timeoutMs);
 
   async function getJson(path: string): Promise<{ status: number; body: unknown }> {
     const url = `${baseUrl}${path}`;
-    const response = await get(url, 'text', jsonLimit);
+    const response = await client.get(url, 'text', jsonLimit);
     const text = typeof response.data === 'string' ? response.data.trim() : '';
     if (!isSuccess(response) || text === '') return { status: response.status, body: undefined };
     try {
@@ -95,17 +62,8 @@ export function createHttpSource({
     name: 'http',
 
     async listProducts(): Promise<Product[]> {
-      const url = `${baseUrl}/products`;
-      const response = await get(url, 'arraybuffer', jsonLimit);
-      if (!isSuccess(response)) throw new UpstreamError(`${url} answered ${response.status}`);
-      const filled = await listFill.fill(Buffer.from(response.data as ArrayBuffer));
-      if (!filled.ok) {
-        throw new UpstreamError(
-          filled.reason === 'not-json'
-            ? `${url} answered ${response.status} with a body that is not JSON`
-            : `${url} did not answer a JSON array`,
-        );
-      }
+      const filled = await listFill.fill({ url: `${baseUrl}/products`, timeoutMs, maxBytes: maxJsonBytes });
+      if (!filled.ok) throw new UpstreamError(filled.message, { timedOut: filled.timedOut });
       const { products, prepared, dropped } = filled.list;
       for (const { index, issues } of dropped) logger.warn({ index, issues }, 'Dropped an upstream product of the wrong shape');
       keepPreparedList(products, prepared);
@@ -134,24 +92,26 @@ export function createHttpSource({
       const url = resolveImageUrl(location, baseUrl);
       if (!imageOrigins.has(new URL(url).origin)) throw new UpstreamError(`the image location ${url} ${NOT_AN_IMAGE_HOST}`);
       let refusedRedirect: string | undefined;
-      const response = await get(
-        url,
-        'arraybuffer',
-        { bytes: maxImageBytes, setting: 'IMAGE_MAX_BYTES' },
-        {
-          // Called before each redirect is followed; throwing cancels it, so the other host is never contacted.
-          beforeRedirect: (options) => {
-            const next = new URL(String(options.href));
-            if (imageOrigins.has(next.origin)) return;
-            refusedRedirect = next.href;
-            throw new Error(`redirect to ${next.href} refused`);
+      const response = await client
+        .get(
+          url,
+          'arraybuffer',
+          { bytes: maxImageBytes, setting: 'IMAGE_MAX_BYTES' },
+          {
+            // Called before each redirect is followed; throwing cancels it, so the other host is never contacted.
+            beforeRedirect: (options) => {
+              const next = new URL(String(options.href));
+              if (imageOrigins.has(next.origin)) return;
+              refusedRedirect = next.href;
+              throw new Error(`redirect to ${next.href} refused`);
+            },
           },
-        },
-      ).catch((error: unknown) => {
-        throw refusedRedirect === undefined
-          ? error
-          : new UpstreamError(`${url} redirected to ${refusedRedirect}, which ${NOT_AN_IMAGE_HOST}`);
-      });
+        )
+        .catch((error: unknown) => {
+          throw refusedRedirect === undefined
+            ? error
+            : new UpstreamError(`${url} redirected to ${refusedRedirect}, which ${NOT_AN_IMAGE_HOST}`);
+        });
       if (!isSuccess(response)) throw new UpstreamError(`${url} answered ${response.status}`);
       const contentType = String(response.headers['content-type'] ?? '');
       // Passing anything else through would let the upstream put, say, an HTML page on this site's origin.
@@ -161,10 +121,6 @@ export function createHttpSource({
 
     close: () => listFill.close(),
   };
-}
-
-function isSuccess(response: AxiosResponse): boolean {
-  return response.status >= 200 && response.status <= 299;
 }
 
 function resolveImageUrl(location: string, baseUrl: string): string {
@@ -181,12 +137,3 @@ function resolveImageUrl(location: string, baseUrl: string): string {
 }
 
 const NOT_AN_IMAGE_HOST = "is neither on the upstream's origin nor in IMAGE_HOSTS";
-
-const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ERR_CANCELED']);
-
-function toUpstreamError(error: unknown, url: string): UpstreamError {
-  if (!isAxiosError(error)) return new UpstreamError(`${url} failed`, { cause: error });
-  const timedOut = TIMEOUT_CODES.has(error.code ?? '');
-  const reason = timedOut ? 'timed out' : `failed (${error.code ?? error.message})`;
-  return new UpstreamError(`${url} ${reason}`, { timedOut, cause: error });
-}

@@ -24,8 +24,13 @@ const CHUNK_SIZE = 1_000;
  * while, so its heap (several times the list's size while it parses) is given back between fills.
  */
 export interface ListFillPool {
-  /** Parses, validates, indexes and encodes an upstream list body; `ok: false` when it is no JSON array. */
-  fill(body: Buffer): Promise<{ ok: true; list: FilledList } | { ok: false; reason: 'not-json' | 'not-array' }>;
+  /**
+   * Downloads, parses, validates, indexes and encodes the upstream's list; `ok: false` with the message of the
+   * UpstreamError to throw when the upstream failed (refused, timed out, past UPSTREAM_MAX_BYTES, not a JSON array).
+   */
+  fill(
+    request: Pick<ListFillTask, 'url' | 'timeoutMs' | 'maxBytes'>,
+  ): Promise<{ ok: true; list: FilledList } | Exclude<ListFillResult, { ok: true }>>;
   close(): Promise<void>;
 }
 
@@ -47,7 +52,7 @@ export function createListFillPool(): ListFillPool {
   });
 
   return {
-    async fill(body) {
+    async fill(request) {
       const { port1, port2 } = new MessageChannel();
       const products: Product[] = [];
       const lowerTitles: string[] = [];
@@ -59,12 +64,8 @@ export function createListFillPool(): ListFillPool {
           lowerTitles.push(...message.lowerTitles);
         });
       });
-      const bytes = movableCopy(body);
       try {
-        const result = await pool.run(
-          { body: bytes, port: port2, chunkSize: CHUNK_SIZE },
-          { transferList: [bytes.buffer as ArrayBuffer, port2] },
-        );
+        const result = await pool.run({ ...request, port: port2, chunkSize: CHUNK_SIZE }, { transferList: [port2] });
         if (!result.ok) return result;
         const end = await ended;
         return {
@@ -81,11 +82,6 @@ export function createListFillPool(): ListFillPool {
     },
     close: () => pool.destroy(),
   };
-}
-
-/** The body's own memory to move to the worker: a small Buffer shares Node's pool with others, so it is copied. */
-function movableCopy(body: Buffer): Uint8Array {
-  return body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body : new Uint8Array(body);
 }
 
 /** Buffers arrive from another thread as plain Uint8Arrays: the same memory, viewed as Buffers again. */

@@ -1,9 +1,9 @@
 /**
- * The heavy half of filling the product list, run on a worker thread (list-fill-pool.ts) so the event loop keeps
- * answering what is cached meanwhile: decode and parse the upstream's body, validate every product, build the
- * search index (list-index.ts), serialise and compress the public list. What it hands back travels through a
- * MessagePort in chunks, each its own message, so the main thread never spends more than a chunk's worth of
- * time copying it in.
+ * Filling the product list, run on a worker thread (list-fill-pool.ts) so the event loop keeps answering what is
+ * cached meanwhile: download the upstream's body (tens of megabytes for a large catalogue), parse it, validate
+ * every product, build the search index (list-index.ts), serialise and compress the public list. What it hands
+ * back travels through a MessagePort in chunks, each its own message, so the main thread never spends more than a
+ * chunk's worth of time copying it in.
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { Product } from '@catalogue/shared/product';
@@ -11,11 +11,17 @@ import type { EncodedBody } from '../http/encoded-body.js';
 import { encodeJsonBody } from '../http/encoded-body.js';
 import { buildListIndex, type ListIndex } from './list-index.js';
 import { describeProductIssues, productSchema } from './product-schema.js';
+import { UpstreamError } from './product-source.js';
 import { toPublicProduct } from './public-product.js';
+import { createUpstreamClient, isSuccess } from './upstream-request.js';
 
 export interface ListFillTask {
-  /** The upstream's body as it arrived (transferred, not copied). */
-  body: Uint8Array;
+  /** `{PRODUCTS_API_URL}/products`. */
+  url: string;
+  /** UPSTREAM_TIMEOUT_MS: the whole exchange, download included. */
+  timeoutMs: number;
+  /** UPSTREAM_MAX_BYTES. */
+  maxBytes: number;
   /** Where the products, then the end message, are posted. */
   port: MessagePort;
   /** Products per message. */
@@ -38,19 +44,31 @@ export interface ListEndMessage {
   dropped: { index: number; issues: string }[];
 }
 
-/** Why a body is not a list; the main thread names the URL in the error. */
-export type ListFillResult = { ok: true } | { ok: false; reason: 'not-json' | 'not-array' };
+/**
+ * Why there is no list: the UpstreamError's message (the URL, and what went wrong) and whether it was a timeout;
+ * errors do not cross threads with their class, so the main thread makes the UpstreamError again.
+ */
+export type ListFillResult = { ok: true } | { ok: false; message: string; timedOut: boolean };
 
-export default async function fillList({ body, port, chunkSize }: ListFillTask): Promise<ListFillResult> {
+export default async function fillList({ url, timeoutMs, maxBytes, port, chunkSize }: ListFillTask): Promise<ListFillResult> {
   try {
-    const text = new TextDecoder().decode(body).trim();
+    let response;
+    try {
+      response = await createUpstreamClient(timeoutMs).get(url, 'text', { bytes: maxBytes, setting: 'UPSTREAM_MAX_BYTES' });
+    } catch (error) {
+      if (!(error instanceof UpstreamError)) throw error;
+      return { ok: false, message: error.message, timedOut: error.timedOut };
+    }
+    const failed = (message: string): ListFillResult => ({ ok: false, message, timedOut: false });
+    if (!isSuccess(response)) return failed(`${url} answered ${response.status}`);
+    const text = typeof response.data === 'string' ? response.data.trim() : '';
     let raw: unknown;
     try {
       raw = text === '' ? undefined : JSON.parse(text);
     } catch {
-      return { ok: false, reason: 'not-json' };
+      return failed(`${url} answered ${response.status} with a body that is not JSON`);
     }
-    if (!Array.isArray(raw)) return { ok: false, reason: 'not-array' };
+    if (!Array.isArray(raw)) return failed(`${url} did not answer a JSON array`);
     const products: Product[] = [];
     const dropped: ListEndMessage['dropped'] = [];
     for (const [index, item] of raw.entries()) {

@@ -5,20 +5,23 @@ describe('resolvePage', () => {
   it.each([
     ['/', { kind: 'home' }],
     ['/?utm_source=x', { kind: 'home' }],
-    ['/products', { kind: 'products', query: '', category: '', sort: 'none' }],
-    ['/Products/', { kind: 'products', query: '', category: '', sort: 'none' }],
-    ['/products?q=leather+bag&sort=priceHighLow', { kind: 'products', query: 'leather bag', category: '', sort: 'priceHighLow' }],
-    ['/products?sort=cheapest', { kind: 'products', query: '', category: '', sort: 'none' }],
-    ['/products?category=jewelery&q=gold&sort=nameAZ', { kind: 'products', query: 'gold', category: 'jewelery', sort: 'nameAZ' }],
+    ['/products', { kind: 'products', query: '', category: '', sort: 'none', page: 1 }],
+    ['/Products/', { kind: 'products', query: '', category: '', sort: 'none', page: 1 }],
+    ['/products?q=leather+bag&sort=priceHighLow', { kind: 'products', query: 'leather bag', category: '', sort: 'priceHighLow', page: 1 }],
+    ['/products?sort=cheapest', { kind: 'products', query: '', category: '', sort: 'none', page: 1 }],
+    ['/products?category=jewelery&q=gold&sort=nameAZ', { kind: 'products', query: 'gold', category: 'jewelery', sort: 'nameAZ', page: 1 }],
     [
       '/products?category=%3Cscript%3Ealert%28%27category%27%29%3C%2Fscript%3E+100%25+%22kids%22%3F%23',
-      { kind: 'products', query: '', category: `<script>alert('category')</script> 100% "kids"?#`, sort: 'none' },
+      { kind: 'products', query: '', category: `<script>alert('category')</script> 100% "kids"?#`, sort: 'none', page: 1 },
     ],
     [
       '/products?category=home%20%26%20garden%2Foutdoor%20%F0%9F%8F%95%EF%B8%8F',
-      { kind: 'products', query: '', category: 'home & garden/outdoor 🏕️', sort: 'none' },
+      { kind: 'products', query: '', category: 'home & garden/outdoor 🏕️', sort: 'none', page: 1 },
     ],
-    ['/products?category=', { kind: 'products', query: '', category: '', sort: 'none' }],
+    ['/products?category=', { kind: 'products', query: '', category: '', sort: 'none', page: 1 }],
+    ['/products?q=gold&page=3', { kind: 'products', query: 'gold', category: '', sort: 'none', page: 3 }],
+    ['/products?page=0', { kind: 'products', query: '', category: '', sort: 'none', page: 1 }],
+    ['/products?page=last', { kind: 'products', query: '', category: '', sort: 'none', page: 1 }],
     ['/productdetails/7', { kind: 'product', id: 7 }],
     ['/productdetails/007/', { kind: 'product', id: 7 }],
     ['/productdetails/%37', { kind: 'product', id: 7 }],
@@ -39,13 +42,18 @@ describe('resolvePage', () => {
 describe('canonicalPath', () => {
   it('keeps the category and the trimmed search and drops the sort; error pages have none', () => {
     expect(canonicalPath({ kind: 'home' })).toBe('/');
-    expect(canonicalPath({ kind: 'products', query: '  leather bag ', category: '', sort: 'nameAZ' })).toBe('/products?q=leather+bag');
-    expect(canonicalPath({ kind: 'products', query: ' ', category: '', sort: 'nameAZ' })).toBe('/products');
-    expect(canonicalPath({ kind: 'products', query: ' gold', category: 'jewelery', sort: 'priceLowHigh' })).toBe(
+    expect(canonicalPath({ kind: 'products', query: '  leather bag ', category: '', sort: 'nameAZ', page: 1 })).toBe(
+      '/products?q=leather+bag',
+    );
+    expect(canonicalPath({ kind: 'products', query: ' ', category: '', sort: 'nameAZ', page: 1 })).toBe('/products');
+    expect(canonicalPath({ kind: 'products', query: ' gold', category: 'jewelery', sort: 'priceLowHigh', page: 1 })).toBe(
       '/products?category=jewelery&q=gold',
     );
-    expect(canonicalPath({ kind: 'products', query: '', category: 'home & garden/outdoor 🏕️', sort: 'none' })).toBe(
+    expect(canonicalPath({ kind: 'products', query: '', category: 'home & garden/outdoor 🏕️', sort: 'none', page: 1 })).toBe(
       '/products?category=home+%26+garden%2Foutdoor+%F0%9F%8F%95%EF%B8%8F',
+    );
+    expect(canonicalPath({ kind: 'products', query: ' gold', category: 'jewelery', sort: 'nameAZ', page: 4 })).toBe(
+      '/products?category=jewelery&q=gold&page=4',
     );
     expect(canonicalPath({ kind: 'product', id: 7 })).toBe('/productdetails/7');
     expect(canonicalPath({ kind: 'invalid-id' })).toBeNull();
@@ -66,6 +74,8 @@ describe('isCacheablePageUrl', () => {
     '/products?category=men%27s+clothing&q=bag&sort=nameAZ',
     '/products?q=bag&category=men%27s+clothing',
     '/products?category=%3Cscript%3Ealert%28%27category%27%29%3C%2Fscript%3E+100%25+%22kids%22%3F%23',
+    '/products?page=2',
+    '/products?q=bag&category=jewelery&sort=nameAZ&page=2084',
     '/productdetails/7',
   ])('keeps %s, a spelling the site writes', (url) => {
     expect(isCacheablePageUrl(url)).toBe(true);
@@ -87,6 +97,11 @@ describe('isCacheablePageUrl', () => {
     "/products?category=men's+clothing",
     '/products?category=home%20%26%20garden',
     '/products?sort=cheapest',
+    '/products?page=1',
+    '/products?page=02',
+    '/products?page=0',
+    '/products?page=two',
+    '/products?page=2&page=3',
     `/products?q=${'x'.repeat(101)}`,
     '/productdetails/007',
     '/productdetails/7?x=1',
