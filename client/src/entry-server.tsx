@@ -26,6 +26,7 @@ import {
   getProductsQueryOptions,
   getProductsSearchQueryOptions,
 } from './features/products/api/get-products';
+import { productKeys } from './features/products/api/product-keys';
 import { ApiError, type ApiClient } from './lib/api-client';
 import { createServerQueryClient, serializeQueryState } from './lib/query-client';
 
@@ -80,6 +81,8 @@ async function seedPageQueries(
   };
   switch (page) {
     case PAGES.home:
+      // A list small enough to travel is the gallery's source, as in the browser; a larger one, its first page.
+      if (Array.isArray(data.products)) queryClient.setQueryData(productKeys.list(), data.products);
       return seed(getGalleryQueryOptions(api));
     case PAGES.products: {
       // A small catalogue travels whole, and the browser pages it; a large one travels a page at a time

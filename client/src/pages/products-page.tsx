@@ -66,9 +66,10 @@ export function ProductsPage() {
   const listHeld = useQueryClient().getQueryState(productKeys.list())?.data !== undefined;
   const searched = useProductsSearch({ search: remoteSearch, category, sort, page }, !listHeld);
   // The server's first answer tells the catalogue's size: a small one is fetched whole, and searched here from then on.
-  const list = useProducts(listHeld || (searched.data !== undefined && searched.data.catalogueSize <= LOCAL_LIST_MAX_PRODUCTS));
+  const small = searched.data !== undefined && searched.data.catalogueSize <= LOCAL_LIST_MAX_PRODUCTS;
+  const list = useProducts(listHeld || small);
   const local = list.data !== undefined;
-  const categoriesQuery = useCategories(!local);
+  const categoriesQuery = useCategories(!local && searched.data !== undefined && !small);
   const deferredSearch = useDeferredValue(search);
   const shown = useMemo((): ShownPage | undefined => {
     if (list.data) {
