@@ -53,7 +53,7 @@ export default tseslint.config(
             { target: './shared', from: ['./server', './client', './e2e', './scripts'], message: 'shared/ imports nothing of ours.' },
             { target: './server', from: './client', message: 'The server never imports the browser app.' },
             { target: './client', from: './server', message: 'The browser app never imports the server.' },
-            // The server by slice (README, docs/architecture.md): slices (products, pages, images, static, probes) use
+            // The server by slice (docs/architecture.md): slices (products, pages, images, static, probes) use
             // http/ and catalogue/, never each other; catalogue/ uses http/ and never a slice; http/ uses only the
             // top-level modules (config, logger).
             ...SERVER_SLICES.map((slice) => ({
@@ -90,7 +90,22 @@ export default tseslint.config(
     files: ['client/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
-    rules: reactHooks.configs.recommended.rules,
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // The product's schemas are zod at run time: the browser takes only their types, so zod stays out of its bundle.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@catalogue/shared/product',
+              allowTypeImports: true,
+              message: 'Import only types from the product schemas: their zod runtime does not belong in the bundle.',
+            },
+          ],
+        },
+      ],
+    },
   },
   { files: ['client/src/**/*.tsx'], ...jsxA11y.flatConfigs.recommended },
   ...tanstackQuery.configs['flat/recommended'].map((config) => ({ ...config, files: ['client/src/**/*.{ts,tsx}'] })),

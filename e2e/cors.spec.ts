@@ -6,7 +6,7 @@ import { type StubbedSite, startStubbedSite } from './fixtures/servers.ts';
 import { categoryNames } from './support/catalogue.ts';
 
 /**
- * A program in a browser on another origin reading the API (README, "CORS"), in Chromium, which is what enforces
+ * A program in a browser on another origin reading the API (docs/api.md, "CORS"), in Chromium, which is what enforces
  * CORS: the page is served by a server of its own on another port (another origin), and reads the site's `/api`
  * with `fetch` and `<img>` as a third-party app would.
  */

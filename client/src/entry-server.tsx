@@ -1,7 +1,7 @@
 /**
  * The app rendered on the server: Vite builds this file into dist/server/entry-server.js (`npm run build`), which the
- * server loads at start-up and calls for every page it renders. The browser hydrates the result (main.tsx). See the
- * README, "Pages".
+ * server loads at start-up and calls for every page it renders. The browser hydrates the result (main.tsx). See
+ * docs/pages.md.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -9,16 +9,16 @@ import { text } from 'node:stream/consumers';
 import { fileURLToPath } from 'node:url';
 import { hashKey, type FetchQueryOptions, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { prerenderToNodeStream } from 'react-dom/static';
-import { parsePath, StaticRouter } from 'react-router-dom';
+import { StaticRouter } from 'react-router-dom';
 import { ServerStyleSheet } from 'styled-components';
 import type { Manifest } from 'vite';
 import { MESSAGES } from '@catalogue/shared/messages';
 import type { PageData, RenderRequest, RenderResult } from '@catalogue/shared/page-render';
-import { parseProductId } from '@catalogue/shared/product-id';
-import { readProductsQuery } from '@catalogue/shared/product-paging';
+import { pageOf, type PageRoute } from '@catalogue/shared/page-routes';
+import type { ProductsQuery } from '@catalogue/shared/product-paging';
 import { API_PATHS } from '@catalogue/shared/routes';
 import { App } from './app/app';
-import { AppRoutes, matchPage, PAGES, type AppPage } from './app/router';
+import { AppRoutes, PAGES } from './app/router';
 import { getProductQueryOptions } from './features/products/api/get-product';
 import {
   getCategoriesQueryOptions,
@@ -30,11 +30,12 @@ import { productKeys } from './features/products/api/product-keys';
 import { ApiError, type ApiClient } from './lib/api-client';
 import { createServerQueryClient, serializeQueryState } from './lib/query-client';
 
-export async function render({ url, data }: RenderRequest): Promise<RenderResult> {
-  const { page, params } = matchPage(parsePath(url).pathname ?? '/');
+/** One page: `route` is the page the server resolved the URL to, so it is not matched again here. */
+export async function render({ url, route, data }: RenderRequest): Promise<RenderResult> {
+  const page = PAGES[pageOf(route)];
   const api = pageDataApi(data);
   const queryClient = createServerQueryClient();
-  const seeded = new Set((await seedPageQueries(queryClient, { page, rawId: params.id, url, data }, api)).map(hashKey));
+  const seeded = new Set((await seedPageQueries(queryClient, route, data, api)).map(hashKey));
 
   const sheet = new ServerStyleSheet();
   try {
@@ -70,33 +71,28 @@ export async function render({ url, data }: RenderRequest): Promise<RenderResult
  * Fills the queries a page reads when it opens, as the browser would fetch them, from PageData, and names their keys:
  * those go into the state block. (Home's gallery query fills the list on its way; only the gallery travels.)
  */
-async function seedPageQueries(
-  queryClient: QueryClient,
-  { page, rawId, url, data }: { page: AppPage; rawId: string | undefined; url: string; data: PageData },
-  api: ApiClient,
-): Promise<QueryKey[]> {
+async function seedPageQueries(queryClient: QueryClient, route: PageRoute, data: PageData, api: ApiClient): Promise<QueryKey[]> {
   const seed = async <T, K extends QueryKey>(options: FetchQueryOptions<T, Error, T, K>) => {
     await queryClient.prefetchQuery(options);
     return [options.queryKey];
   };
-  switch (page) {
-    case PAGES.home:
+  switch (route.kind) {
+    case 'home':
       // A list small enough to travel is the gallery's source, as in the browser; a larger one, its first page.
       if (Array.isArray(data.products)) queryClient.setQueryData(productKeys.list(), data.products);
       return seed(getGalleryQueryOptions(api));
-    case PAGES.products: {
+    case 'products': {
       // A small catalogue travels whole, and the browser pages it; a large one travels a page at a time
       // (docs/product.md, "Products"): this page and the category menu. A failure is seeded as the search's.
       if (Array.isArray(data.products)) return seed(getProductsQueryOptions(api));
-      const query = readProductsQuery(new URLSearchParams(parsePath(url).search ?? ''));
+      const query: ProductsQuery = { search: route.query, category: route.category, sort: route.sort, page: route.page };
       return [...(await seed(getProductsSearchQueryOptions(api, query))), ...(await seed(getCategoriesQueryOptions(api)))];
     }
-    case PAGES.productDetails: {
-      // An id that is not a number is not asked for: the page says 'Invalid Product ID' (docs/product.md, "Product detail").
-      const id = parseProductId(rawId);
-      return id === null ? [] : seed(getProductQueryOptions(api, id));
-    }
-    default:
+    case 'product':
+      return seed(getProductQueryOptions(api, route.id));
+    // An id that is not a number is not asked for: the page says 'Invalid Product ID' (docs/product.md, "Product detail").
+    case 'invalid-id':
+    case 'not-found':
       return [];
   }
 }
@@ -113,7 +109,7 @@ function listDataFor(path: string, { products, productsPage }: PageData): unknow
 /**
  * The API as the page's own query functions call it, answered from what the server fetched: the cache is filled the
  * way the browser fills it, failures included, under the keys the pages read. A failure gets the status and message
- * the API would have sent (README, "HTTP API").
+ * the API would have sent (docs/api.md, "Errors").
  */
 function pageDataApi(data: PageData): ApiClient {
   return {

@@ -11,9 +11,10 @@ import type { ProductSearchPage } from '@catalogue/shared/product-paging';
 import { API_PATHS, productImagePath } from '@catalogue/shared/routes';
 import { startApp } from './app/start-app';
 import type { RenderRequest, RenderResult } from '@catalogue/shared/page-render';
+import { resolvePage } from '@catalogue/shared/page-routes';
 
 /**
- * The browser taking over the server's pages (README, "Pages"). React's development build checks every
+ * The browser taking over the server's pages (docs/pages.md, "In the browser"). React's development build checks every
  * node, attribute and text against what the browser renders and reports a mismatch on the console, so each page is
  * hydrated here in both themes with the console watched. The pages are rendered the way the server renders them, in a
  * Node process of their own (testing/render-in-node.mjs): React's server renderer leaves its context values behind
@@ -35,7 +36,7 @@ const PAGES = {
   catalogueFailed: { url: '/products', data: { products: 'error' } },
   invalidId: { url: '/productdetails/abc', data: {} },
   notFound: { url: '/no/such/page', data: {} },
-} satisfies Record<string, RenderRequest>;
+} satisfies Record<string, Omit<RenderRequest, 'route'>>;
 
 type PageName = keyof typeof PAGES;
 
@@ -53,7 +54,8 @@ let rendered: Record<PageName, RenderResult>;
 beforeAll(async () => {
   // In the reverse of the order the tests hydrate them: the server has rendered other pages before each one.
   const names = (Object.keys(PAGES) as PageName[]).reverse();
-  const results = await renderInNode(names.map((name) => PAGES[name]));
+  // Each with the route the server resolves its URL to, as the server passes it.
+  const results = await renderInNode(names.map((name) => ({ ...PAGES[name], route: resolvePage(PAGES[name].url) })));
   rendered = Object.fromEntries(names.map((name, index) => [name, results[index]!])) as Record<PageName, RenderResult>;
 }, 60_000);
 

@@ -1,4 +1,4 @@
-// Prints the nginx map of the origins CORS_ORIGINS lists (README, "More than one machine"), for nginx.conf's cache
+// Prints the nginx map of the origins CORS_ORIGINS lists (docs/scaling.md), for nginx.conf's cache
 // key: run when the container starts, with the replicas' CORS_ORIGINS, and by the tests and the bench.
 //
 //   CORS_ORIGINS=https://a.example,https://b.example node cors-origins.mjs >/etc/nginx/catalogue-cors-origins.conf

@@ -1,4 +1,4 @@
-// Server-rendered pages (README, "Pages"): a cached page hit on the built server against raw node:http sending the
+// Server-rendered pages (docs/pages.md): a cached page hit on the built server against raw node:http sending the
 // same bytes, and the CPU time of a cold render of /products. Node loads the server's modules and the generated
 // catalogue from their built `dist`, so import this module only after `npm run build`. Part of `npm run bench`;
 // `node scripts/bench/pages.mjs` runs it alone on the last build (BENCH_SECONDS, BENCH_ROUNDS as for the bench).
@@ -8,7 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { toPublicProduct } from '@catalogue/server/catalogue/public-product';
 import { loadPageRenderer } from '@catalogue/server/pages/page-renderer';
 import { renderPageHtml } from '@catalogue/server/pages/pages';
-import { resolvePage } from '@catalogue/server/pages/page-route';
+import { resolvePage } from '@catalogue/shared/page-routes';
 import { generateCatalogue } from '@catalogue/testing/generated-catalogue';
 import { SERVER_CORE, startBuiltServer } from './built-server.mjs';
 import { startContender } from './contenders.mjs';

@@ -1,5 +1,5 @@
 // The summary: every figure with its target and PASS/MISS, as a markdown table printed at the end and written
-// to .bench/latest.md (gitignored) for the README to quote.
+// to .bench/latest.md (gitignored) for docs/performance.md to quote.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';

@@ -1,4 +1,4 @@
-// The scale figures (README, "More than one machine"), on loopback processes rather than containers:
+// The scale figures (docs/scaling.md, "Figures"), on loopback processes rather than containers:
 //   node scripts/bench/scale.mjs            (after `npm run build`; needs Debian's redis-server and nginx)
 //
 // 1. Upstream list calls per TTL: three replicas of the built server (`node server/dist/index.js`) sharing one

@@ -1,4 +1,4 @@
-// The site behind Debian's nginx running deploy/nginx/nginx.conf (README, "More than one machine"): nginx's shared
+// The site behind Debian's nginx running deploy/nginx/nginx.conf (docs/scaling.md): nginx's shared
 // cache must hand each client the answer the app would have given it, for what the app's answers vary on (the
 // image format by Accept, the CORS headers by Origin), without keeping needless copies.
 import { request } from 'node:http';

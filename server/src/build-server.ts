@@ -76,7 +76,7 @@ export async function buildServer(config: Config, dependencies: ServerDependenci
   const metrics = createMetrics();
   collectDefaultMetrics({ register: metrics.registry });
   const source = measuredSource(await createSource(config, logger, embeddedDirectory), metrics);
-  // With REDIS_URL, replicas share validated answers and coalesce fills through Redis (README, "More than one machine").
+  // With REDIS_URL, replicas share validated answers and coalesce fills through Redis (docs/scaling.md).
   const sharedStore =
     config.redisUrl === null
       ? undefined

@@ -24,11 +24,11 @@ export interface Config {
   imageCacheMaxBytes: number;
   /** Origins (`https://cdn.example.com`) images may be fetched from besides the upstream's own; never anything else. */
   imageHosts: string[];
-  /** A Redis shared by several replicas (README, "More than one machine"); `null`: this process's memory only. */
+  /** A Redis shared by several replicas (docs/scaling.md); `null`: this process's memory only. */
   redisUrl: string | null;
   /** The site's public origin (`https://shop.example.com`) for canonical URLs, Open Graph and the sitemap; `null`: from each request. */
   publicUrl: string | null;
-  /** Browser origins allowed to read `/api` (README, "HTTP API"): `'*'` for any, else exact origins such as `https://app.example.com`. */
+  /** Browser origins allowed to read `/api` (docs/api.md, "CORS"): `'*'` for any, else exact origins such as `https://app.example.com`. */
   corsOrigins: '*' | string[];
 }
 

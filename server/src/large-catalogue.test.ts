@@ -53,7 +53,9 @@ describe(`a ${LARGE_CATALOGUE_SIZE.toLocaleString('en')}-product catalogue`, () 
           await response.arrayBuffer();
           probes.push({ at: performance.now(), ms: performance.now() - sent, status: response.status });
         },
-        () => probes.push({ at: performance.now(), ms: performance.now() - sent, status: 0 }),
+        () => {
+          probes.push({ at: performance.now(), ms: performance.now() - sent, status: 0 });
+        },
       );
       inFlight.add(done);
       void done.finally(() => inFlight.delete(done));

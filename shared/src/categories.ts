@@ -3,7 +3,7 @@ import type { Product } from './product.js';
 /**
  * The category names of a catalogue, each once, in the order they first appear: the order the upstream lists
  * its products in, so the filter reads like the catalogue (the Fake Store's own `/products/categories` is
- * alphabetical; README, "Differences from the Fake Store API"). Names are compared exactly, as the upstream
+ * alphabetical; docs/api.md, "Differences from the Fake Store API"). Names are compared exactly, as the upstream
  * spells them (case, spaces and all).
  */
 export function categoriesOf(products: readonly Pick<Product, 'category'>[]): string[] {

@@ -1,6 +1,6 @@
 /**
- * The widths, in CSS pixels of the image itself, that `GET /api/products/{id}/image?w=` resizes to (README,
- * "HTTP API"). One list for the server, which refuses any other width, and for the pages' `srcset`, so a browser
+ * The widths, in CSS pixels of the image itself, that `GET /api/products/{id}/image?w=` resizes to (docs/api.md,
+ * "Product images"). One list for the server, which refuses any other width, and for the pages' `srcset`, so a browser
  * only ever asks for a variant the server makes. Chosen from the layouts at 1×, 2× and 3× screens:
  *
  * - 160, 240: a grid card at 4 columns (about 160–210 px wide drawn) on 1× desktop screens;

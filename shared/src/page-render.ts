@@ -1,8 +1,9 @@
+import type { PageRoute } from './page-routes.js';
 import type { Product } from './product.js';
 import type { ProductSearchPage } from './product-paging.js';
 
 /*
- * The seam between the server and the app it renders (README, "Pages"): `client/src/entry-server.tsx` is built into
+ * The seam between the server and the app it renders (docs/pages.md): `client/src/entry-server.tsx` is built into
  * `client/dist/server/entry-server.js`, which the server loads at start-up and calls for every page it renders.
  * Neither side imports the other, so the shapes they exchange live here.
  */
@@ -26,6 +27,8 @@ export interface PageData {
 export interface RenderRequest {
   /** Path and query as requested, e.g. `/products?q=bag&sort=priceLowHigh`. */
   url: string;
+  /** The page the server resolved the URL to (page-routes.ts), so the renderer need not match it again. */
+  route: PageRoute;
   data: PageData;
 }
 

@@ -28,8 +28,8 @@ const capitaliseFirst = (text: string) => text.charAt(0).toUpperCase() + text.sl
  * A catalogue of `count` products shaped and sized like the real Fake Store API's (titles of about 60
  * characters, descriptions of about 300, four categories, prices with cents, ratings), for catalogues far
  * larger than the fixtures: the bench's 1,000 and 50,000 products, and the suites' 50,000 (largeCatalogue). The
- * same `count` and `seed` always give the same catalogue, so every run and every machine measures the same bytes; the seed defaults to `count`, which
- * is what the README's figures were measured with.
+ * same `count` and `seed` always give the same catalogue, so every run and every machine measures the same bytes;
+ * the seed defaults to `count`, which is what the figures in docs/performance.md were measured with.
  *
  * Titles end with the product's id, so every title is distinct. `image` is a path (`/images/{id}.png`), which
  * the upstream double serves as an absolute URL on its own address, as the real API does.

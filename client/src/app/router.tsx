@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import { matchRoutes, useRoutes, type Params, type RouteObject } from 'react-router-dom';
-import { PAGE_PATHS } from '@catalogue/shared/routes';
+import { PAGE_ROUTES, type PageName } from '@catalogue/shared/page-routes';
 import type { LazyChunk } from '../lib/lazy-chunk';
 import { galleryChunk, HomePage } from '../pages/home-page';
 import { NotFoundPage } from '../pages/not-found-page';
@@ -26,27 +26,21 @@ export const PAGES = {
   products: { Component: ProductsPage, chunks: [] },
   productDetails: { Component: ProductDetailsPage, chunks: [] },
   notFound: { Component: NotFoundPage, chunks: [] },
-} as const satisfies Record<string, AppPage>;
-
-function route(path: string | null, page: AppPage): RouteObject {
-  const { Component } = page;
-  return { ...(path === null ? { index: true } : { path }), element: <Component />, handle: page };
-}
+} as const satisfies Record<PageName, AppPage>;
 
 /**
- * The route table, read by the app (AppRoutes) and by whoever needs to know which page a URL shows before rendering
- * it (matchPage). Declarative routes, not a data router: the app loads no data through the router, and the data
- * router would add ~16 KB gzip to every page, past the /products budget.
+ * The site's page route table (shared/src/page-routes.ts, which the server resolves requests with) as React Router
+ * routes, read by the app (AppRoutes) and by whoever needs to know which page a URL shows before rendering it
+ * (matchPage). Declarative routes, not a data router: the app loads no data through the router, and the data router
+ * would add ~16 KB gzip to every page, past the /products budget.
  */
 const routes: RouteObject[] = [
   {
     element: <Layout />,
-    children: [
-      route(null, PAGES.home),
-      route(PAGE_PATHS.products, PAGES.products),
-      route(PAGE_PATHS.productDetailsPattern, PAGES.productDetails),
-      route('*', PAGES.notFound),
-    ],
+    children: PAGE_ROUTES.map(({ page, path }): RouteObject => {
+      const { Component } = PAGES[page];
+      return { path, element: <Component />, handle: PAGES[page] };
+    }),
   },
 ];
 

@@ -1,5 +1,5 @@
 // Renders pages with src/entry-server.tsx in a Node process of its own, through Vite's dev server, and prints the
-// results as JSON: { requests: [{ url, data }] } on stdin → [RenderResult] on stdout. The hydration test uses it so
+// results as JSON: { requests: [{ url, route, data }] } on stdin → [RenderResult] on stdout. The hydration test uses it so
 // the server's React never shares a JavaScript realm with the browser's (React's server renderer leaves its context
 // values in place, which a client renderer in the same realm would read).
 import { text } from 'node:stream/consumers';

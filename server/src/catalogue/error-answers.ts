@@ -36,7 +36,7 @@ function answerCatalogueErrors(messages: FailureMessages, logger: Logger): Error
 /** The error handlers of the product API's routes, logging to `logger`. */
 export function catalogueErrorHandlers(logger: Logger): Record<'product' | 'list' | 'image', ErrorRequestHandler> {
   return {
-    // One product: the page shows 'Product not found' for any failure, and so does the API (README, "HTTP API").
+    // One product: the page shows 'Product not found' for any failure, and so does the API (docs/api.md, "Errors").
     product: answerCatalogueErrors(
       { notFound: MESSAGES.productNotFound, unavailable: MESSAGES.productNotFound, timedOut: MESSAGES.productNotFound },
       logger,

@@ -1,20 +1,10 @@
-import type { Product } from '@catalogue/shared/product';
-import { z } from 'zod';
+import type { z } from 'zod';
 
 /**
- * The shape a product must have before the server caches or serves it, applied to upstream answers and to
- * the embedded catalogue alike: neither is trusted. Unknown extra fields are dropped (zod's default `strip`),
- * so nothing the upstream adds leaks to clients unchecked.
+ * The shape a product must have before the server caches or serves it is the shared one (shared/src/product.ts),
+ * so the validation, the type and the OpenAPI document's schema cannot drift apart.
  */
-export const productSchema = z.object({
-  id: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-  title: z.string(),
-  price: z.number().finite(),
-  description: z.string(),
-  category: z.string(),
-  image: z.string(),
-  rating: z.object({ rate: z.number().finite(), count: z.number().finite() }).optional(),
-}) satisfies z.ZodType<Product>;
+export { productSchema } from '@catalogue/shared/product';
 
 /** A one-line summary of why a value is not a product, for logs. */
 export function describeProductIssues(error: z.ZodError): string {

@@ -25,7 +25,7 @@ export interface ReadThroughCacheOptions<T> {
   logger: Logger;
   /** Milliseconds since the epoch; injectable so tests can move time without waiting. */
   now?: () => number;
-  /** Copies shared with other replicas (README, "More than one machine"); absent: this process's memory only. */
+  /** Copies shared with other replicas (docs/scaling.md); absent: this process's memory only. */
   shared?: SharedCopies<T>;
 }
 
@@ -41,7 +41,7 @@ interface Entry<T> {
 type Filled<T> = Entry<T> & Pick<LoadedValue<T>, 'from'>;
 
 /**
- * The caching rules of the README ("Caching"), for any kind of value:
+ * The caching rules of docs/api.md ("Caching"), for any kind of value:
  *
  * - younger than the TTL: served as a HIT, the source is not asked;
  * - older, but within TTL + stale max: served at once as STALE while one background refresh runs (its

@@ -1,7 +1,7 @@
 /**
  * A store that several replicas of the server share (Redis, when `REDIS_URL` is set): copies of validated source
  * answers with the time they were fetched, and short claims that let one replica fill a key while the others wait
- * for its copy (README, "More than one machine").
+ * for its copy (docs/scaling.md).
  *
  * A shared store is an optimisation, never a dependency: every method settles within a bounded time and never
  * rejects. When the store cannot answer (down, slow, full) reads find nothing, writes are dropped and claims say

@@ -21,7 +21,7 @@ export interface Answer {
   ageSeconds: number;
   /** Whole seconds of freshness left; 0 once stale. */
   freshForSeconds: number;
-  /** Replaces the Cache-Control worked out from the freshness (images keep their own lifetime: README, "HTTP API"). */
+  /** Replaces the Cache-Control worked out from the freshness (images keep their own lifetime: docs/api.md, "Product images"). */
   cacheControl?: string;
   /** Replaces the site's Content-Security-Policy (an image opened on its own gets a sandbox). */
   contentSecurityPolicy?: string;
@@ -35,7 +35,7 @@ export interface HttpCachingPolicy {
   staleIfErrorSeconds: number;
 }
 
-/** The policy the configuration sets: shared caches may keep serving a copy as long as this server would (README, "Caching"). */
+/** The policy the configuration sets: shared caches may keep serving a copy as long as this server would (docs/api.md, "Caching"). */
 export function httpCachingPolicy(config: Pick<Config, 'cacheTtlSeconds' | 'staleMaxSeconds'>): HttpCachingPolicy {
   return { staleWhileRevalidateSeconds: config.cacheTtlSeconds, staleIfErrorSeconds: config.staleMaxSeconds };
 }

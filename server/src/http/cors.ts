@@ -32,7 +32,7 @@ declare module 'express-serve-static-core' {
 }
 
 /**
- * CORS for `/api` (README, "HTTP API"): public, read-only data, so any listed origin (or any origin, with `*`)
+ * CORS for `/api` (docs/api.md, "CORS"): public, read-only data, so any listed origin (or any origin, with `*`)
  * may read every answer, errors included, and never with credentials: no `Access-Control-Allow-Credentials`,
  * so browsers send no cookies and `*` stays safe. Pages, `/metrics` and the probes get none of it.
  */

@@ -11,9 +11,10 @@ import { createMemoisedEncodingChooser } from './memoised-encoding.js';
 /**
  * A kind of answer the response cache may send itself: an exact-path matcher and a synchronous look at the
  * entry. Routes register with createResponseCache (buildServer does); the Express route behind it answers
- * everything the layer does not.
+ * everything the layer does not. `Key` is what match hands peek: a cache key, or what the route made of the URL
+ * (a page's resolved route), so the URL is read once.
  */
-export interface CacheableRoute {
+export interface CacheableRoute<Key = string> {
   /** The route pattern as the Express app reports it in the metrics, e.g. `/api/products/:id`. */
   readonly pattern: string;
   /** Whether answers count against the API rate limit (true for everything under `/api`). */
@@ -23,17 +24,17 @@ export interface CacheableRoute {
    * not this route's in a spelling it reads exactly as Express would (a view of the list reads its query; most
    * routes take one spelling only): any other spelling goes to Express.
    */
-  match(url: string): string | undefined;
+  match(url: string): Key | undefined;
   /**
    * The entry's answer if it is fresh now, else undefined. Synchronous: it never waits and never asks a source
    * (a miss or a stale copy is Express's to handle). `req` is there for entries that vary on more than the
    * encoding (e.g. an image format by `Accept`).
    */
-  peek(key: string, req: IncomingMessage): Answer | undefined;
+  peek(key: Key, req: IncomingMessage): Answer | undefined;
 }
 
 export interface ResponseCacheOptions {
-  routes: readonly CacheableRoute[];
+  routes: readonly CacheableRoute<unknown>[];
   policy: HttpCachingPolicy;
   metrics: Metrics;
   logger: Logger;

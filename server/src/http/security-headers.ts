@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 
-/** Only this origin, for everything a page loads (README, "Operating it"). */
+/** Only this origin, for everything a page loads (docs/operations.md, "Security headers"). */
 const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",

@@ -24,7 +24,7 @@ export const MAX_INPUT_PIXELS = 25_000_000;
 const DEFAULT_CONCURRENCY = Math.max(1, Math.min(availableParallelism(), 2));
 
 /**
- * Encoder settings, tuned on a 1,049 × 1,500 product photo on 2 cores (figures in README, "Performance"):
+ * Encoder settings, tuned on a 1,049 × 1,500 product photo on 2 cores (figures in docs/performance.md, "Product photos"):
  * AVIF at effort 0 with 4:2:0 chroma makes a 320 px variant of about 7 KB in about 20 ms and the full width in
  * about 70 ms, where effort 4 takes over a second for 2 KB less; WebP at effort 2 is within 10% of effort 4's
  * size in half its time. JPEG (only for browsers that take neither) stays with libjpeg-turbo, several times

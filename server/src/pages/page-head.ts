@@ -4,7 +4,8 @@ import type { Product } from '@catalogue/shared/product';
 import { type ProductPhotoLayout, productPhotoSources } from '@catalogue/shared/product-photo';
 import { escapeHtml, escapeJsonForScript } from '../http/escape-html.js';
 import type { PageData } from './page-renderer.js';
-import { canonicalPath, type PageRoute } from './page-route.js';
+import type { PageRoute } from '@catalogue/shared/page-routes';
+import { canonicalPath } from './page-route.js';
 
 /** Link previews show a large picture; this variant is sharp on any of them without being a full original. */
 const SHARE_IMAGE_WIDTH: ImageWidth = 1280;

@@ -61,8 +61,8 @@ describe('loadPageRenderer', () => {
         'let calls = 0; export async function render({ url }) { calls += 1; return { html: url + calls, styles: "", state: "{}", preloads: [] }; }',
     });
     const renderer = (await loadPageRenderer(dir))!;
-    expect((await renderer.render({ url: '/a', data: {} })).html).toBe('/a1');
-    expect((await renderer.render({ url: '/b', data: {} })).html).toBe('/b2');
+    expect((await renderer.render({ url: '/a', route: { kind: 'not-found' }, data: {} })).html).toBe('/a1');
+    expect((await renderer.render({ url: '/b', route: { kind: 'not-found' }, data: {} })).html).toBe('/b2');
   });
 
   it.each([
@@ -82,6 +82,6 @@ describe('loadPageRenderer', () => {
       'server/entry-server.js': 'export async function render() { return { html: "<p>x</p>", styles: "", state: {}, preloads: [] }; }',
     });
     const renderer = (await loadPageRenderer(dir))!;
-    await expect(renderer.render({ url: '/', data: {} })).rejects.toThrow(RendererError);
+    await expect(renderer.render({ url: '/', route: { kind: 'home' }, data: {} })).rejects.toThrow(RendererError);
   });
 });

@@ -1,43 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalPath, isCacheablePageUrl, resolvePage } from './page-route.js';
-
-describe('resolvePage', () => {
-  it.each([
-    ['/', { kind: 'home' }],
-    ['/?utm_source=x', { kind: 'home' }],
-    ['/products', { kind: 'products', query: '', category: '', sort: 'none', page: 1 }],
-    ['/Products/', { kind: 'products', query: '', category: '', sort: 'none', page: 1 }],
-    ['/products?q=leather+bag&sort=priceHighLow', { kind: 'products', query: 'leather bag', category: '', sort: 'priceHighLow', page: 1 }],
-    ['/products?sort=cheapest', { kind: 'products', query: '', category: '', sort: 'none', page: 1 }],
-    ['/products?category=jewelery&q=gold&sort=nameAZ', { kind: 'products', query: 'gold', category: 'jewelery', sort: 'nameAZ', page: 1 }],
-    [
-      '/products?category=%3Cscript%3Ealert%28%27category%27%29%3C%2Fscript%3E+100%25+%22kids%22%3F%23',
-      { kind: 'products', query: '', category: `<script>alert('category')</script> 100% "kids"?#`, sort: 'none', page: 1 },
-    ],
-    [
-      '/products?category=home%20%26%20garden%2Foutdoor%20%F0%9F%8F%95%EF%B8%8F',
-      { kind: 'products', query: '', category: 'home & garden/outdoor 🏕️', sort: 'none', page: 1 },
-    ],
-    ['/products?category=', { kind: 'products', query: '', category: '', sort: 'none', page: 1 }],
-    ['/products?q=gold&page=3', { kind: 'products', query: 'gold', category: '', sort: 'none', page: 3 }],
-    ['/products?page=0', { kind: 'products', query: '', category: '', sort: 'none', page: 1 }],
-    ['/products?page=last', { kind: 'products', query: '', category: '', sort: 'none', page: 1 }],
-    ['/productdetails/7', { kind: 'product', id: 7 }],
-    ['/productdetails/007/', { kind: 'product', id: 7 }],
-    ['/productdetails/%37', { kind: 'product', id: 7 }],
-    ['/productdetails/abc', { kind: 'invalid-id' }],
-    ['/productdetails/1.5', { kind: 'invalid-id' }],
-    ['/productdetails/%E0%A4%A', { kind: 'invalid-id' }],
-    ['/productdetails/' + '9'.repeat(40), { kind: 'invalid-id' }],
-    ['/productdetails', { kind: 'not-found' }],
-    ['/productdetails/1/reviews', { kind: 'not-found' }],
-    ['//evil.example/products', { kind: 'not-found' }],
-    ['////', { kind: 'not-found' }],
-    ['/nope', { kind: 'not-found' }],
-  ])('reads %s as %j', (url, route) => {
-    expect(resolvePage(url)).toEqual(route);
-  });
-});
+import { resolvePage } from '@catalogue/shared/page-routes';
+import { cacheablePageRoute, canonicalPath, isCacheablePageUrl } from './page-route.js';
 
 describe('canonicalPath', () => {
   it('keeps the category and the trimmed search and drops the sort; error pages have none', () => {
@@ -49,11 +12,11 @@ describe('canonicalPath', () => {
     expect(canonicalPath({ kind: 'products', query: ' gold', category: 'jewelery', sort: 'priceLowHigh', page: 1 })).toBe(
       '/products?category=jewelery&q=gold',
     );
-    expect(canonicalPath({ kind: 'products', query: '', category: 'home & garden/outdoor 🏕️', sort: 'none', page: 1 })).toBe(
-      '/products?category=home+%26+garden%2Foutdoor+%F0%9F%8F%95%EF%B8%8F',
-    );
     expect(canonicalPath({ kind: 'products', query: ' gold', category: 'jewelery', sort: 'nameAZ', page: 4 })).toBe(
       '/products?category=jewelery&q=gold&page=4',
+    );
+    expect(canonicalPath({ kind: 'products', query: '', category: 'home & garden/outdoor 🏕️', sort: 'none', page: 1 })).toBe(
+      '/products?category=home+%26+garden%2Foutdoor+%F0%9F%8F%95%EF%B8%8F',
     );
     expect(canonicalPath({ kind: 'product', id: 7 })).toBe('/productdetails/7');
     expect(canonicalPath({ kind: 'invalid-id' })).toBeNull();
@@ -78,7 +41,7 @@ describe('isCacheablePageUrl', () => {
     '/products?q=bag&category=jewelery&sort=nameAZ&page=2084',
     '/productdetails/7',
   ])('keeps %s, a spelling the site writes', (url) => {
-    expect(isCacheablePageUrl(url)).toBe(true);
+    expect(isCacheablePageUrl(url, resolvePage(url))).toBe(true);
   });
 
   it.each([
@@ -107,8 +70,28 @@ describe('isCacheablePageUrl', () => {
     '/productdetails/7?x=1',
     '/productdetails/abc',
     '/productdetails/7/',
+    '/productdetails/%37',
+    '//',
+    '/%70roducts',
     '/nope',
   ])('renders but does not keep %s', (url) => {
-    expect(isCacheablePageUrl(url)).toBe(false);
+    expect(isCacheablePageUrl(url, resolvePage(url))).toBe(false);
+  });
+});
+
+describe('cacheablePageRoute', () => {
+  it.each([
+    ['/', 'home', { kind: 'home' }],
+    ['/products?category=jewelery&q=gold', 'products', { kind: 'products', query: 'gold', category: 'jewelery', sort: 'none', page: 1 }],
+    ['/productdetails/7', 'product', { kind: 'product', id: 7 }],
+  ] as const)('resolves %s, kept as a %s page, to its route', (url, page, route) => {
+    expect(cacheablePageRoute(url, page)).toEqual(route);
+    for (const other of (['home', 'products', 'product'] as const).filter((name) => name !== page)) {
+      expect(cacheablePageRoute(url, other)).toBeUndefined();
+    }
+  });
+
+  it.each(['/?utm_source=x', '/products/', '/productdetails/007', '/productdetails/abc', '/nope'])('keeps no page for %s', (url) => {
+    for (const page of ['home', 'products', 'product'] as const) expect(cacheablePageRoute(url, page)).toBeUndefined();
   });
 });

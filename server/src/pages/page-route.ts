@@ -1,48 +1,8 @@
+import { type PageRoute, resolvePage } from '@catalogue/shared/page-routes';
 import { parseProductId } from '@catalogue/shared/product-id';
-import { parsePageNumber, readProductsQuery } from '@catalogue/shared/product-paging';
 import { PAGE_PATHS, PRODUCTS_PARAMS, productDetailsPath } from '@catalogue/shared/routes';
-import { isSortOption, type SortOption } from '@catalogue/shared/sort';
-import { decodePathSegment } from '../http/decode-path-segment.js';
-
-/** Which page a URL names, with what it needs to fetch and describe it. */
-export type PageRoute =
-  | { kind: 'home' }
-  /**
-   * `category` is the exact name of `?category=` ('' for every category); whether the catalogue has it is the
-   * data's to say, and so is whether it has `page` (1-based).
-   */
-  | { kind: 'products'; query: string; category: string; sort: SortOption; page: number }
-  | { kind: 'product'; id: number }
-  | { kind: 'invalid-id' }
-  | { kind: 'not-found' };
-
-const PRODUCT_DETAILS_PREFIX = PAGE_PATHS.productDetailsPattern.replace(':id', '');
-
-/**
- * The page of a request URL (path and query, as received), read the way the browser's router reads it: path
- * matched without regard to case or a trailing slash, the id percent-decoded, `q`, `category` and `sort` from the
- * query (an unknown sort is none). docs/product.md, "Routes and layout" and "Products".
- */
-export function resolvePage(url: string): PageRoute {
-  // Split by hand: `new URL` would read `//host/…` as another host's URL.
-  const queryAt = url.indexOf('?');
-  const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
-  const searchParams = new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1));
-  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  const lower = path.toLowerCase();
-  if (lower === PAGE_PATHS.home) return { kind: 'home' };
-  if (lower === PAGE_PATHS.products) {
-    const { search, category, sort, page } = readProductsQuery(searchParams);
-    return { kind: 'products', query: search, category, sort, page };
-  }
-  if (lower.startsWith(PRODUCT_DETAILS_PREFIX)) {
-    const segment = path.slice(PRODUCT_DETAILS_PREFIX.length);
-    if (segment === '' || segment.includes('/')) return { kind: 'not-found' };
-    const id = parseProductId(decodePathSegment(segment));
-    return id === null ? { kind: 'invalid-id' } : { kind: 'product', id };
-  }
-  return { kind: 'not-found' };
-}
+import { isSortOption } from '@catalogue/shared/sort';
+import { parsePageNumber } from '@catalogue/shared/product-paging';
 
 /**
  * The page's canonical path, or null for pages that are not to be indexed. The sort only reorders a list, so it
@@ -73,22 +33,33 @@ export function canonicalPath(route: PageRoute): string | null {
 /** Longer search texts are still answered, just not kept in the page cache: nobody shares them. */
 const CACHEABLE_QUERY_MAX_CHARS = 100;
 
+/** The pages whose HTML the page cache keeps: those that answer with the catalogue's data. */
+type CacheablePage = 'home' | 'products' | 'product';
+
+/** `/productdetails/<id>` as the site writes it: the id's digits without leading zeros, nothing after. */
+const PRODUCT_DETAILS_PATH = new RegExp(`^${PAGE_PATHS.productDetailsPattern.replace(':id', '(0|[1-9][0-9]*)')}$`);
+
 /**
- * Whether the rendered HTML of this exact URL may be kept in the page cache: only the pages that answer 200
- * with the catalogue's data (an unknown category answers 404, so it is never kept), and only in the spellings the
- * site itself writes (`/`, `/products` with a `q`, a `category` and a sort other than none, each non-empty and at
- * most once, in any order, encoded as URLSearchParams encodes them, a `page` from 2 up without leading zeros, `/productdetails/<id>` without leading
- * zeros). Any other spelling (`/products/`, `?utm_source=…`, `%20` for a space, `/productdetails/007`) is
- * rendered for that request and not kept, so the space of cached URLs stays what the site links to.
+ * Whether `url` is spelt exactly as the site writes a `page` URL, the only spellings the page cache keeps: `/`,
+ * `/products` with a `q`, a `category` and a sort other than none, each non-empty and at most once, in any order,
+ * encoded as URLSearchParams encodes them, a `page` from 2 up without leading zeros, `/productdetails/<id>` without
+ * leading zeros. Any other spelling
+ * (`/products/`, `?utm_source=…`, `%20` for a space, `/productdetails/007`) is rendered for that request and not
+ * kept, so the space of cached URLs stays what the site links to. Read from the text alone, before any resolving.
  */
-export function isCacheablePageUrl(url: string): boolean {
-  const queryAt = url.indexOf('?');
-  const path = queryAt === -1 ? url : url.slice(0, queryAt);
-  if (path === PAGE_PATHS.home || path.startsWith(PRODUCT_DETAILS_PREFIX)) {
-    const route = resolvePage(path);
-    return queryAt === -1 && route.kind !== 'not-found' && route.kind !== 'invalid-id' && canonicalPath(route) === path;
+function isSiteSpelling(url: string, page: CacheablePage): boolean {
+  switch (page) {
+    case 'home':
+      return url === PAGE_PATHS.home;
+    case 'product': {
+      const digits = PRODUCT_DETAILS_PATH.exec(url)?.[1];
+      return digits !== undefined && parseProductId(digits) !== null;
+    }
+    case 'products':
+      break;
   }
-  if (path !== PAGE_PATHS.products) return false;
+  const queryAt = url.indexOf('?');
+  if ((queryAt === -1 ? url : url.slice(0, queryAt)) !== PAGE_PATHS.products) return false;
   if (queryAt === -1) return true;
   const query = url.slice(queryAt + 1);
   const params = new URLSearchParams(query);
@@ -98,10 +69,29 @@ export function isCacheablePageUrl(url: string): boolean {
   if (!names.every((name) => known.includes(name))) return false;
   const q = params.get(PRODUCTS_PARAMS.search);
   const sort = params.get(PRODUCTS_PARAMS.sort);
-  const page = params.get(PRODUCTS_PARAMS.page);
+  const pageNumber = params.get(PRODUCTS_PARAMS.page);
   if (q !== null && (q === '' || q.length > CACHEABLE_QUERY_MAX_CHARS)) return false;
   if (params.get(PRODUCTS_PARAMS.category) === '') return false;
   if (sort !== null && (!isSortOption(sort) || sort === 'none')) return false;
-  if (page !== null && (parsePageNumber(page) === null || page === '1')) return false;
+  if (pageNumber !== null && (parsePageNumber(pageNumber) === null || pageNumber === '1')) return false;
   return params.toString() === query;
+}
+
+/**
+ * The route of `url` when it is a `page` URL the page cache may keep, else undefined. The spelling is tested
+ * first, so only a URL the response cache will look up is resolved, and of the three pages' routes one at most.
+ */
+export function cacheablePageRoute(url: string, page: CacheablePage): PageRoute | undefined {
+  if (!isSiteSpelling(url, page)) return undefined;
+  const route = resolvePage(url);
+  return route.kind === page ? route : undefined;
+}
+
+/**
+ * Whether the rendered HTML of this exact URL, already resolved to `route`, may be kept in the page cache: only the
+ * pages that answer with the catalogue's data (an unknown category answers 404, so it is never kept), and only in
+ * the site's own spellings (isSiteSpelling).
+ */
+export function isCacheablePageUrl(url: string, route: PageRoute): boolean {
+  return (route.kind === 'home' || route.kind === 'products' || route.kind === 'product') && isSiteSpelling(url, route.kind);
 }

@@ -3,6 +3,7 @@ import { categoriesOf, holdsCategory } from '@catalogue/shared/categories';
 import type { ProductsPageData } from '@catalogue/shared/page-render';
 import type { Product } from '@catalogue/shared/product';
 import { LOCAL_LIST_MAX_PRODUCTS, pageCount, type ProductsQuery } from '@catalogue/shared/product-paging';
+import { PAGE_ROUTES, type PageRoute, resolvePage } from '@catalogue/shared/page-routes';
 import { PAGE_PATHS } from '@catalogue/shared/routes';
 import { type ErrorRequestHandler, type Request, type RequestHandler, type Response, Router } from 'express';
 import { sendCachedAnswer } from '../http/send-answer.js';
@@ -18,7 +19,7 @@ import type { Answer, HttpCachingPolicy } from '../http/answer.js';
 import type { CacheableRoute } from '../http/response-cache.js';
 import { pageHead, stateBlock } from './page-head.js';
 import { fillTemplate, type PageData, type PageRenderer } from './page-renderer.js';
-import { isCacheablePageUrl, type PageRoute, resolvePage } from './page-route.js';
+import { cacheablePageRoute, isCacheablePageUrl } from './page-route.js';
 import { publicOrigin } from './public-origin.js';
 import { robotsTxt, sitemapPage, sitemapXml } from './sitemap.js';
 
@@ -37,7 +38,7 @@ export interface Pages {
   /** The Express routes: every page path, `/sitemap.xml`, `/robots.txt`. */
   router: Router;
   /** Fresh rendered pages, for the response cache in front of Express. */
-  cacheableRoutes: CacheableRoute[];
+  cacheableRoutes: CacheableRoute<CacheablePageUrl>[];
 }
 
 const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
@@ -55,6 +56,12 @@ const RETRY_AFTER_SECONDS = 30;
 const NOT_BUILT = 'The site is not built yet: run `npm run build`, then restart the server.\n';
 const BAD_HOST = 'Bad Request: the Host header does not name this site\n';
 
+/** A URL the page cache may answer, and its route. */
+interface CacheablePageUrl {
+  url: string;
+  route: PageRoute;
+}
+
 /** A page's data, the status it answers with, and the catalogue entry behind a page that may be cached. */
 interface LoadedPage {
   data: PageData;
@@ -63,7 +70,7 @@ interface LoadedPage {
 }
 
 /**
- * The server-rendered pages (README, "Pages"). Each page is rendered from the catalogue's cached data: `/` and
+ * The server-rendered pages (docs/pages.md). Each page is rendered from the catalogue's cached data: `/` and
  * `/products` from the list (404 for a category it does not hold), `/productdetails/{id}` from that product,
  * nothing for an invalid id (400, no upstream request) or an unknown path (404). A page that has its data answers
  * 200 as a cached answer, with the catalogue entry's freshness, ETag and encodings prepared once per render; error
@@ -71,6 +78,9 @@ interface LoadedPage {
  */
 export function createPages({ catalogue, config, caching, renderer, logger, now }: PagesOptions): Pages {
   const cache = createDerivedBodyCache(PAGE_CACHE_MAX_BYTES);
+  // The routes the response cache's look resolved for requests it then left to Express (a page not rendered yet, or
+  // stale), so that the page handler does not resolve them again: every page request is resolved once.
+  const resolvedInResponseCache = new WeakMap<IncomingMessage, PageRoute>();
   if (renderer === null) logger.warn('The client is not built: pages answer 503 until `npm run build` has run');
 
   async function load(route: PageRoute): Promise<LoadedPage> {
@@ -116,7 +126,7 @@ export function createPages({ catalogue, config, caching, renderer, logger, now 
     if (origin === undefined) return sendText(res, 400, BAD_HOST);
     if (renderer === null) return sendText(res, 503, NOT_BUILT);
     const url = req.originalUrl;
-    const route = resolvePage(url);
+    const route = resolvedInResponseCache.get(req) ?? resolvePage(url);
     const { data, status, source } = await load(route);
     if (source === undefined) {
       const html = await renderPageHtml(renderer, { url, route, data, origin });
@@ -129,7 +139,7 @@ export function createPages({ catalogue, config, caching, renderer, logger, now 
       origin + url,
       source.body,
       async () => encodeBody(Buffer.from(await renderPageHtml(renderer, { url, route, data, origin }), 'utf8')),
-      isCacheablePageUrl(url),
+      isCacheablePageUrl(url, route),
     );
     sendCachedAnswer(req, res, htmlAnswer(rendered, source), caching);
   };
@@ -169,8 +179,9 @@ export function createPages({ catalogue, config, caching, renderer, logger, now 
   });
   router.get('/sitemap.xml', sitemap);
   router.get('/sitemap-:page.xml', sitemap);
-  // One handler for every path (resolvePage decides the page); registered by pattern so the metrics name pages.
-  for (const pattern of [PAGE_PATHS.home, PAGE_PATHS.products, PAGE_PATHS.productDetailsPattern, '/{*path}']) router.get(pattern, page);
+  // One handler for every path (resolvePage decides the page); registered by the table's patterns so the metrics name
+  // pages. Express 5 spells React Router's `*` as `/{*path}`.
+  for (const { path } of PAGE_ROUTES) router.get(path === '*' ? '/{*path}' : path, page);
   // A broken escape in a path segment (`/productdetails/%E0%A4%A`) fails Express's decoding before any route runs;
   // the page is still the one the browser would show for that URL (here, Invalid Product ID).
   const undecodable: ErrorRequestHandler = (error, req, res, next) => (error instanceof URIError ? page(req, res, next) : next(error));
@@ -178,28 +189,33 @@ export function createPages({ catalogue, config, caching, renderer, logger, now 
 
   return { router, cacheableRoutes: cacheablePageRoutes() };
 
-  /** The three pages that answer with data, for the response cache in front of Express: fresh pages are sent there. */
-  function cacheablePageRoutes(): CacheableRoute[] {
-    const peek = (url: string, req: IncomingMessage): Answer | undefined => {
+  /**
+   * The three pages that answer with data, for the response cache in front of Express: fresh pages are sent there.
+   * match resolves the URL (one route at most does, cacheablePageRoute) and hands peek the route.
+   */
+  function cacheablePageRoutes(): CacheableRoute<CacheablePageUrl>[] {
+    const peek = ({ url, route }: CacheablePageUrl, req: IncomingMessage): Answer | undefined => {
+      resolvedInResponseCache.set(req, route);
       const origin = publicOrigin(req, config);
       if (origin === undefined || renderer === null) return undefined;
-      const route = resolvePage(url);
       const source = route.kind === 'product' ? catalogue.peekProduct(route.id) : catalogue.peekList();
       const rendered = source && cache.peek(origin + url, source.body);
       return rendered && htmlAnswer(rendered, source);
     };
-    const kindOf = (url: string) => (isCacheablePageUrl(url) ? resolvePage(url).kind : undefined);
     return (
       [
         [PAGE_PATHS.home, 'home'],
         [PAGE_PATHS.products, 'products'],
         [PAGE_PATHS.productDetailsPattern, 'product'],
       ] as const
-    ).map(([pattern, kind]) => ({
+    ).map(([pattern, page]) => ({
       pattern,
       rateLimited: false,
-      match: (url) => (kindOf(url) === kind ? url : undefined),
-      peek: peek,
+      match: (url) => {
+        const route = cacheablePageRoute(url, page);
+        return route && { url, route };
+      },
+      peek,
     }));
   }
 }
@@ -212,7 +228,7 @@ export async function renderPageHtml(
   renderer: PageRenderer,
   { url, route, data, origin }: { url: string; route: PageRoute; data: PageData; origin: string },
 ): Promise<string> {
-  const { html, styles, state, preloads } = await renderer.render({ url, data });
+  const { html, styles, state, preloads } = await renderer.render({ url, route, data });
   const head = pageHead({ route, data, origin, styles, preloads });
   return fillTemplate(renderer.template, { head, html, bodyEnd: stateBlock(state) });
 }

@@ -2,7 +2,7 @@ import type { Product } from '@catalogue/shared/product';
 
 /**
  * The Fake Store's list options, `?limit=N&sort=asc|desc`, on `/api/products` and `/api/products/category/{name}`
- * (README, "HTTP API"): `sort` orders by id, then `limit` keeps the first N. Where the Fake Store is lax (it
+ * (docs/api.md, "Routes"): `sort` orders by id, then `limit` keeps the first N. Where the Fake Store is lax (it
  * ignores a bad limit, or answers nothing), this answers 400 with a message naming the parameter, so a typo
  * shows at once rather than as a surprising list.
  */

@@ -5,8 +5,8 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
-import { OPENAPI_DOCUMENT } from './openapi-document.js';
-import { HTTP_METHODS, type Header, type HttpMethod, type JsonSchema, type OpenApiDocument, type Response } from './openapi-types.js';
+import type { HeaderObject, ResponseObject, SchemaObject } from 'openapi3-ts/oas31';
+import { type ApiDocument, HTTP_METHODS, type HttpMethod, OPENAPI_DOCUMENT } from './openapi-document.js';
 import { MAX_API_URL_LENGTH } from '../http/uri-too-long.js';
 
 /**
@@ -18,14 +18,14 @@ import { MAX_API_URL_LENGTH } from '../http/uri-too-long.js';
  */
 
 /** The document with every `$ref` replaced by what it names, as a client library would read it. */
-let resolved: OpenApiDocument;
+let resolved: ApiDocument;
 const ajv = new Ajv2020({ strict: true, allErrors: true });
 addFormats.default(ajv);
 
 beforeAll(async () => {
   const validator = new Validator();
   await validator.validate(JSON.parse(JSON.stringify(OPENAPI_DOCUMENT)) as Record<string, unknown>);
-  resolved = validator.resolveRefs() as unknown as OpenApiDocument;
+  resolved = validator.resolveRefs() as unknown as ApiDocument;
 });
 
 interface Answer {
@@ -56,7 +56,7 @@ const produced = new Set<string>();
  */
 const ON_IN_THESE_SITES = new Set(['ratelimit', 'ratelimit-policy', 'access-control-allow-origin', 'access-control-expose-headers']);
 
-function checkAgainst(response: Response, answer: Answer, method: string, what: string): void {
+function checkAgainst(response: ResponseObject, answer: Answer, method: string, what: string): void {
   const contentType = answer.headers['content-type']?.split(';')[0]?.trim();
   const hasBody = method !== 'HEAD' && answer.status !== 304 && answer.status !== 204;
   if (response.content === undefined) {
@@ -77,7 +77,7 @@ function checkAgainst(response: Response, answer: Answer, method: string, what: 
       expect(answer.body.length, `${what}: a body on a ${method} ${answer.status}`).toBe(0);
     }
   }
-  for (const [name, header] of Object.entries(response.headers ?? {}) as [string, Header][]) {
+  for (const [name, header] of Object.entries(response.headers ?? {}) as [string, HeaderObject][]) {
     const value = answer.headers[name.toLowerCase()];
     if (value === undefined) {
       expect(header.required || ON_IN_THESE_SITES.has(name.toLowerCase()), `${what}: header ${name} missing`).toBe(false);
@@ -85,12 +85,13 @@ function checkAgainst(response: Response, answer: Answer, method: string, what: 
     }
     expect(typeof value, `${what}: header ${name} sent twice`).toBe('string');
     const text = String(value);
-    expect(ajv.validate(header.schema, headerValue(header.schema, text)), `${what}: ${name}: ${text} ${ajv.errorsText()}`).toBe(true);
+    const schema = header.schema as SchemaObject;
+    expect(ajv.validate(schema, headerValue(schema, text)), `${what}: ${name}: ${text} ${ajv.errorsText()}`).toBe(true);
   }
 }
 
 /** A header is text: an `integer` schema is about the number it spells. */
-function headerValue(schema: JsonSchema, value: string): unknown {
+function headerValue(schema: SchemaObject, value: string): unknown {
   return schema.type === 'integer' && /^[0-9]+$/.test(value) ? Number(value) : value;
 }
 
@@ -98,7 +99,7 @@ function headerValue(schema: JsonSchema, value: string): unknown {
 function expectDocumented(path: string, method: HttpMethod, answer: Answer, asMethod = method.toUpperCase()): void {
   const operation = resolved.paths[path]?.[method];
   expect(operation, `${method.toUpperCase()} ${path} is not documented`).toBeDefined();
-  const response = operation!.responses[String(answer.status)] as Response | undefined;
+  const response = operation!.responses?.[String(answer.status)] as ResponseObject | undefined;
   const what = `${asMethod} ${path} → ${answer.status}`;
   expect(response, `${what} is not documented`).toBeDefined();
   checkAgainst(response!, answer, asMethod, what);
@@ -137,6 +138,10 @@ describe('with the upstream double up', () => {
     ['/products/{id}', '/api/products/20'],
     ['/products/{id}/image', '/api/products/1/image'],
     ['/products/{id}/image', '/api/products/1/image?w=160'],
+    ['/products/search', '/api/products/search'],
+    ['/products/search', '/api/products/search?q=%20WOMEN&sort=priceHighLow&page=1'],
+    ['/products/search', `/api/products/search?category=${encodeURIComponent(FIXTURE_PRODUCTS[18]!.category)}&sort=nameAZ`],
+    ['/products/search', '/api/products/search?page=99'],
     ['/products/categories', '/api/products/categories'],
     ['/products/category/{name}', '/api/products/category/jewelery'],
     ['/products/category/{name}', `/api/products/category/${encodeURIComponent(FIXTURE_PRODUCTS[18]!.category)}`],
@@ -211,6 +216,10 @@ describe('with the upstream double up', () => {
     ['/products/category/{name}', '/api/products/category/jewelery?sort=name', /sort/],
     ['/products/category/{name}', '/api/products/category/%E0%A4%A', /percent-escape/],
     ['/products/category', '/api/products/category', /category name/],
+    ['/products/search', `/api/products/search?q=${'x'.repeat(201)}`, /q must be/],
+    ['/products/search', '/api/products/search?sort=asc', /sort must be/],
+    ['/products/search', '/api/products/search?page=0', /page must be/],
+    ['/products/search', '/api/products/search?q=a&q=b', /q must be given at most once/],
   ];
 
   it.each(BAD)('GET %s: %s → 400', async (path, target, message) => {
@@ -282,6 +291,7 @@ describe('with copies past their freshness', () => {
   it.each([
     ['/products', '/api/products'],
     ['/products/{id}', '/api/products/1'],
+    ['/products/search', '/api/products/search?q=bag'],
     ['/products/categories', '/api/products/categories'],
     ['/products/category/{name}', '/api/products/category/jewelery?sort=desc'],
   ])('GET %s: %s → 200 STALE, with the headers the document lists', async (path, target) => {
@@ -353,7 +363,14 @@ describe.each([
     await site.close();
   });
 
-  const CATALOGUE_PATHS = ['/products', '/products/{id}', '/products/{id}/image', '/products/categories', '/products/category/{name}'];
+  const CATALOGUE_PATHS = [
+    '/products',
+    '/products/search',
+    '/products/{id}',
+    '/products/{id}/image',
+    '/products/categories',
+    '/products/category/{name}',
+  ];
   it.each(CATALOGUE_PATHS)(`%s → ${status}`, async (path) => {
     const answer = await send(site, 'GET', url(path));
     expect(answer.status).toBe(status);

@@ -7,8 +7,10 @@ import { createCapturingLogger } from '@catalogue/testing/capturing-logger';
 import { createStaticDir } from '@catalogue/testing/static-dir';
 import { buildServer } from '../build-server.js';
 import { loadConfig } from '../config.js';
-import { OPENAPI_DOCUMENT } from './openapi-document.js';
-import { HTTP_METHODS } from './openapi-types.js';
+import type { ExampleObject, ResponseObject } from 'openapi3-ts/oas31';
+import { HTTP_METHODS, OPENAPI_DOCUMENT } from './openapi-document.js';
+import { publicProductSchema } from '@catalogue/shared/product';
+import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 
 /** One Express route: its path under `/api` (`/products/:id`) and the methods it names (`_all` for `.all()`). */
 interface AppRoute {
@@ -82,11 +84,11 @@ describe('the OpenAPI document of /api', () => {
     }
     for (const item of Object.values(resolved.paths)) {
       for (const method of HTTP_METHODS) {
-        for (const response of Object.values(item[method]?.responses ?? {})) {
-          for (const media of Object.values('content' in response ? (response.content ?? {}) : {})) {
+        for (const response of Object.values(item[method]?.responses ?? {}) as ResponseObject[]) {
+          for (const media of Object.values(response.content ?? {})) {
             const examples = [
-              ...(media.example === undefined ? [] : [media.example]),
-              ...Object.values(media.examples ?? {}).map((e) => e.value),
+              ...(media.example === undefined ? [] : [media.example as unknown]),
+              ...Object.values(media.examples ?? {}).map((example) => (example as ExampleObject).value as unknown),
             ];
             for (const example of examples) {
               expect(ajv.validate(media.schema ?? {}, example), ajv.errorsText()).toBe(true);
@@ -97,6 +99,39 @@ describe('the OpenAPI document of /api', () => {
       }
     }
     expect(checked).toBeGreaterThan(10);
+  });
+
+  it('describes a product exactly as the server’s own validation reads one (both come from one zod schema)', async () => {
+    const validator = new Validator();
+    await validator.validate(JSON.parse(JSON.stringify(OPENAPI_DOCUMENT)) as Record<string, unknown>);
+    const resolved = validator.resolveRefs() as unknown as typeof OPENAPI_DOCUMENT;
+    const ajv = new Ajv2020({ strict: true });
+    const product = { ...FIXTURE_PRODUCTS[0]!, image: '/api/products/1/image' };
+    const { rating: _rating, ...unrated } = product;
+    const candidates: unknown[] = [
+      product,
+      unrated,
+      { ...product, title: 'x'.repeat(10_000) },
+      { ...product, id: -1 },
+      { ...product, id: 1.5 },
+      { ...product, id: Number.MAX_SAFE_INTEGER + 2 },
+      { ...product, id: '1' },
+      { ...product, price: '9.99' },
+      { ...product, image: 'https://fakestoreapi.com/img/1.jpg' },
+      { ...product, rating: { rate: 4 } },
+      { ...product, rating: null },
+      { ...product, category: undefined },
+      null,
+      [],
+      'product',
+    ];
+    for (const candidate of candidates) {
+      // JSON, as an answer carries it (no undefined fields).
+      const value: unknown = JSON.parse(JSON.stringify(candidate) ?? 'null');
+      expect(ajv.validate(resolved.components.schemas.Product!, value), JSON.stringify(value)).toBe(
+        publicProductSchema.safeParse(value).success,
+      );
+    }
   });
 
   describe('and the routes of the app', () => {

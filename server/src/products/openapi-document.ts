@@ -1,20 +1,72 @@
 import { STATUS_CODES } from 'node:http';
 import { IMAGE_WIDTHS } from '@catalogue/shared/image-widths';
 import { MESSAGES } from '@catalogue/shared/messages';
+import { MAX_PAGE, PRODUCTS_PAGE_SIZE, type ProductSearchPage } from '@catalogue/shared/product-paging';
+import { SORT_OPTIONS } from '@catalogue/shared/sort';
+import { apiErrorSchema, categoryNamesSchema, type Product, publicProductSchema, ratingSchema } from '@catalogue/shared/product';
+import type {
+  ComponentsObject,
+  HeaderObject,
+  InfoObject,
+  OpenAPIObject,
+  OperationObject,
+  ParameterObject,
+  PathItemObject,
+  PathsObject,
+  ReferenceObject,
+  ResponseObject,
+  SchemaObject,
+  ServerObject,
+} from 'openapi3-ts/oas31';
+import { z } from 'zod';
 import { ALLOWED_METHODS, API_ALLOW, EXPOSED_HEADERS, PREFLIGHT_MAX_AGE_SECONDS } from '../http/cors.js';
 // eslint-disable-next-line import-x/no-restricted-paths -- until the images slice owns its cache and route
 import { IMAGE_CACHE_CONTROL } from '../images/image-answer.js';
 import { MALFORMED_ESCAPE } from '../http/errors.js';
 import { LIST_QUERY_ERRORS, MAX_LIST_LIMIT } from './list-query.js';
-import type { Header, OpenApiDocument, Operation, Parameter, Reference, Response } from './openapi-types.js';
+import { MAX_SEARCH_CHARS, SEARCH_QUERY_ERRORS } from './search-query.js';
 import { MISSING_CATEGORY_NAME } from './products-router.js';
 import { MAX_API_URL_LENGTH } from '../http/uri-too-long.js';
 
 /**
- * The OpenAPI 3.1 document of `/api` (README, "HTTP API"), served at `/api/openapi.json` and rendered at
- * `/api/docs`. Written by hand from the routes, not generated: openapi-document.test.ts holds it to the routes
- * the app really has, and openapi-contract.test.ts holds real answers to it.
+ * The OpenAPI 3.1 document of `/api` (docs/api.md), served at `/api/openapi.json` and rendered at
+ * `/api/docs`. Its schemas come from the zod schemas the server validates with (shared/src/product.ts, through
+ * `z.toJSONSchema`); the rest is written by hand from the routes: openapi-document.test.ts holds it to the routes
+ * the app really has, openapi-contract.test.ts holds real answers to it, and `npm run lint` runs Redocly and
+ * Spectral over it (scripts/lint-openapi.mjs).
  */
+
+/**
+ * The document's type: OpenAPI 3.1 as openapi3-ts types it, with the parts this document always has made
+ * required, so readers (the reference page, the tests) need not test for them.
+ */
+export type ApiDocument = OpenAPIObject & {
+  // Two fields OpenAPI 3.1 added that openapi3-ts's oas31 types lack (its oas32 ones have them).
+  jsonSchemaDialect?: string;
+  info: InfoObject & { summary?: string };
+  servers: ServerObject[];
+  paths: PathsObject;
+  /** Each component written out in full: none is itself a `$ref`. */
+  components: ComponentsObject & {
+    schemas: Record<string, SchemaObject>;
+    parameters: Record<string, ParameterObject>;
+    headers: Record<string, HeaderObject>;
+    responses: Record<string, ResponseObject>;
+  };
+};
+
+/** The methods an OpenAPI path item can document; the API's routes answer GET (and HEAD with it). */
+export const HTTP_METHODS = [
+  'get',
+  'put',
+  'post',
+  'delete',
+  'options',
+  'head',
+  'patch',
+  'trace',
+] as const satisfies readonly (keyof PathItemObject)[];
+export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 /** How long clients may keep the document and its page: it changes only with a deploy, and revalidating is a 304. */
 export const OPENAPI_CACHE_CONTROL = 'public, max-age=300';
@@ -26,7 +78,7 @@ export const OPENAPI_CACHE_CONTROL = 'public, max-age=300';
  */
 const API_VERSION = '1.0.0';
 
-const ref = (section: 'schemas' | 'parameters' | 'headers' | 'responses', name: string): Reference => ({
+const ref = (section: 'schemas' | 'parameters' | 'headers' | 'responses', name: string): ReferenceObject => ({
   $ref: `#/components/${section}/${name}`,
 });
 
@@ -35,7 +87,7 @@ const FAKE_STORE = 'https://fakestoreapi.com';
 // ---------------------------------------------------------------------------------------------------------------
 // Examples, in the shapes of the fixture catalogue the tests serve: one product with a rating, one without.
 
-const EXAMPLE_PRODUCT = {
+const EXAMPLE_PRODUCT: Product = {
   id: 1,
   title: 'Fjallraven - Foldsack No. 1 Backpack, Fits 15 Laptops',
   price: 109.95,
@@ -45,7 +97,7 @@ const EXAMPLE_PRODUCT = {
   rating: { rate: 3.9, count: 120 },
 };
 
-const EXAMPLE_PRODUCT_WITHOUT_RATING = {
+const EXAMPLE_PRODUCT_WITHOUT_RATING: Product = {
   id: 5,
   title: "John Hardy Women's Legends Naga Gold & Silver Dragon Station Chain Bracelet",
   price: 695,
@@ -57,9 +109,55 @@ const EXAMPLE_PRODUCT_WITHOUT_RATING = {
 const EXAMPLE_CATEGORIES = ["men's clothing", 'jewelery', 'electronics', "women's clothing", 'home & garden/outdoor 🏕️'];
 
 // ---------------------------------------------------------------------------------------------------------------
+// Schemas: the zod schemas the server validates with, as JSON Schema 2020-12 (OpenAPI 3.1's dialect).
+
+/**
+ * What `/openapi.json` answers, described far enough for a client generator to type it (a bare `{type: object}`
+ * would come out as an object with no fields): an OpenAPI 3.1 document, its fields beyond these left open.
+ */
+const openApiDocumentSchema = z
+  .looseObject({
+    openapi: z.string().regex(/^3\.1\.[0-9]+$/),
+    info: z.looseObject({ title: z.string(), version: z.string() }),
+    servers: z.array(z.looseObject({ url: z.string() })),
+    paths: z.record(z.string(), z.looseObject({})),
+    components: z.looseObject({}),
+  })
+  .meta({ description: 'An OpenAPI 3.1 document: this one.' });
+
+/** The schemas, each named by its id in `components.schemas`; a schema used inside another becomes a `$ref`. */
+const schemaRegistry = z.registry<{ id: string }>();
+const documentedProduct = publicProductSchema.meta({ examples: [EXAMPLE_PRODUCT, EXAMPLE_PRODUCT_WITHOUT_RATING] });
+schemaRegistry.add(documentedProduct, { id: 'Product' });
+schemaRegistry.add(ratingSchema, { id: 'Rating' });
+schemaRegistry.add(z.array(documentedProduct), { id: 'Products' });
+/** What `/products/search` answers (shared/src/product-paging.ts), tied to its type. */
+const searchPageSchema = z.object({
+  items: z.array(documentedProduct).describe(`The products of this page, at most \`pageSize\`, in the order asked for.`),
+  total: z.int().nonnegative().describe('How many products match in all, over every page.'),
+  page: z.int().min(1).describe('This page, from 1.'),
+  pageSize: z.literal(PRODUCTS_PAGE_SIZE).describe('Products per page.'),
+  catalogueSize: z.int().nonnegative().describe('How many products the whole catalogue holds.'),
+}) satisfies z.ZodType<ProductSearchPage>;
+schemaRegistry.add(searchPageSchema, { id: 'ProductSearchPage' });
+schemaRegistry.add(categoryNamesSchema.meta({ examples: [EXAMPLE_CATEGORIES] }), { id: 'Categories' });
+schemaRegistry.add(apiErrorSchema.meta({ examples: [{ error: MESSAGES.productNotFound }] }), { id: 'Error' });
+schemaRegistry.add(openApiDocumentSchema, { id: 'OpenApiDocument' });
+
+/**
+ * `z.toJSONSchema` writes each as a document of its own (`$schema`, and an `$id` naming where it will sit); as a
+ * component it is neither: the document's `jsonSchemaDialect` names the dialect.
+ */
+const SCHEMAS: Record<string, SchemaObject> = Object.fromEntries(
+  Object.entries(z.toJSONSchema(schemaRegistry, { uri: (id) => `#/components/schemas/${id}` }).schemas).map(
+    ([id, { $schema: _dialect, $id: _id, ...schema }]) => [id, schema as SchemaObject],
+  ),
+);
+
+// ---------------------------------------------------------------------------------------------------------------
 // Headers. Each answer's set is listed once below and shared by the operations that send it.
 
-const HEADERS: Record<string, Header> = {
+const HEADERS: Record<string, HeaderObject> = {
   ETag: {
     description:
       'Strong validator of the body, one per encoding (`"<hash>"`, `"<hash>-gzip"`, `"<hash>-br"`). Send it back in `If-None-Match` to get a `304`; any of the three matches.',
@@ -153,7 +251,7 @@ const HEADERS: Record<string, Header> = {
   },
 };
 
-/** Every `/api` answer, errors included, carries these (README, "HTTP API"). */
+/** Every `/api` answer, errors included, carries these (docs/api.md, "CORS"). */
 const CORS_HEADERS = {
   'Access-Control-Allow-Origin': ref('headers', 'AccessControlAllowOrigin'),
   'Access-Control-Expose-Headers': ref('headers', 'AccessControlExposeHeaders'),
@@ -165,7 +263,7 @@ const RATE_LIMIT_HEADERS = {
   ...CORS_HEADERS,
 };
 
-/** A cached catalogue answer (the list, a product, a view of the list): README, "Caching". */
+/** A cached catalogue answer (the list, a product, a view of the list): docs/api.md, "Caching". */
 const CATALOGUE_HEADERS = {
   ETag: ref('headers', 'ETag'),
   'Cache-Control': ref('headers', 'CacheControlCatalogue'),
@@ -182,7 +280,7 @@ const ERROR_HEADERS = { 'Cache-Control': ref('headers', 'CacheControlNoStore'), 
 
 const JSON_TYPE = 'application/json';
 
-function errorResponse(description: string, messages: string[], headers: Response['headers'] = ERROR_HEADERS): Response {
+function errorResponse(description: string, messages: string[], headers: ResponseObject['headers'] = ERROR_HEADERS): ResponseObject {
   return {
     description,
     headers,
@@ -195,7 +293,7 @@ function errorResponse(description: string, messages: string[], headers: Respons
   };
 }
 
-const RESPONSES: Record<string, Response> = {
+const RESPONSES: Record<string, ResponseObject> = {
   NotModified: {
     description: 'The `If-None-Match` named the current body: no body, the same headers as a `200` but the content ones.',
     headers: CATALOGUE_HEADERS,
@@ -248,7 +346,7 @@ const LIST_FAILURE_RESPONSES = {
   '504': ref('responses', 'CatalogueTimeout'),
 };
 
-function listResponse(description: string): Response {
+function listResponse(description: string): ResponseObject {
   return {
     description,
     headers: CATALOGUE_HEADERS,
@@ -266,7 +364,7 @@ const INVALID_QUERY_MESSAGES = Object.values(LIST_QUERY_ERRORS);
 // ---------------------------------------------------------------------------------------------------------------
 // Parameters.
 
-const PARAMETERS: Record<string, Parameter> = {
+const PARAMETERS: Record<string, ParameterObject> = {
   ProductId: {
     name: 'id',
     in: 'path',
@@ -291,6 +389,36 @@ const PARAMETERS: Record<string, Parameter> = {
     schema: { type: 'string', enum: ['asc', 'desc'] },
     example: 'desc',
   },
+  SearchText: {
+    name: 'q',
+    in: 'query',
+    description: `Keep the products whose title contains this text, ignoring case and the text's leading and trailing spaces. At most ${MAX_SEARCH_CHARS} characters. Absent or blank: every title.`,
+    schema: { type: 'string', maxLength: MAX_SEARCH_CHARS },
+    example: 'backpack',
+  },
+  SearchCategory: {
+    name: 'category',
+    in: 'query',
+    description:
+      'Keep the products of this category, its exact name as `/products/categories` lists it. An unknown name selects nothing. Absent: every category.',
+    schema: { type: 'string' },
+    example: 'jewelery',
+  },
+  SearchSort: {
+    name: 'sort',
+    in: 'query',
+    description:
+      'The products page’s orders: `priceLowHigh`, `priceHighLow`, `nameAZ` (titles compared as `localeCompare` does), or `none` (the catalogue’s order, the default). Ties keep the catalogue’s order.',
+    schema: { type: 'string', enum: SORT_OPTIONS.map((option) => option.value) },
+    example: 'priceLowHigh',
+  },
+  Page: {
+    name: 'page',
+    in: 'query',
+    description: `Which page of ${PRODUCTS_PAGE_SIZE} products, from 1, written in digits without leading zeros. A page past the last has no items. Absent: the first.`,
+    schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE },
+    example: 2,
+  },
   CategoryName: {
     name: 'name',
     in: 'path',
@@ -305,7 +433,7 @@ const PARAMETERS: Record<string, Parameter> = {
     in: 'query',
     description:
       'Resize to this width in CSS pixels, one of the listed widths written exactly so (`0320` or `321` is a `400`, as is `w` given twice), never wider than the photo itself. Absent: the original bytes.',
-    schema: { type: 'integer', enum: IMAGE_WIDTHS },
+    schema: { type: 'integer', enum: [...IMAGE_WIDTHS] },
     example: 320,
   },
 };
@@ -317,7 +445,7 @@ const PRODUCT_TAG = 'Products';
 const CATEGORY_TAG = 'Categories';
 const ABOUT_TAG = 'About this API';
 
-const listProducts: Operation = {
+const listProducts: OperationObject = {
   operationId: 'listProducts',
   summary: 'All products',
   description:
@@ -333,7 +461,7 @@ const listProducts: Operation = {
   },
 };
 
-const getProduct: Operation = {
+const getProduct: OperationObject = {
   operationId: 'getProduct',
   summary: 'One product',
   description:
@@ -372,7 +500,7 @@ const IMAGE_HEADERS = {
   ...RATE_LIMIT_HEADERS,
 };
 
-const getProductImage: Operation = {
+const getProductImage: OperationObject = {
   operationId: 'getProductImage',
   summary: 'A product’s image',
   description: [
@@ -404,7 +532,41 @@ const getProductImage: Operation = {
   },
 };
 
-const listCategories: Operation = {
+const searchProducts: OperationObject = {
+  operationId: 'searchProducts',
+  summary: 'One page of a search over the whole catalogue',
+  description: `The products page's own rule over the cached list: the exact \`category\`, then the titles containing \`q\`, then \`sort\`; then page \`page\` of ${PRODUCTS_PAGE_SIZE}. Each page's body is prepared once per fill of the list and then only picked: no upstream call of its own. This is how the site searches a catalogue too large to send to the browser.`,
+  tags: [PRODUCT_TAG],
+  parameters: [
+    ref('parameters', 'SearchText'),
+    ref('parameters', 'SearchCategory'),
+    ref('parameters', 'SearchSort'),
+    ref('parameters', 'Page'),
+  ],
+  responses: {
+    '200': {
+      description: 'The page, with the totals.',
+      headers: CATALOGUE_HEADERS,
+      content: {
+        [JSON_TYPE]: {
+          schema: ref('schemas', 'ProductSearchPage'),
+          example: { items: [EXAMPLE_PRODUCT], total: 1, page: 1, pageSize: PRODUCTS_PAGE_SIZE, catalogueSize: 20 },
+        },
+      },
+    },
+    '304': ref('responses', 'NotModified'),
+    '400': errorResponse('A `q` too long, an unknown `sort`, a `page` that is not a page number, or a parameter given twice.', [
+      SEARCH_QUERY_ERRORS.search,
+      SEARCH_QUERY_ERRORS.sort,
+      SEARCH_QUERY_ERRORS.page,
+      SEARCH_QUERY_ERRORS.repeated('q'),
+    ]),
+    ...ANY_REQUEST_RESPONSES,
+    ...LIST_FAILURE_RESPONSES,
+  },
+};
+
+const listCategories: OperationObject = {
   operationId: 'listCategories',
   summary: 'The category names',
   description:
@@ -422,7 +584,7 @@ const listCategories: Operation = {
   },
 };
 
-const listProductsInCategory: Operation = {
+const listProductsInCategory: OperationObject = {
   operationId: 'listProductsInCategory',
   summary: 'The products of one category',
   description:
@@ -441,7 +603,7 @@ const listProductsInCategory: Operation = {
   },
 };
 
-const categoryNameMissing: Operation = {
+const categoryNameMissing: OperationObject = {
   operationId: 'categoryNameMissing',
   summary: 'No category named',
   description: 'Without a name this path names no category; it says so rather than read `category` as a product id.',
@@ -459,21 +621,25 @@ const DOCUMENT_HEADERS = {
   ...RATE_LIMIT_HEADERS,
 };
 
-const DOCUMENT_NOT_MODIFIED: Response = { description: 'The `If-None-Match` named the current body.', headers: DOCUMENT_HEADERS };
+const DOCUMENT_NOT_MODIFIED: ResponseObject = { description: 'The `If-None-Match` named the current body.', headers: DOCUMENT_HEADERS };
 
-const getOpenApiDocument: Operation = {
+const getOpenApiDocument: OperationObject = {
   operationId: 'getOpenApiDocument',
   summary: 'This document',
   description: 'The OpenAPI 3.1 document of `/api`, built once at start-up.',
   tags: [ABOUT_TAG],
   responses: {
-    '200': { description: 'The document.', headers: DOCUMENT_HEADERS, content: { [JSON_TYPE]: { schema: { type: 'object' } } } },
+    '200': {
+      description: 'The document.',
+      headers: DOCUMENT_HEADERS,
+      content: { [JSON_TYPE]: { schema: ref('schemas', 'OpenApiDocument') } },
+    },
     '304': DOCUMENT_NOT_MODIFIED,
     ...ANY_REQUEST_RESPONSES,
   },
 };
 
-const getReferencePage: Operation = {
+const getReferencePage: OperationObject = {
   operationId: 'getReferencePage',
   summary: 'This document as a web page',
   description: 'The reference page rendered from this document on the server: plain HTML, no script.',
@@ -517,7 +683,7 @@ Where the two differ, on purpose:
 `;
 
 /** The document. Plain data: served as JSON and rendered as the reference page, both once at start-up. */
-export const OPENAPI_DOCUMENT: OpenApiDocument = {
+export const OPENAPI_DOCUMENT: ApiDocument = {
   openapi: '3.1.0',
   jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
   info: {
@@ -526,6 +692,8 @@ export const OPENAPI_DOCUMENT: OpenApiDocument = {
     summary: 'The product catalogue, read-only, in the Fake Store API’s shape.',
     description: DESCRIPTION,
   },
+  // A public, read-only API: no operation asks for credentials (an empty list says so, where none would leave it unsaid).
+  security: [],
   servers: [{ url: '/api', description: 'This origin: a Fake Store client changes only its base URL to `{origin}/api`.' }],
   tags: [
     { name: PRODUCT_TAG, description: 'The catalogue’s products and their images.' },
@@ -534,6 +702,7 @@ export const OPENAPI_DOCUMENT: OpenApiDocument = {
   ],
   paths: {
     '/products': { get: listProducts },
+    '/products/search': { get: searchProducts },
     '/products/{id}': { get: getProduct },
     '/products/{id}/image': { get: getProductImage },
     '/products/categories': { get: listCategories },
@@ -543,52 +712,7 @@ export const OPENAPI_DOCUMENT: OpenApiDocument = {
     '/docs': { get: getReferencePage },
   },
   components: {
-    schemas: {
-      Product: {
-        type: 'object',
-        description: 'A product in the Fake Store’s shape, as the upstream sends it except `image`.',
-        required: ['id', 'title', 'price', 'description', 'category', 'image'],
-        additionalProperties: false,
-        properties: {
-          id: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
-          title: { type: 'string' },
-          price: { type: 'number', description: 'In US dollars.' },
-          description: { type: 'string' },
-          category: { type: 'string', description: 'A name `/products/categories` lists.' },
-          image: {
-            type: 'string',
-            pattern: '^/api/products/[0-9]+/image$',
-            description: 'This origin’s image route for the product (`/api/products/{id}/image`), not the upstream’s URL.',
-          },
-          rating: ref('schemas', 'Rating'),
-        },
-        examples: [EXAMPLE_PRODUCT, EXAMPLE_PRODUCT_WITHOUT_RATING],
-      },
-      Rating: {
-        type: 'object',
-        description: 'Missing where the upstream sends none.',
-        required: ['rate', 'count'],
-        additionalProperties: false,
-        properties: {
-          rate: { type: 'number', description: 'The average rating, 0 to 5 at the Fake Store.' },
-          count: { type: 'number', description: 'How many ratings (a whole number at the Fake Store).' },
-        },
-      },
-      Products: { type: 'array', items: ref('schemas', 'Product') },
-      Categories: {
-        type: 'array',
-        items: { type: 'string' },
-        uniqueItems: true,
-        examples: [EXAMPLE_CATEGORIES],
-      },
-      Error: {
-        type: 'object',
-        required: ['error'],
-        additionalProperties: false,
-        properties: { error: { type: 'string', minLength: 1, description: 'What went wrong, for a person to read.' } },
-        examples: [{ error: MESSAGES.productNotFound }],
-      },
-    },
+    schemas: SCHEMAS,
     parameters: PARAMETERS,
     headers: HEADERS,
     responses: RESPONSES,

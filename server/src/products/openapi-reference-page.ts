@@ -1,17 +1,15 @@
 import { escapeHtml } from '../http/escape-html.js';
 import type {
-  Header,
-  HttpMethod,
-  JsonSchema,
-  MediaType,
-  OpenApiDocument,
-  Operation,
-  Parameter,
-  PathItem,
-  Reference,
-  Response,
-} from './openapi-types.js';
-import { HTTP_METHODS } from './openapi-types.js';
+  HeaderObject,
+  MediaTypeObject,
+  OperationObject,
+  ParameterObject,
+  PathItemObject,
+  ReferenceObject,
+  ResponseObject,
+  SchemaObject,
+} from 'openapi3-ts/oas31';
+import { type ApiDocument, HTTP_METHODS, type HttpMethod } from './openapi-document.js';
 
 /**
  * The reference page of `/api` (`/api/docs`), rendered on the server from the OpenAPI document: one HTML page
@@ -19,7 +17,7 @@ import { HTTP_METHODS } from './openapi-types.js';
  * origin. Operations are grouped by path; each shows its parameters and every answer it can give, with content
  * type, headers, schema and examples; the schemas follow. Every text from the document is HTML-escaped.
  */
-export function renderReferencePage(document: OpenApiDocument): string {
+export function renderReferencePage(document: ApiDocument): string {
   const page = new ReferencePage(document);
   return page.render();
 }
@@ -58,10 +56,10 @@ nav ul { padding-left: 1.25rem; }
 `;
 
 class ReferencePage {
-  readonly #document: OpenApiDocument;
+  readonly #document: ApiDocument;
   readonly #base: string;
 
-  constructor(document: OpenApiDocument) {
+  constructor(document: ApiDocument) {
     this.#document = document;
     this.#base = document.servers[0]?.url ?? '';
   }
@@ -88,7 +86,7 @@ ${this.#contents()}
 <main id="main">
 <section aria-labelledby="about">
 <h2 id="about">About this API</h2>
-${markdown(info.description, 3)}
+${markdown(info.description ?? '', 3)}
 </section>
 <section aria-labelledby="operations">
 <h2 id="operations">Operations</h2>
@@ -116,15 +114,15 @@ ${Object.entries(this.#document.components.schemas)
 `;
   }
 
-  #operations(item: PathItem): [HttpMethod, Operation][] {
-    return HTTP_METHODS.flatMap((method) => (item[method] ? [[method, item[method]] as [HttpMethod, Operation]] : []));
+  #operations(item: PathItemObject): [HttpMethod, OperationObject][] {
+    return HTTP_METHODS.flatMap((method) => (item[method] ? [[method, item[method]] as [HttpMethod, OperationObject]] : []));
   }
 
   #contents(): string {
     const links = Object.entries(this.#document.paths).flatMap(([path, item]) =>
       this.#operations(item).map(
         ([method, operation]) =>
-          `<li><a href="#${escapeHtml(operation.operationId)}">${method.toUpperCase()} <code>${escapeHtml(this.#base + path)}</code></a> — ${escapeHtml(operation.summary)}</li>`,
+          `<li><a href="#${escapeHtml(operation.operationId ?? '')}">${method.toUpperCase()} <code>${escapeHtml(this.#base + path)}</code></a> — ${escapeHtml(operation.summary ?? '')}</li>`,
       ),
     );
     return `<nav aria-label="Operations">
@@ -136,7 +134,7 @@ ${links.join('\n')}
 </nav>`;
   }
 
-  #path(path: string, item: PathItem): string {
+  #path(path: string, item: PathItemObject): string {
     const fullPath = this.#base + path;
     const id = `path-${slug(path)}`;
     return `<section aria-labelledby="${id}">
@@ -148,20 +146,21 @@ ${this.#operations(item)
 </section>`;
   }
 
-  #operation(method: HttpMethod, fullPath: string, operation: Operation): string {
-    const id = escapeHtml(operation.operationId);
-    const parameters = (operation.parameters ?? []).map((parameter) => this.#resolve<Parameter>(parameter));
+  #operation(method: HttpMethod, fullPath: string, operation: OperationObject): string {
+    const id = escapeHtml(operation.operationId ?? '');
+    const summary = operation.summary ?? '';
+    const parameters = (operation.parameters ?? []).map((parameter) => this.#resolve<ParameterObject>(parameter));
     return `<article class="operation" aria-labelledby="${id}">
-<h4 id="${id}"><span class="method">${method.toUpperCase()}</span> <code>${escapeHtml(fullPath)}</code> — ${escapeHtml(operation.summary)}</h4>
-${markdown(operation.description, 5)}
+<h4 id="${id}"><span class="method">${method.toUpperCase()}</span> <code>${escapeHtml(fullPath)}</code> — ${escapeHtml(summary)}</h4>
+${markdown(operation.description ?? '', 5)}
 ${parameters.length === 0 ? '' : this.#parameters(operation, parameters)}
 <h5>Responses</h5>
-<div class="scroll" role="region" aria-label="${escapeHtml(`Responses of ${operation.summary}`)}" tabindex="0">
+<div class="scroll" role="region" aria-label="${escapeHtml(`Responses of ${summary}`)}" tabindex="0">
 <table>
 <thead><tr><th scope="col">Status</th><th scope="col">Meaning</th><th scope="col">Body and headers</th></tr></thead>
 <tbody>
-${Object.entries(operation.responses)
-  .map(([status, response]) => this.#response(status, this.#resolve<Response>(response)))
+${Object.entries(operation.responses ?? {})
+  .map(([status, response]) => this.#response(status, this.#resolve<ResponseObject>(response as ResponseObject | ReferenceObject)))
   .join('\n')}
 </tbody>
 </table>
@@ -169,9 +168,9 @@ ${Object.entries(operation.responses)
 </article>`;
   }
 
-  #parameters(operation: Operation, parameters: Parameter[]): string {
+  #parameters(operation: OperationObject, parameters: ParameterObject[]): string {
     return `<h5>Parameters</h5>
-<div class="scroll" role="region" aria-label="${escapeHtml(`Parameters of ${operation.summary}`)}" tabindex="0">
+<div class="scroll" role="region" aria-label="${escapeHtml(`Parameters of ${operation.summary ?? ''}`)}" tabindex="0">
 <table>
 <thead><tr><th scope="col">Name</th><th scope="col">In</th><th scope="col">Type</th><th scope="col">Description</th></tr></thead>
 <tbody>
@@ -181,7 +180,7 @@ ${parameters
 <th scope="row"><code>${escapeHtml(parameter.name)}</code>${parameter.required ? ' <span class="muted">(required)</span>' : ''}</th>
 <td>${escapeHtml(parameter.in)}</td>
 <td>${this.#type(parameter.schema)}</td>
-<td>${markdown(parameter.description, 6)}${parameter.example === undefined ? '' : `<p class="muted">Example: <code>${escapeHtml(String(parameter.example))}</code></p>`}</td>
+<td>${markdown(parameter.description ?? '', 6)}${parameter.example === undefined ? '' : `<p class="muted">Example: <code>${escapeHtml(String(parameter.example))}</code></p>`}</td>
 </tr>`,
   )
   .join('\n')}
@@ -190,7 +189,7 @@ ${parameters
 </div>`;
   }
 
-  #response(status: string, response: Response): string {
+  #response(status: string, response: ResponseObject): string {
     return `<tr>
 <th scope="row">${escapeHtml(status)}</th>
 <td>${markdown(response.description, 6)}</td>
@@ -199,9 +198,9 @@ ${parameters
   }
 
   /** A response's content types (with schema and examples) and its headers. */
-  #body(response: Response): string {
+  #body(response: ResponseObject): string {
     const content = Object.entries(response.content ?? {});
-    const headers = Object.entries(response.headers ?? {}).map(([name, header]) => [name, this.#resolve<Header>(header)] as const);
+    const headers = Object.entries(response.headers ?? {}).map(([name, header]) => [name, this.#resolve<HeaderObject>(header)] as const);
     const body =
       content.length === 0 ? '<p class="muted">No body.</p>' : content.map(([type, media]) => this.#media(type, media)).join('\n');
     const headerList =
@@ -210,13 +209,13 @@ ${parameters
         : `<details><summary>Headers (${headers.length})</summary><dl>${headers
             .map(
               ([name, header]) =>
-                `<dt><code>${escapeHtml(name)}</code>: ${this.#type(header.schema)}${header.required ? '' : ' <span class="muted">(not always)</span>'}</dt><dd>${markdown(header.description, 6)}</dd>`,
+                `<dt><code>${escapeHtml(name)}</code>: ${this.#type(header.schema)}${header.required ? '' : ' <span class="muted">(not always)</span>'}</dt><dd>${markdown(header.description ?? '', 6)}</dd>`,
             )
             .join('')}</dl></details>`;
     return body + headerList;
   }
 
-  #sharedResponse(name: string, response: Response): string {
+  #sharedResponse(name: string, response: ResponseObject): string {
     const id = `response-${slug(name)}`;
     return `<section aria-labelledby="${id}">
 <h3 id="${id}">${escapeHtml(name)}</h3>
@@ -225,9 +224,9 @@ ${this.#body(response)}
 </section>`;
   }
 
-  #media(type: string, media: MediaType): string {
+  #media(type: string, media: MediaTypeObject): string {
     const examples = media.examples
-      ? Object.values(media.examples).map((example) => example.value)
+      ? Object.values(media.examples).map((example) => ('value' in example ? (example.value as unknown) : undefined))
       : media.example === undefined
         ? []
         : [media.example];
@@ -238,14 +237,16 @@ ${this.#body(response)}
   }
 
   /** A schema in a few words: a link to a named schema, or its type and constraints. */
-  #type(schema: JsonSchema): string {
+  #type(schema: SchemaObject | ReferenceObject | undefined): string {
+    if (schema === undefined) return '';
     if (schema.$ref !== undefined) {
       const name = schema.$ref.split('/').at(-1) ?? '';
       return `<a href="#schema-${escapeHtml(slug(name))}">${escapeHtml(name)}</a>`;
     }
+    if (!('type' in schema) && !('enum' in schema) && !('const' in schema)) return '';
     const facts: string[] = [];
     if (schema.type === 'array' && schema.items) facts.push(`array of ${this.#type(schema.items)}`);
-    else if (schema.type !== undefined) facts.push(escapeHtml(schema.type));
+    else if (schema.type !== undefined) facts.push(escapeHtml([schema.type].flat().join(' or ')));
     if (schema.enum) facts.push(`one of ${schema.enum.map((value) => `<code>${escapeHtml(String(value))}</code>`).join(', ')}`);
     if (schema.const !== undefined) facts.push(`<code>${escapeHtml(String(schema.const))}</code>`);
     if (schema.minimum !== undefined) facts.push(`≥ ${schema.minimum}`);
@@ -254,7 +255,7 @@ ${this.#body(response)}
     return facts.join(', ');
   }
 
-  #schema(name: string, schema: JsonSchema): string {
+  #schema(name: string, schema: SchemaObject): string {
     const id = `schema-${slug(name)}`;
     const properties = Object.entries(schema.properties ?? {});
     const required = new Set(schema.required ?? []);
@@ -284,7 +285,7 @@ ${table}
   }
 
   /** A component the document points at with `$ref` (`#/components/responses/NotFound`), or the object itself. */
-  #resolve<T>(value: T | Reference): T {
+  #resolve<T>(value: T | ReferenceObject): T {
     if (typeof value !== 'object' || value === null || !('$ref' in value)) return value;
     const [, , section = '', name = ''] = value.$ref.split('/');
     const components = this.#document.components as unknown as Record<string, Record<string, T>>;

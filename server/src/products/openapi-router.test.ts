@@ -3,9 +3,8 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
-import { OPENAPI_CACHE_CONTROL, OPENAPI_DOCUMENT } from './openapi-document.js';
+import { type ApiDocument, HTTP_METHODS, OPENAPI_CACHE_CONTROL, OPENAPI_DOCUMENT } from './openapi-document.js';
 import { renderReferencePage } from './openapi-reference-page.js';
-import { HTTP_METHODS, type OpenApiDocument } from './openapi-types.js';
 
 let site: TestSite;
 
@@ -105,7 +104,7 @@ describe('GET /api/docs', () => {
         const section = html.slice(html.indexOf(`<article class="operation" aria-labelledby="${operation.operationId}">`));
         expect(section, operation.operationId).toContain(`<code>/api${path}</code>`);
         const article = section.slice(0, section.indexOf('</article>'));
-        for (const status of Object.keys(operation.responses)) expect(article).toContain(`<th scope="row">${status}</th>`);
+        for (const status of Object.keys(operation.responses ?? {})) expect(article).toContain(`<th scope="row">${status}</th>`);
         for (const parameter of operation.parameters ?? []) {
           const name =
             '$ref' in parameter ? OPENAPI_DOCUMENT.components.parameters[parameter.$ref.split('/').at(-1)!]!.name : parameter.name;
@@ -130,7 +129,7 @@ describe('GET /api/docs', () => {
 describe('renderReferencePage', () => {
   it('writes every text of the document as text, markup and all', () => {
     const hostile = '<script>alert("x")</script> & \'quoted\'';
-    const document: OpenApiDocument = structuredClone(OPENAPI_DOCUMENT);
+    const document: ApiDocument = structuredClone(OPENAPI_DOCUMENT);
     document.info.title = hostile;
     document.info.description = `**${hostile}** \`${hostile}\` [${hostile}](https://example.com/"onmouseover="alert(1))`;
     document.components.schemas.Product!.description = hostile;
@@ -144,8 +143,8 @@ describe('renderReferencePage', () => {
   });
 
   it('refuses a reference to a component the document does not have', () => {
-    const document: OpenApiDocument = structuredClone(OPENAPI_DOCUMENT);
-    document.paths['/products']!.get!.responses['418'] = { $ref: '#/components/responses/Teapot' };
+    const document: ApiDocument = structuredClone(OPENAPI_DOCUMENT);
+    document.paths['/products']!.get!.responses!['418'] = { $ref: '#/components/responses/Teapot' };
     expect(() => renderReferencePage(document)).toThrow('#/components/responses/Teapot');
   });
 });

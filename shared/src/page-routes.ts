@@ -1,0 +1,128 @@
+import { parseProductId } from './product-id.js';
+import { readProductsQuery } from './product-paging.js';
+import { PAGE_PATHS } from './routes.js';
+import type { SortOption } from './sort.js';
+
+/** The site's pages, by name. */
+export type PageName = 'home' | 'products' | 'productDetails' | 'notFound';
+
+/**
+ * The page route table: each page's path pattern in React Router's syntax. The browser app builds its React Router
+ * routes from it (client/src/app/router.tsx) and the server resolves every page request against it (resolvePage),
+ * so the two read a URL alike. No two patterns match one path but the last, which takes every other path.
+ */
+export const PAGE_ROUTES = [
+  { page: 'home', path: PAGE_PATHS.home },
+  { page: 'products', path: PAGE_PATHS.products },
+  { page: 'productDetails', path: PAGE_PATHS.productDetailsPattern },
+  { page: 'notFound', path: '*' },
+] as const satisfies readonly { page: PageName; path: string }[];
+
+/** A path's page and its parameters (`id` of `/productdetails/:id`), as React Router gives them to the page. */
+export interface PageMatch {
+  page: PageName;
+  params: Readonly<Partial<Record<string, string>>>;
+}
+
+/**
+ * A pattern as React Router 7 compiles it (its `compilePath`, for the syntax the table uses: static segments,
+ * `:name`, and `*` alone): any letter case, trailing slashes ignored, a parameter one whole non-empty segment, and
+ * `*` every path, its splat parameter (`*`) the path after the first `/`.
+ */
+function compile(pattern: string): { test: RegExp; names: string[] } {
+  const names: string[] = [];
+  const source = pattern
+    .replace(/\/*\*?$/, '')
+    .replace(/^\/*/, '/')
+    .replace(/[\\.*+^${}|()[\]]/g, '\\$&')
+    .replace(/\/:([\w-]+)/g, (_segment, name: string) => {
+      names.push(name);
+      return '/([^\\/]+)';
+    });
+  if (pattern !== '*') return { test: new RegExp(`^${source}\\/*$`, 'i'), names };
+  names.push('*');
+  return { test: new RegExp(`^${source}(.*)$`, 'i'), names };
+}
+
+const COMPILED = PAGE_ROUTES.map(({ page, path }) => ({ page, ...compile(path) }));
+
+/**
+ * React Router's reading of a path before it matches: each segment percent-decoded, a `/` decoded inside one kept
+ * as `%2F` (so it cannot split a segment), and the path left as it is if any escape is malformed.
+ */
+function decodePath(pathname: string): string {
+  try {
+    return pathname
+      .split('/')
+      .map((segment) => decodeURIComponent(segment).replace(/\//g, '%2F'))
+      .join('/');
+  } catch {
+    return pathname;
+  }
+}
+
+/** The page a pathname shows, matched as React Router matches the same table (client/src/app/router.test.tsx holds the two equal). */
+export function matchPageRoute(pathname: string): PageMatch {
+  const decoded = decodePath(pathname);
+  for (const { page, test, names } of COMPILED) {
+    const found = test.exec(decoded);
+    if (found === null) continue;
+    // React Router gives a parameter with the `%2F` it kept turned back into `/`.
+    const params = Object.fromEntries(names.map((name, index) => [name, (found[index + 1] ?? '').replace(/%2F/g, '/')]));
+    return { page, params };
+  }
+  // Unreachable: the last pattern matches every path.
+  return { page: 'notFound', params: {} };
+}
+
+/** Which page a URL names, with what it needs to fetch and describe it. */
+export type PageRoute =
+  | { kind: 'home' }
+  /**
+   * `category` is the exact name of `?category=` ('' for every category); whether the catalogue has it is the
+   * data's to say, and so is whether it has `page` (1-based; shared/src/product-paging.ts).
+   */
+  | { kind: 'products'; query: string; category: string; sort: SortOption; page: number }
+  | { kind: 'product'; id: number }
+  | { kind: 'invalid-id' }
+  | { kind: 'not-found' };
+
+/**
+ * The page of a request URL (path and query, as received), resolved once per request by the server and passed
+ * along (to the data it loads, the head it writes, the renderer): the path matched against the table as the
+ * browser's router matches it, the id parsed, `q`, `category`, `sort` and `page` read from the query (an unknown
+ * sort is none, an odd page the first). docs/product.md, "Routes and layout" and "Products".
+ */
+export function resolvePage(url: string): PageRoute {
+  // Split by hand: `new URL` would read `//host/…` as another host's URL.
+  const queryAt = url.indexOf('?');
+  const { page, params } = matchPageRoute(queryAt === -1 ? url : url.slice(0, queryAt));
+  switch (page) {
+    case 'home':
+      return { kind: 'home' };
+    case 'products': {
+      const { search, category, sort, page } = readProductsQuery(new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1)));
+      return { kind: 'products', query: search, category, sort, page };
+    }
+    case 'productDetails': {
+      const id = parseProductId(params.id);
+      return id === null ? { kind: 'invalid-id' } : { kind: 'product', id };
+    }
+    case 'notFound':
+      return { kind: 'not-found' };
+  }
+}
+
+/** The page that shows a route: an invalid id is the product page saying so. */
+export function pageOf(route: PageRoute): PageName {
+  switch (route.kind) {
+    case 'home':
+    case 'products':
+      return route.kind;
+    case 'product':
+    case 'invalid-id':
+      return 'productDetails';
+    case 'not-found':
+      return 'notFound';
+  }
+}
