@@ -22,7 +22,7 @@ export function productDetailsPath(id: number): string {
 
 export const API_PATHS = {
   products: '/api/products',
-  /** One page of the products a search, a category and a sort select, over the whole catalogue (README, "HTTP API"). */
+  /** One page of the products a search, a category and a sort select, over the whole catalogue (docs/api.md, "Routes"). */
   search: '/api/products/search',
 } as const;
 

@@ -3,7 +3,7 @@ import { PRODUCTS_PARAMS } from '@catalogue/shared/routes';
 import { isSortOption, SORT_OPTIONS } from '@catalogue/shared/sort';
 
 /*
- * `GET /api/products/search?q=&category=&sort=&page=` (README, "HTTP API"): the products list's own rule
+ * `GET /api/products/search?q=&category=&sort=&page=` (docs/api.md, "Routes"): the products list's own rule
  * (shared/src/sort.ts) over the whole catalogue, one page at a time, with the page's parameters and vocabulary.
  * Each parameter is optional and given at most once; anything else is a 400 whose message names the parameter.
  */
