@@ -12,14 +12,15 @@ export const SERVER_CORE = 0;
 /**
  * Starts the built server on a free port and waits for `GET /healthz` to answer 200. `productsApiUrl` empty
  * selects the embedded catalogue; `env` overrides the settings above (the large catalogue's refill probe sets
- * CACHE_TTL_SECONDS=0). Resolves with its origin, the child process, and `startupMs`: from spawning
- * the process to that first 200 (polled every 5 ms).
+ * CACHE_TTL_SECONDS=0); `pinned: false` leaves it every core, for work it does on other threads (the list's fill).
+ * Resolves with its origin, the child process, and `startupMs`: from spawning the process to that first 200
+ * (polled every 5 ms).
  */
-export async function startBuiltServer({ productsApiUrl = '', env = {} } = {}) {
+export async function startBuiltServer({ productsApiUrl = '', env = {}, pinned = true } = {}) {
   const port = await freePort();
   const started = performance.now();
   const child = startNode([ENTRY], {
-    core: SERVER_CORE,
+    ...(pinned && { core: SERVER_CORE }),
     env: {
       PORT: String(port),
       HOST: '127.0.0.1',

@@ -5,6 +5,8 @@
  * back travels through a MessagePort in chunks, each its own message, so the main thread never spends more than a
  * chunk's worth of time copying it in.
  */
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import type { MessagePort } from 'node:worker_threads';
 import type { Product } from '@catalogue/shared/product';
 import type { EncodedBody } from '../http/encoded-body.js';
@@ -14,6 +16,21 @@ import { describeProductIssues, productSchema } from './product-schema.js';
 import { UpstreamError } from './product-source.js';
 import { toPublicProduct } from './public-product.js';
 import { createUpstreamClient, isSuccess } from './upstream-request.js';
+
+/**
+ * This thread yields the processor to the event loop: on Linux a thread's nice value is its own, so the lowest
+ * priority here leaves the main thread's (answers, probes) as it is when both want the same core. Elsewhere, or
+ * where /proc is not mounted, the thread runs at the process's priority.
+ */
+function yieldToTheEventLoop(): void {
+  try {
+    const threadId = Number(readlinkSync('/proc/thread-self').split('/').at(-1));
+    if (Number.isSafeInteger(threadId)) setPriority(threadId, 19);
+  } catch {
+    // Not Linux: nothing to do.
+  }
+}
+yieldToTheEventLoop();
 
 export interface ListFillTask {
   /** `{PRODUCTS_API_URL}/products`. */
