@@ -52,7 +52,24 @@ export default tseslint.config(
           zones: [
             { target: './shared', from: ['./server', './client', './e2e', './scripts'], message: 'shared/ imports nothing of ours.' },
             { target: './server', from: './client', message: 'The server never imports the browser app.' },
-            { target: './client', from: './server', message: 'The browser app never imports the server.' },
+            // The client's component tests run the real server (server/src/testing/test-site.ts): that folder is the one
+            // part of the server they may import, and only the tests and their support (client/src/testing) may.
+            {
+              target: './client',
+              from: './server',
+              except: ['./src/testing'],
+              message: 'The browser app never imports the server; its tests start one through server/src/testing.',
+            },
+            {
+              target: ['./client/src/!(testing)/**/!(*.test).{ts,tsx}', './client/src/!(*.test).{ts,tsx}'],
+              from: './server',
+              message: 'The browser app never imports the server; only its tests and client/src/testing start one.',
+            },
+            {
+              target: ['./server/src/!(testing)/**/!(*.test).ts', './server/src/!(*.test).ts'],
+              from: './server/src/testing',
+              message: 'The server never imports its test support.',
+            },
             // The server by slice (docs/architecture.md): slices (products, pages, images, static, probes) use
             // http/ and catalogue/, never each other; catalogue/ uses http/ and never a slice; http/ uses only the
             // top-level modules (config, logger).

@@ -32,6 +32,11 @@ export default defineConfig({
         },
       },
       {
+        ...nodeProject,
+        // The deployment's own tests: the site behind Debian's nginx, and the Kubernetes manifests rendered and checked.
+        test: { name: 'deploy', environment: 'node', include: ['deploy/**/*.test.ts'], testTimeout: SLOW_WORK_TIMEOUT_MS },
+      },
+      {
         plugins: [react()],
         resolve: { conditions: ['source', ...defaultClientConditions] },
         test: {

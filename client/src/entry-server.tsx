@@ -135,12 +135,14 @@ const BUILD_MANIFEST: Manifest = import.meta.env.PROD
   : {};
 
 /**
- * The files a lazy chunk needs beyond what the entry loads (index.html already links the entry's own chunks and
- * stylesheets): the chunk, the chunks it imports and their stylesheets.
+ * The files a lazy chunk needs beyond what the entry loads: the chunk, the chunks it imports and their stylesheets.
+ * The entry (which index.html links) loads the app itself once the lead photo is painted (main.tsx), so the app's
+ * chunks are left to it rather than preloaded to compete with the photo.
  */
 function chunkPreloads(manifest: Manifest, source: string): string[] {
   const entry = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
-  const loadedByEntry = new Set(entry ? chunkFiles(manifest, entry) : []);
+  const app = entry ? [entry, ...(manifest[entry]?.dynamicImports ?? [])] : [];
+  const loadedByEntry = new Set(app.flatMap((key) => chunkFiles(manifest, key)));
   return chunkFiles(manifest, source).filter((file) => !loadedByEntry.has(file));
 }
 

@@ -24,17 +24,21 @@ export async function cardTitles(page: Page): Promise<string[]> {
   return productCards(page).getByRole('heading').allTextContents();
 }
 
-/** Waits until the Products page shows its list (or its empty message) and no spinner. */
+/**
+ * Waits until the Products page shows its list (or its empty message) and no spinner, and the app has taken it over
+ * (it starts once the lead photos are painted, docs/pages.md), so what the test does next is the app's to answer.
+ */
 export async function waitForProductsPage(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Our Products', level: 1 })).toBeVisible();
   await expect(productCards(page).first().or(page.getByText('No products found.'))).toBeVisible();
   await expect(spinner(page)).toHaveCount(0);
+  await waitForApp(page);
 }
 
-/** Waits until Home shows its carousel and no spinner. */
+/** Waits until Home shows its carousel, started by Swiper (so the app has taken the page over), and no spinner. */
 export async function waitForHomePage(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Products Gallery', level: 1 })).toBeVisible();
-  await expect(page.locator('.swiper-slide').first()).toBeVisible();
+  await expect(page.locator('.swiper.swiper-initialized .swiper-slide').first()).toBeVisible();
   await expect(spinner(page)).toHaveCount(0);
 }
 

@@ -1,14 +1,17 @@
 // Cached `GET /api/products` on the built server, against the ceiling (raw node:http sending the same bytes) and
 // a typical proxy (Express + compression), measured in the same run, interleaved round by round.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { SERVER_CORE, startBuiltServer } from './built-server.mjs';
 import { startContender } from './contenders.mjs';
 import { decodedText, get } from './http.mjs';
-import { measureLoad } from './load.mjs';
-import { cpuSeconds, peakRssMb, resetPeakRss, stopProcess } from './processes.mjs';
-import { median, percent } from './report.mjs';
+import { LOAD_GENERATOR, measureLoad } from './load.mjs';
+import { cpuSeconds, killChildrenOnExit, peakRssMb, resetPeakRss, stopAllProcesses, stopProcess } from './processes.mjs';
+import { fmt, median, percent } from './report.mjs';
 import { startUpstream } from './upstream.mjs';
+
+const RSS_BUDGET_MB = 150;
 
 export const SCENARIOS = [
   { name: '20 products, identity', count: 20, headers: {}, ratioTarget: 0.8 },
@@ -100,7 +103,7 @@ export async function runScenario(scenario, { seconds, warmupSeconds, rounds, wo
           `    round ${round + 1}/${rounds}  ${contender.name.padEnd(20)} ${Math.round(result.requestsPerSecond)
             .toString()
             .padStart(6)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  peak RSS ${result.peakRssMb?.toFixed(0)} MB  ` +
-            `CPU: server ${percent(result.serverCpu)} (${result.cpuPerRequestUs?.toFixed(0)} µs/answer), autocannon ${percent(result.loadGeneratorCpu)}` +
+            `CPU: server ${percent(result.serverCpu)} (${result.cpuPerRequestUs?.toFixed(0)} µs/answer), ${LOAD_GENERATOR} ${percent(result.loadGeneratorCpu)}` +
             (result.non2xx || result.errors ? `  (${result.non2xx} non-2xx, ${result.errors} errors)` : ''),
         );
       }
@@ -133,5 +136,83 @@ export async function runScenario(scenario, { seconds, warmupSeconds, rounds, wo
   } finally {
     await Promise.all(started.map((child) => stopProcess(child)));
     await upstream.close();
+  }
+}
+
+/**
+ * Whether the raw contender's figure is really this machine's ceiling. Against raw node:http, raw node:http or
+ * wrk should use a whole core; if only wrk does, the load generator set the pace (the server's
+ * ratio then understates the gap); if neither does, other work on the machine did, and the ratios mean little.
+ * Returns null when the ceiling is sound.
+ */
+function ceilingCaveat(raw) {
+  if (raw.loadGeneratorCpu !== null && raw.loadGeneratorCpu >= 0.9 && raw.serverCpu !== null && raw.serverCpu < 0.9) {
+    return "unjudged: wrk saturated its core against raw node:http, so the ceiling is the load generator's";
+  }
+  if (raw.serverCpu !== null && raw.loadGeneratorCpu !== null && Math.max(raw.serverCpu, raw.loadGeneratorCpu) < 0.8) {
+    return (
+      `unjudged: neither raw node:http (${percent(raw.serverCpu)}) nor wrk (${percent(raw.loadGeneratorCpu)}) used a whole core, ` +
+      'so other work on this machine set the pace (CPU per answer still compares)'
+    );
+  }
+  return null;
+}
+
+/** Prints a scenario's medians, each contender against raw node:http, and adds them to the bench's report (if any). */
+export function reportScenario(result, { rounds, log, report }) {
+  const { scenario } = result;
+  const [server, raw] = result.contenders;
+  const caveat = ceilingCaveat(raw);
+  log(`  medians of ${rounds} rounds:`);
+  for (const contender of result.contenders) {
+    const ratio = contender.requestsPerSecond / raw.requestsPerSecond;
+    const line =
+      `${fmt(contender.requestsPerSecond)} req/s (${fmt(ratio, 2)}× raw), p50 ${fmt(contender.p50, 2)} ms, ` +
+      `p99 ${fmt(contender.p99, 2)} ms, peak RSS ${fmt(contender.peakRssMb)} MB, ${contender.encoding} body ${fmt(contender.bodyBytes)} B, ` +
+      `CPU ${percent(contender.serverCpu)} (${LOAD_GENERATOR} ${percent(contender.loadGeneratorCpu)}), ` +
+      `${fmt(contender.cpuPerRequestUs)} µs CPU/answer (${fmt(contender.cpuPerRequestUs / raw.cpuPerRequestUs, 1)}× raw)` +
+      (contender.sameContent ? '' : ', DIFFERENT JSON') +
+      (contender.failures ? `, ${contender.failures} failed requests` : '');
+    log(`    ${contender.name.padEnd(20)} ${line}`);
+    const isServer = contender === server;
+    const target = isServer && scenario.ratioTarget !== null ? `≥ ${scenario.ratioTarget}× raw` : '';
+    const judged = target !== '' && caveat === null;
+    const passed = judged ? ratio >= scenario.ratioTarget && contender.failures === 0 && result.warmed : null;
+    report?.add('API', `${scenario.name}: ${contender.name}`, isServer && caveat ? `${line}; ${caveat}` : line, target, passed);
+    if (isServer) {
+      log(`  ratio: ${fmt(ratio, 2)}× raw node:http${target === '' ? '' : ` (target ${target}${caveat ? ', unjudged' : ''})`}`);
+      report?.add(
+        'API',
+        `${scenario.name}: server peak RSS under load`,
+        `${fmt(contender.peakRssMb)} MB`,
+        `≤ ${RSS_BUDGET_MB} MB`,
+        contender.peakRssMb <= RSS_BUDGET_MB,
+      );
+    }
+  }
+  if (caveat) log(`  note: ${caveat}`);
+  report?.add('API', `${scenario.name}: server cache fill (the MISS)`, `${fmt(result.fillMs)} ms`);
+  if (!result.warmed) log('  warning: the server did not answer X-Cache: HIT throughout: the figures are not those of cache hits');
+}
+
+// Alone, on the last build: `node scripts/bench/api-throughput.mjs [product counts…]` (default 20 and 1000), with
+// BENCH_SECONDS and BENCH_ROUNDS as for `npm run bench`, and BENCH_SERVER_ENTRY to measure another build.
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const seconds = Number(process.env.BENCH_SECONDS) || 6;
+  const rounds = Number(process.env.BENCH_ROUNDS) || 3;
+  const counts = process.argv.slice(2).map(Number);
+  const chosen = SCENARIOS.filter((scenario) => (counts.length === 0 ? scenario.ratioTarget !== null : counts.includes(scenario.count)));
+  const workDir = fileURLToPath(new URL('../../.bench/tmp-api', import.meta.url));
+  mkdirSync(workDir, { recursive: true });
+  killChildrenOnExit();
+  const log = (line = '') => console.log(line);
+  try {
+    for (const scenario of chosen) {
+      log(`## API: cached GET /api/products, ${scenario.name} (${LOAD_GENERATOR}, ${rounds} rounds × ${seconds} s)`);
+      reportScenario(await runScenario(scenario, { seconds, warmupSeconds: 2, rounds, workDir, log }), { rounds, log });
+    }
+  } finally {
+    await stopAllProcesses();
+    rmSync(workDir, { recursive: true, force: true });
   }
 }

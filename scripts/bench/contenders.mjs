@@ -52,4 +52,5 @@ if (process.argv[1] === SELF) {
   if (server === null) throw new Error(`unknown contender ${kind}`);
   server.listen(0, '127.0.0.1', () => process.stdout.write(`listening ${server.address().port}\n`));
   process.once('SIGTERM', () => process.exit(0));
+  process.once('SIGINT', () => process.exit(0));
 }

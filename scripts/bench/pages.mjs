@@ -13,7 +13,7 @@ import { generateCatalogue } from '@catalogue/testing/generated-catalogue';
 import { SERVER_CORE, startBuiltServer } from './built-server.mjs';
 import { startContender } from './contenders.mjs';
 import { decodedText, get } from './http.mjs';
-import { measureLoad } from './load.mjs';
+import { LOAD_GENERATOR, measureLoad } from './load.mjs';
 import { cpuSeconds, killChildrenOnExit, stopAllProcesses, stopProcess } from './processes.mjs';
 import { fmt, median, percent, Report } from './report.mjs';
 import { startUpstream } from './upstream.mjs';
@@ -89,7 +89,7 @@ async function measureCachedHit({ seconds, warmupSeconds, rounds, workDir, log, 
         log(
           `    round ${round + 1}/${rounds}  ${contender.name.padEnd(14)} ${fmt(result.requestsPerSecond).padStart(7)} req/s  ` +
             `p50 ${result.p50} ms  p99 ${result.p99} ms  CPU ${percent(result.serverCpu)} (${fmt(result.cpuPerRequestUs)} µs/answer), ` +
-            `autocannon ${percent(result.loadGeneratorCpu)}` +
+            `${LOAD_GENERATOR} ${percent(result.loadGeneratorCpu)}` +
             (result.non2xx || result.errors ? `  (${result.non2xx} non-2xx, ${result.errors} errors)` : ''),
         );
       }

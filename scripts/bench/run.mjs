@@ -8,17 +8,16 @@ import { fileURLToPath } from 'node:url';
 import { launchChromium } from './browser.mjs';
 import { startBuiltServer } from './built-server.mjs';
 import { runLighthouse } from './lighthouse.mjs';
-import { CONNECTIONS } from './load.mjs';
+import { CONNECTIONS, LOAD_GENERATOR } from './load.mjs';
 import { measureRouteScripts, ROUTE_BUDGETS } from './page-budgets.mjs';
 import { killChildrenOnExit, PINNING, stopAllProcesses, stopProcess } from './processes.mjs';
-import { describeMachine, fmt, loadAverage, median, percent, Report, writeReport } from './report.mjs';
+import { describeMachine, fmt, loadAverage, median, Report, writeReport } from './report.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SECONDS = positiveInteger('BENCH_SECONDS', 6);
 const ROUNDS = positiveInteger('BENCH_ROUNDS', 3);
 const WARMUP_SECONDS = 2;
 const STARTS = 5;
-const RSS_BUDGET_MB = 150;
 
 const log = (line = '') => console.log(line);
 const report = new Report();
@@ -28,25 +27,6 @@ const started = performance.now();
 function positiveInteger(name, fallback) {
   const value = Number(process.env[name] ?? fallback);
   return Number.isInteger(value) && value > 0 ? value : fallback;
-}
-
-/**
- * Whether the raw contender's figure is really this machine's ceiling. Against raw node:http, raw node:http or
- * autocannon should use a whole core; if only autocannon does, the load generator set the pace (the server's
- * ratio then understates the gap); if neither does, other work on the machine did, and the ratios mean little.
- * Returns null when the ceiling is sound.
- */
-function ceilingCaveat(raw) {
-  if (raw.loadGeneratorCpu !== null && raw.loadGeneratorCpu >= 0.9 && raw.serverCpu !== null && raw.serverCpu < 0.9) {
-    return "unjudged: autocannon saturated its core against raw node:http, so the ceiling is the load generator's";
-  }
-  if (raw.serverCpu !== null && raw.loadGeneratorCpu !== null && Math.max(raw.serverCpu, raw.loadGeneratorCpu) < 0.8) {
-    return (
-      `unjudged: neither raw node:http (${percent(raw.serverCpu)}) nor autocannon (${percent(raw.loadGeneratorCpu)}) used a whole core, ` +
-      'so other work on this machine set the pace (CPU per answer still compares)'
-    );
-  }
-  return null;
 }
 
 function cannotRun(reason) {
@@ -72,7 +52,7 @@ const machine = describeMachine();
 const loadAtStart = loadAverage();
 const settings =
   `API: ${ROUNDS} rounds × ${SECONDS} s per contender (after ${WARMUP_SECONDS} s warm-up), ${CONNECTIONS} connections, no pipelining, ` +
-  (PINNING ? 'server on core 0, autocannon on core 1' : 'not pinned (needs 2 cores and taskset)');
+  (PINNING ? `server on core 0, ${LOAD_GENERATOR} (one thread) on core 1` : 'not pinned (needs 2 cores and taskset)');
 log(`# npm run bench\n\nMachine: ${machine}\nSettings: ${settings}\nLoad average at start: ${loadAtStart ?? 'n/a'}`);
 if (loadAtStart !== null && loadAtStart > 0.5) {
   log('  warning: other work is running on this machine; every figure below is lower, and noisier, than it can do');
@@ -89,7 +69,7 @@ if (build.status !== 0) {
 log(`  built in ${((performance.now() - buildStarted) / 1000).toFixed(1)} s`);
 
 // These load our workspaces (the upstream double, the sort rule) from their built `dist`: only now do they exist.
-const { runScenario, SCENARIOS } = await import('./api-throughput.mjs');
+const { reportScenario, runScenario, SCENARIOS } = await import('./api-throughput.mjs');
 const { runLargeCatalogue } = await import('./large-catalogue.mjs');
 const { measurePages } = await import('./pages.mjs');
 const { measureProductPhotos } = await import('./images.mjs');
@@ -118,37 +98,7 @@ try {
   for (const scenario of SCENARIOS) {
     await part(`API: cached GET /api/products, ${scenario.name}`, 'API', async () => {
       const result = await runScenario(scenario, { seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, rounds: ROUNDS, workDir, log });
-      const [server, raw] = result.contenders;
-      const caveat = ceilingCaveat(raw);
-      log(`  medians of ${ROUNDS} rounds:`);
-      for (const contender of result.contenders) {
-        const ratio = contender.requestsPerSecond / raw.requestsPerSecond;
-        const line =
-          `${fmt(contender.requestsPerSecond)} req/s (${fmt(ratio, 2)}× raw), p50 ${fmt(contender.p50)} ms, ` +
-          `p99 ${fmt(contender.p99)} ms, peak RSS ${fmt(contender.peakRssMb)} MB, ${contender.encoding} body ${fmt(contender.bodyBytes)} B, ` +
-          `CPU ${percent(contender.serverCpu)} (autocannon ${percent(contender.loadGeneratorCpu)}), ` +
-          `${fmt(contender.cpuPerRequestUs)} µs CPU/answer (${fmt(contender.cpuPerRequestUs / raw.cpuPerRequestUs, 1)}× raw)` +
-          (contender.sameContent ? '' : ', DIFFERENT JSON') +
-          (contender.failures ? `, ${contender.failures} failed requests` : '');
-        log(`    ${contender.name.padEnd(20)} ${line}`);
-        const isServer = contender === server;
-        const target = isServer && scenario.ratioTarget !== null ? `≥ ${scenario.ratioTarget}× raw` : '';
-        const judged = target !== '' && caveat === null;
-        const passed = judged ? ratio >= scenario.ratioTarget && contender.failures === 0 && result.warmed : null;
-        report.add('API', `${scenario.name}: ${contender.name}`, isServer && caveat ? `${line}; ${caveat}` : line, target, passed);
-        if (isServer) {
-          report.add(
-            'API',
-            `${scenario.name}: server peak RSS under load`,
-            `${fmt(contender.peakRssMb)} MB`,
-            `≤ ${RSS_BUDGET_MB} MB`,
-            contender.peakRssMb <= RSS_BUDGET_MB,
-          );
-        }
-      }
-      if (caveat) log(`  note: ${caveat}`);
-      report.add('API', `${scenario.name}: server cache fill (the MISS)`, `${fmt(result.fillMs)} ms`);
-      if (!result.warmed) log('  warning: the server did not answer X-Cache: HIT throughout: the figures are not those of cache hits');
+      reportScenario(result, { rounds: ROUNDS, log, report });
     });
   }
 

@@ -5,7 +5,7 @@
 //    redis-server, all hit cold and at the same moment, then again each time the TTL runs out. Counted from the
 //    replicas' own /metrics (catalogue_upstream_call_duration_seconds_count{operation="list"}). Target: 1 per TTL.
 // 2. Through nginx with deploy/nginx/nginx.conf, adapted as the tests adapt it: a cached `GET /api/products`
-//    (gzip, 1,000 products) against the same nginx serving a static file of the same bytes, autocannon with 50
+//    (gzip, 1,000 products) against the same nginx serving a static file of the same bytes, wrk (load.mjs) with 50
 //    keep-alive connections in its own process, alternating in rotating order; the median of the rounds' ratios
 //    is reported. Target: ≥ 0.8×.
 // redis-server and nginx are started by the tests' own helpers (testing/src/redis-server.ts, nginx-server.ts; Node
@@ -111,7 +111,7 @@ try {
   const staticPort = await freePort();
   // The static contender: the same nginx, the same bytes and content headers, from a file.
   nginx = await startNginxServer({
-    upstreamPorts: cachedReplicas.map(({ port }) => port),
+    replicas: { ports: cachedReplicas.map(({ port }) => port) },
     extraHttpConfig:
       `    server {\n        listen 127.0.0.1:${staticPort};\n        location = /api/products {\n            root ${work}/static;\n` +
       `            default_type application/json;\n            add_header Content-Encoding gzip;\n            add_header Vary Accept-Encoding;\n        }\n    }\n`,

@@ -77,6 +77,18 @@ const checks = {
     const fromCache = ['HIT', 'STALE', 'UPDATING'].includes(r.proxyCache);
     return [r.status === 200 && fromCache && r.body.length > 2, `${r.status}, X-Proxy-Cache ${r.proxyCache}, ${r.body.length} bytes`];
   },
+  // Through nginx: which replicas answer the uncached /healthz (X-Replica, the address nginx reached), in 60 requests.
+  async replicas() {
+    const seen = new Set();
+    for (let i = 0; i < 60; i += 1) {
+      const response = await fetch(new URL('/healthz', base), { signal: AbortSignal.timeout(TIMEOUT_MS) });
+      await response.arrayBuffer();
+      if (response.status !== 200) return [false, `${response.status} from /healthz`];
+      // The addresses nginx tried, the one that answered last.
+      seen.add(response.headers.get('x-replica')?.split(',').at(-1).trim().split(':')[0]);
+    }
+    return [true, [...seen].sort().join(' ')];
+  },
   async page() {
     const r = await get('/', 'text/html');
     const text = r.body.toString('utf8');

@@ -9,9 +9,9 @@ import type { CachedCatalogue } from './catalogue/cached-catalogue.js';
 import { loadConfig } from './config.js';
 import { createCorsPolicy } from './http/cors.js';
 import { createMetrics } from './http/metrics.js';
-import { createCapturingLogger } from '@catalogue/testing/capturing-logger';
+import { createCapturingLogger } from './testing/capturing-logger.js';
 import { createStaticDir } from '@catalogue/testing/static-dir';
-import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
+import { startTestSite, type TestSite } from './testing/test-site.js';
 
 let site: TestSite | undefined;
 

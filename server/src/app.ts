@@ -1,6 +1,7 @@
 import { MESSAGES } from '@catalogue/shared/messages';
 import express, { type Express, type Router } from 'express';
 import { accessLog } from './http/access-log.js';
+import { answerContext } from './http/answer-context.js';
 import { answerUnexpectedError } from './http/errors.js';
 import { createHealthRouter } from './probes/health-router.js';
 import type { ListViews } from './products/list-views.js';
@@ -14,7 +15,6 @@ import type { CorsPolicy } from './http/cors.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './http/metrics.js';
 import type { ApiRateLimit } from './http/rate-limit.js';
-import { securityHeaders } from './http/security-headers.js';
 import { httpCachingPolicy } from './http/answer.js';
 import { createStaticFiles } from './static/static-files.js';
 
@@ -57,9 +57,11 @@ export function createApp({
   // (`true`) would take the left-most X-Forwarded-For entry, which any client can write.
   app.set('trust proxy', config.trustProxy ? 1 : false);
 
+  // The request's id and AnswerContext first: the middleware after it computes into it, and the one writer
+  // writes its headers (http/answer-context.ts).
+  app.use(answerContext);
   app.use(accessLog(logger));
   app.use(metrics.recordRequests);
-  app.use(securityHeaders);
 
   app.use(createHealthRouter(catalogue));
   app.get('/metrics', async (_req, res) => {

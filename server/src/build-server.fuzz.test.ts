@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { seededRandom } from '@catalogue/testing/seeded-random';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawExchange } from '@catalogue/testing/raw-http';
-import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
+import { startTestSite, type TestSite } from './testing/test-site.js';
 
 /**
  * Hostile input against the whole app on a real port, over a real upstream upstream so that cache misses really

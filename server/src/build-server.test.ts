@@ -1,5 +1,5 @@
 import { rawExchange } from '@catalogue/testing/raw-http';
-import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
+import { startTestSite, type TestSite } from './testing/test-site.js';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 

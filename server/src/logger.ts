@@ -43,12 +43,59 @@ const FLUSH_INTERVAL_MS = 1000;
  */
 export function createProcessLog(level: LogLevel): ProcessLog {
   const destination = pino.destination({ dest: 1, sync: false, minLength: MIN_WRITE_BYTES, maxWrite: MAX_WRITE_BYTES });
-  const logger = createLogger(level, destination);
-  setInterval(() => logger.flush(), FLUSH_INTERVAL_MS).unref();
+  const turn = linesOfOneTurn(destination);
+  const logger = createLogger(level, turn);
+  // One flush at a time: under steady load SonicBoom may not drain for a while, and every flush waiting for it
+  // holds a 'drain' and an 'error' listener (eleven seconds of load used to warn of a listener leak).
+  let flushing = false;
+  setInterval(() => {
+    if (flushing) return;
+    flushing = true;
+    turn.flush(() => (flushing = false));
+  }, FLUSH_INTERVAL_MS).unref();
+  // pino flushes its destination synchronously at exit; the lines of the last turn go first.
+  process.once('exit', () => turn.flushSync());
   return {
     logger,
-    flush: () => new Promise((resolve) => logger.flush(() => resolve())),
-    flushSync: () => destination.flushSync(),
+    flush: () => new Promise((resolve) => turn.flush(() => resolve())),
+    flushSync: () => turn.flushSync(),
+  };
+}
+
+/** The stream the process's logger writes to: SonicBoom behind one string per turn of the event loop. */
+interface TurnBuffer extends DestinationStream {
+  flush(done: () => void): void;
+  flushSync(): void;
+}
+
+/**
+ * Every line logged during one turn of the event loop, handed to SonicBoom as one string when the turn ends. Each
+ * line appended to SonicBoom measures the byte length of the buffer it joins, which flattens a string grown by
+ * appending: with 50 answers a turn that was most of an access line's cost (measured: 1.2 µs of process CPU per
+ * line, 0.75 µs handed over once a turn). All lines go through it, so they keep their order.
+ */
+function linesOfOneTurn(destination: ReturnType<typeof pino.destination>): TurnBuffer {
+  let lines: string[] = [];
+  const hand = () => {
+    if (lines.length === 0) return;
+    const text = lines.join('');
+    lines = [];
+    destination.write(text);
+  };
+  return {
+    write(line: string) {
+      if (lines.length === 0) setImmediate(hand);
+      lines.push(line);
+    },
+    flush(done) {
+      hand();
+      // Its callback also reports fsync's refusal on a pipe, which is no failure to write.
+      destination.flush(() => done());
+    },
+    flushSync() {
+      hand();
+      destination.flushSync();
+    },
   };
 }
 

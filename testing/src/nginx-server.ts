@@ -22,8 +22,12 @@ export interface NginxServer {
 }
 
 export interface NginxServerOptions {
-  /** Loopback ports of the replicas: they replace deploy/nginx/upstream.conf's servers. */
-  upstreamPorts: readonly number[];
+  /**
+   * How nginx finds the replicas. Loopback ports: an `upstream` block of them, named by $catalogue_replicas in place
+   * of a DNS name. Or as in a container, through DNS (deploy/nginx/replicas.mjs, as the container runs it): `name:port`
+   * looked up on the DNS server `resolver` (`127.0.0.1:<port>`), since the host has no Docker DNS.
+   */
+  replicas: { ports: readonly number[] } | { name: string; resolver: string };
   /** CORS_ORIGINS as the replicas are given it: nginx's cache keys on the origins it lists (cors-origins.mjs). */
   corsOrigins?: string;
   /** More configuration inside `http { … }` (e.g. a server block of the bench's own). */
@@ -52,21 +56,21 @@ export async function startNginxServer(options: NginxServerOptions): Promise<Ngi
   if (program === undefined) throw new Error(`nginx is not installed (${NGINX_INSTALL_HINT})`);
   const work = mkdtempSync(join(tmpdir(), 'catalogue-nginx-'));
   const port = await freePort();
+  const replicasPort = await freePort();
   writeFileSync(join(work, 'cors-origins.conf'), corsOriginsMap(options.corsOrigins ?? ''));
-  writeFileSync(
-    join(work, 'upstream.conf'),
-    `upstream catalogue {\n${options.upstreamPorts.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=5s;\n`).join('')}    keepalive 32;\n}\n`,
-  );
+  writeFileSync(join(work, 'replicas.conf'), replicasConfig(options.replicas));
   const temporaryFiles = TEMPORARY_FILE_KINDS.map((kind) => `    ${kind}_temp_path ${join(work, 'temp', kind)};\n`).join('');
   const config = adapt(readFileSync(join(DEPLOY, 'nginx.conf'), 'utf8'), [
     [/^user .*$/m, process.getuid?.() === 0 ? 'user root;' : ''],
     [/^pid .*$/m, `pid ${join(work, 'nginx.pid')};`],
     [/^error_log .*$/m, `error_log ${join(work, 'error.log')} warn;`],
     [/access_log \/dev\/stdout/, `access_log ${join(work, 'access.log')}`],
-    ['/etc/nginx/catalogue-upstream.conf', join(work, 'upstream.conf')],
+    ['/etc/nginx/catalogue-replicas.conf', join(work, 'replicas.conf')],
     ['/etc/nginx/catalogue-cors-origins.conf', join(work, 'cors-origins.conf')],
     ['/var/cache/nginx/catalogue', join(work, 'cache')],
     [/listen 8080 default_server;/, `listen 127.0.0.1:${port} default_server;`],
+    // The replicas' hop, nginx's own second server: a free port too, where the caching server reaches it.
+    [/127\.0\.0\.1:8081/g, `127.0.0.1:${replicasPort}`],
     [/^http \{\n/m, `http {\n${temporaryFiles}${options.extraHttpConfig ?? ''}\n`],
   ]);
   writeFileSync(join(work, 'nginx.conf'), config);
@@ -101,13 +105,22 @@ export async function startNginxServer(options: NginxServerOptions): Promise<Ngi
   return { url: `http://127.0.0.1:${port}`, port, pid: child.pid!, errorLog, stop };
 }
 
+/** catalogue-replicas.conf: deploy/nginx/replicas.mjs's for a DNS name, else an `upstream` block of loopback ports. */
+function replicasConfig(replicas: NginxServerOptions['replicas']): string {
+  if ('name' in replicas) return runDeployScript('replicas.mjs', { APP_REPLICAS: replicas.name, NGINX_RESOLVER: replicas.resolver });
+  const servers = replicas.ports.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=5s;\n`).join('');
+  return `upstream catalogue_replicas {\n${servers}    keepalive 32;\n}\nmap "" $catalogue_replicas {\n    default catalogue_replicas;\n}\n`;
+}
+
 /** The map deploy/nginx/cors-origins.mjs writes for this CORS_ORIGINS: the same script the container runs. */
 function corsOriginsMap(corsOrigins: string): string {
-  const result = spawnSync(process.execPath, [join(DEPLOY, 'cors-origins.mjs')], {
-    env: { ...process.env, CORS_ORIGINS: corsOrigins },
-    encoding: 'utf8',
-  });
-  if (result.status !== 0) throw new Error(`cors-origins.mjs refused CORS_ORIGINS=${corsOrigins}: ${result.stderr}`);
+  return runDeployScript('cors-origins.mjs', { CORS_ORIGINS: corsOrigins });
+}
+
+/** What one of deploy/nginx/'s start-up scripts prints for these settings; its refusal, as an error. */
+function runDeployScript(script: string, settings: Record<string, string>): string {
+  const result = spawnSync(process.execPath, [join(DEPLOY, script)], { env: { ...process.env, ...settings }, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`${script} refused ${JSON.stringify(settings)}: ${result.stderr}`);
   return result.stdout;
 }
 

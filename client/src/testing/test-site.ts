@@ -1,5 +1,5 @@
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
-import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
+import { startTestSite, type TestSite } from '@catalogue/server/testing/test-site';
 
 export type { TestSite };
 

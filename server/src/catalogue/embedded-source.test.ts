@@ -7,8 +7,8 @@ import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.js';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
-import { createCapturingLogger } from '@catalogue/testing/capturing-logger';
-import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
+import { createCapturingLogger } from '../testing/capturing-logger.js';
+import { startTestSite, type TestSite } from '../testing/test-site.js';
 import { createEmbeddedSource } from './embedded-source.js';
 import { UpstreamError } from './product-source.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createCapturingLogger } from '@catalogue/testing/capturing-logger';
+import { createCapturingLogger } from '../testing/capturing-logger.js';
 import { createTestClock } from '@catalogue/testing/test-clock';
 import { encodeJsonBody } from '../http/encoded-body.js';
 import { ReadThroughCache } from './read-through-cache.js';

@@ -1,13 +1,7 @@
 import type { RequestHandler } from 'express';
 import { pino } from 'pino';
-import { type Logger, requestIdFor } from '../logger.js';
-
-declare module 'express-serve-static-core' {
-  interface Locals {
-    /** The request's id (X-Request-Id), set by accessLog below. */
-    requestId?: string;
-  }
-}
+import type { Logger } from '../logger.js';
+import { answerContextOf } from './answer-context.js';
 
 /** Probes and scrapes arrive every few seconds and would drown the visitors' requests; /metrics counts them. */
 const UNLOGGED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
@@ -61,27 +55,24 @@ export function logAccess(
 }
 
 /**
- * For the Express app: gives the request its id (sent back as X-Request-Id, kept in `res.locals.requestId`) and
- * logs it once its answer is complete, or aborted when the client went away first.
+ * For the Express app, after answerContext (answer-context.ts), which gave the request its id: logs the request
+ * once its answer is complete, or aborted when the client went away first.
  */
 export function accessLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const started = performance.now();
-    const id = requestIdFor(req);
-    res.locals.requestId = id;
-    res.setHeader('X-Request-Id', id);
+    const context = answerContextOf(res);
     // 'close' follows 'finish' for a complete answer, and comes alone when the connection dropped first.
     res.once('close', () => {
-      const cache = res.getHeader('X-Cache');
       logAccess(
         logger,
         {
-          id,
+          id: context.requestId,
           method: req.method,
           url: req.originalUrl,
           statusCode: res.statusCode,
           responseTime: Math.round(performance.now() - started),
-          cache: typeof cache === 'string' ? cache : undefined,
+          cache: context.cacheStatus,
         },
         res.writableFinished ? 'request completed' : 'request aborted',
       );

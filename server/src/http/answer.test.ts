@@ -152,6 +152,30 @@ describe('prepareAnswer', () => {
     expect(pairs(prepareAnswer(image, REQUEST, POLICY).headers)).toContainEqual(['Cross-Origin-Resource-Policy', 'same-origin']);
   });
 
+  it('writes each request’s own id, rate limit, freshness and age into a head made once per body', () => {
+    const limit = (remaining: number) => ({ header: `"600-in-1min"; r=${remaining}; t=60`, policyHeader: '"600-in-1min"; q=600; w=60' });
+    const first = prepareAnswer(JSON_ANSWER, { ...REQUEST, requestId: 'one', rateLimit: limit(599) }, POLICY);
+    const second = prepareAnswer(
+      { ...JSON_ANSWER, ageSeconds: 8, freshForSeconds: 292 },
+      { ...REQUEST, requestId: 'two', rateLimit: limit(598) },
+      POLICY,
+    );
+    expect(pairs(first.headers)).toContainEqual(['X-Request-Id', 'one']);
+    expect(pairs(first.headers)).toContainEqual(['RateLimit', '"600-in-1min"; r=599; t=60']);
+    expect(pairs(first.headers)).toContainEqual(['Age', '7']);
+    expect(pairs(first.headers)).toContainEqual(['Cache-Control', 'public, max-age=293, stale-while-revalidate=300, stale-if-error=86400']);
+    expect(pairs(second.headers)).toContainEqual(['X-Request-Id', 'two']);
+    expect(pairs(second.headers)).toContainEqual(['RateLimit', '"600-in-1min"; r=598; t=60']);
+    expect(pairs(second.headers)).toContainEqual(['Age', '8']);
+    expect(pairs(second.headers)).toContainEqual([
+      'Cache-Control',
+      'public, max-age=292, stale-while-revalidate=300, stale-if-error=86400',
+    ]);
+    // The same body under another policy (another server in the process) gets that policy's Cache-Control.
+    const other = prepareAnswer(JSON_ANSWER, REQUEST, { staleWhileRevalidateSeconds: 1, staleIfErrorSeconds: 2 });
+    expect(pairs(other.headers)).toContainEqual(['Cache-Control', 'public, max-age=293, stale-while-revalidate=1, stale-if-error=2']);
+  });
+
   it('is pure: the same inputs give equal answers, and nothing handed out is shared', () => {
     const first = prepareAnswer(JSON_ANSWER, REQUEST, POLICY);
     const second = prepareAnswer(JSON_ANSWER, REQUEST, POLICY);

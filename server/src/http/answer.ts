@@ -1,7 +1,5 @@
 import type { ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
-import type { CorsHeaders } from './cors.js';
-import type { RateLimitHeaders } from './rate-limit.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 import type { BodyEncoding } from './accept-encoding.js';
 import type { EncodedBody } from './encoded-body.js';
@@ -40,16 +38,45 @@ export function httpCachingPolicy(config: Pick<Config, 'cacheTtlSeconds' | 'stal
   return { staleWhileRevalidateSeconds: config.cacheTtlSeconds, staleIfErrorSeconds: config.staleMaxSeconds };
 }
 
-/** What of the request a cached answer depends on, worked out by the caller. */
-export interface AnswerRequest {
-  /** The encoding the client prefers among those prepared (accept-encoding.ts). */
-  encoding: BodyEncoding;
-  ifNoneMatch: string | undefined;
+/** The values of the two headers a rate-limited answer carries: `RateLimit` and `RateLimit-Policy`. */
+export interface RateLimitHeaders {
+  header: string;
+  policyHeader: string;
+}
+
+/** The CORS headers of one `/api` answer, worked out from the request's `Origin`. */
+export interface CorsHeaders {
+  /** `[name, value, name, value, …]`, as prepareAnswer writes them. */
+  headers: readonly string[];
+  /** The answer depends on `Origin` (CORS_ORIGINS is a list): `Origin` joins the answer's `Vary`. */
+  varyOrigin: boolean;
+  /**
+   * Replaces the site's `Cross-Origin-Resource-Policy: same-origin` (security-headers.ts): `cross-origin` with
+   * `*`, so a page anywhere may show a product image with a plain `<img>` (a no-cors request, which CORS does not
+   * cover and this header would otherwise block). With a list it stays: a listed origin asks with
+   * `<img crossorigin>`, a CORS request. Undefined: unchanged.
+   */
+  resourcePolicy: 'cross-origin' | undefined;
+}
+
+/**
+ * The headers of one request's answer that middleware works out before any route runs — its id, its rate limit,
+ * its CORS — computed once per request into this value (answer-context.ts on the Express path, the response cache
+ * in front), never set on the response: the one writer below writes them with everything else.
+ */
+export interface RequestHeaders {
   requestId: string;
   /** The API's rate-limit headers for this request; undefined where no limit applies. */
   rateLimit: RateLimitHeaders | undefined;
   /** The CORS headers for this request's Origin (cors.ts) on `/api`; undefined elsewhere. */
   cors: CorsHeaders | undefined;
+}
+
+/** What of the request a cached answer depends on, worked out by the caller. */
+export interface AnswerRequest extends RequestHeaders {
+  /** The encoding the client prefers among those prepared (accept-encoding.ts). */
+  encoding: BodyEncoding;
+  ifNoneMatch: string | undefined;
 }
 
 /** A cached answer ready to write: `headers` is `[name, value, name, value, …]`, the form `res.writeHead` takes. */
@@ -59,7 +86,7 @@ export interface PreparedAnswer {
   body: Buffer | undefined;
 }
 
-const SECURITY_HEADER_LIST = SECURITY_HEADERS.flat();
+const SECURITY_HEADER_LIST: readonly string[] = SECURITY_HEADERS.flat();
 /** By CSP, then by resource policy. Both come from the code's constants (image-answer.ts, cors.ts): a few lists. */
 const SECURITY_HEADER_LISTS = new Map<string | undefined, Map<string | undefined, readonly string[]>>();
 
@@ -87,51 +114,164 @@ function withOverrides(contentSecurityPolicy: string | undefined, resourcePolicy
 }
 
 /**
+ * The headers every answer opens with, in this order: `X-Request-Id`, the security headers (with an answer's own
+ * CSP, and the resource policy CORS asks for), `RateLimit`/`RateLimit-Policy`, the CORS headers. prepareAnswer
+ * starts a cached answer's head with them, and answer-context.ts adds them to Express's own answers (errors, static
+ * files, the metrics): one list for both.
+ */
+export function requestHead(request: RequestHeaders, contentSecurityPolicy: string | undefined): string[] {
+  const { rateLimit, cors } = request;
+  const head = ['X-Request-Id', request.requestId].concat(securityHeaders(contentSecurityPolicy, cors?.resourcePolicy));
+  if (rateLimit !== undefined) head.push('RateLimit', rateLimit.header, 'RateLimit-Policy', rateLimit.policyHeader);
+  return cors === undefined || cors.headers.length === 0 ? head : head.concat(cors.headers);
+}
+
+/**
+ * A cached answer's whole head for one body and encoding, as sent to requests of one shape (the same CORS
+ * headers, rate limit policy, CSP, freshness rule, cache status), made once per body (a cache fill) rather than
+ * per request. A request copies it with one `slice` and writes the few values of its own into their places:
+ * its id, its `RateLimit`, `Cache-Control`'s max-age and `Age`. The 304's head is the same but the content headers.
+ */
+interface HeadTemplate {
+  contentType: string;
+  vary: string | undefined;
+  cacheStatus: CacheStatus;
+  cacheControl: string | undefined;
+  contentSecurityPolicy: string | undefined;
+  cors: CorsHeaders | undefined;
+  rateLimitPolicy: string | undefined;
+  headers: readonly string[];
+  /** Where the 304's head ends: before the content headers. */
+  notModifiedLength: number;
+  /** Indexes of the per-request values in `headers`; -1 where the template holds the value (its own Cache-Control) or none. */
+  rateLimitAt: number;
+  cacheControlAt: number;
+  ageAt: number;
+}
+
+interface BodyHeads {
+  /** The identity, gzip and br ETags, for If-None-Match. */
+  tags: readonly string[];
+  /** By encoding sent; a handful of shapes each, found by a short scan. */
+  templates: Record<BodyEncoding, HeadTemplate[]>;
+}
+
+/** Per body, so entries dropped from the catalogue take their heads with them. */
+const BODY_HEADS = new WeakMap<EncodedBody, BodyHeads>();
+
+/** A body is answered to a few request shapes (CORS for any origin or a listed one, a 304, a HEAD): more is waste. */
+const MAX_TEMPLATES_PER_ENCODING = 16;
+
+function bodyHeadsOf(body: EncodedBody): BodyHeads {
+  let heads = BODY_HEADS.get(body);
+  if (heads === undefined) {
+    heads = {
+      tags: [body.etag, variantTag(body.etag, 'gzip'), variantTag(body.etag, 'br')],
+      templates: { identity: [], gzip: [], br: [] },
+    };
+    BODY_HEADS.set(body, heads);
+  }
+  return heads;
+}
+
+function templateFor(heads: BodyHeads, answer: Answer, request: AnswerRequest, encoding: BodyEncoding): HeadTemplate {
+  const templates = heads.templates[encoding];
+  const rateLimitPolicy = request.rateLimit?.policyHeader;
+  for (const template of templates) {
+    if (
+      template.cors === request.cors &&
+      template.rateLimitPolicy === rateLimitPolicy &&
+      template.cacheStatus === answer.cacheStatus &&
+      template.contentType === answer.contentType &&
+      template.vary === answer.vary &&
+      template.cacheControl === answer.cacheControl &&
+      template.contentSecurityPolicy === answer.contentSecurityPolicy
+    )
+      return template;
+  }
+  const template = makeTemplate(answer, request, encoding);
+  if (templates.length >= MAX_TEMPLATES_PER_ENCODING) templates.shift();
+  templates.push(template);
+  return template;
+}
+
+function makeTemplate(answer: Answer, request: AnswerRequest, encoding: BodyEncoding): HeadTemplate {
+  const { body } = answer;
+  const headers = requestHead(request, answer.contentSecurityPolicy);
+  const rateLimitAt = request.rateLimit === undefined ? -1 : headers.indexOf('RateLimit') + 1;
+  const vary = answer.vary ?? 'Accept-Encoding';
+  headers.push('ETag', variantTag(body.etag, encoding), 'Cache-Control', answer.cacheControl ?? '');
+  const cacheControlAt = answer.cacheControl === undefined ? headers.length - 1 : -1;
+  headers.push('Age', '');
+  const ageAt = headers.length - 1;
+  headers.push('X-Cache', answer.cacheStatus, 'Vary', request.cors?.varyOrigin ? `${vary}, Origin` : vary);
+  const notModifiedLength = headers.length;
+  const bytes = body[encoding] ?? body.identity;
+  headers.push('Content-Type', answer.contentType, 'Content-Length', String(bytes.length));
+  if (encoding !== 'identity') headers.push('Content-Encoding', encoding);
+  return {
+    contentType: answer.contentType,
+    vary: answer.vary,
+    cacheStatus: answer.cacheStatus,
+    cacheControl: answer.cacheControl,
+    contentSecurityPolicy: answer.contentSecurityPolicy,
+    cors: request.cors,
+    rateLimitPolicy: request.rateLimit?.policyHeader,
+    headers,
+    notModifiedLength,
+    rateLimitAt,
+    cacheControlAt,
+    ageAt,
+  };
+}
+
+/** The last Cache-Control worked out, by policy: every request of the same second asks for the same one. */
+const LAST_CACHE_CONTROL = new WeakMap<HttpCachingPolicy, { freshForSeconds: number; value: string }>();
+
+function cacheControlFor(freshForSeconds: number, policy: HttpCachingPolicy): string {
+  const last = LAST_CACHE_CONTROL.get(policy);
+  if (last?.freshForSeconds === freshForSeconds) return last.value;
+  const value = `public, max-age=${freshForSeconds}, stale-while-revalidate=${policy.staleWhileRevalidateSeconds}, stale-if-error=${policy.staleIfErrorSeconds}`;
+  LAST_CACHE_CONTROL.set(policy, { freshForSeconds, value });
+  return value;
+}
+
+/**
  * The status, every header and the body of a cached answer, for this request at this moment: the one rule for
  * both paths that send cached answers (the response cache in front of Express, and the Express routes), so they
- * cannot drift. A pure function: same inputs, same answer.
+ * cannot drift. A pure function: same inputs, same answer (what it keeps per body is derived from its inputs).
+ *
+ * Headers, in this order: requestHead's (id, security, rate limit, CORS), `ETag`, `Cache-Control`, `Age`,
+ * `X-Cache`, `Vary`, then the content headers (HeadTemplate: all but four values are worked out once per body).
  *
  * Each encoding has its own strong ETag (`"<hash>"`, `"<hash>-gzip"`, `"<hash>-br"`): a strong validator names
  * one exact byte sequence, and the bodies differ. `If-None-Match` matches any of them (they carry the same
  * content), and gets a 304 with the same headers but the content ones.
+ *
+ * The signature is the HTTP layer's contract with every slice: any answer with a validator (JSON, a page, a
+ * photo or its variant) is sent through it, by sendCachedAnswer (send-answer.ts) on the Express path or by the
+ * response cache in front.
  */
 export function prepareAnswer(answer: Answer, request: AnswerRequest, policy: HttpCachingPolicy): PreparedAnswer {
   const { body } = answer;
   const encoding = body[request.encoding] === undefined ? 'identity' : request.encoding;
-  const security = securityHeaders(answer.contentSecurityPolicy, request.cors?.resourcePolicy);
-  const headers = ['X-Request-Id', request.requestId, ...security];
-  if (request.rateLimit !== undefined)
-    headers.push('RateLimit', request.rateLimit.header, 'RateLimit-Policy', request.rateLimit.policyHeader);
-  const vary = answer.vary ?? 'Accept-Encoding';
-  if (request.cors !== undefined) headers.push(...request.cors.headers);
-  headers.push(
-    'ETag',
-    variantTag(body.etag, encoding),
-    'Cache-Control',
-    answer.cacheControl ??
-      `public, max-age=${answer.freshForSeconds}, stale-while-revalidate=${policy.staleWhileRevalidateSeconds}, stale-if-error=${policy.staleIfErrorSeconds}`,
-    'Age',
-    String(answer.ageSeconds),
-    'X-Cache',
-    answer.cacheStatus,
-    'Vary',
-    request.cors?.varyOrigin ? `${vary}, Origin` : vary,
-  );
-  if (request.ifNoneMatch !== undefined && matchesAnyVariant(request.ifNoneMatch, body.etag)) {
-    return { status: 304, headers, body: undefined };
-  }
-  const bytes = body[encoding] ?? body.identity;
-  headers.push('Content-Type', answer.contentType, 'Content-Length', String(bytes.length));
-  if (encoding !== 'identity') headers.push('Content-Encoding', encoding);
-  return { status: 200, headers, body: bytes };
+  const heads = bodyHeadsOf(body);
+  const template = templateFor(heads, answer, request, encoding);
+  const notModified = request.ifNoneMatch !== undefined && matchesAny(request.ifNoneMatch, heads.tags);
+  const headers = notModified ? template.headers.slice(0, template.notModifiedLength) : template.headers.slice();
+  headers[1] = request.requestId;
+  if (template.rateLimitAt !== -1) headers[template.rateLimitAt] = request.rateLimit!.header;
+  if (template.cacheControlAt !== -1) headers[template.cacheControlAt] = cacheControlFor(answer.freshForSeconds, policy);
+  headers[template.ageAt] = String(answer.ageSeconds);
+  return notModified ? { status: 304, headers, body: undefined } : { status: 200, headers, body: body[encoding] ?? body.identity };
 }
 
 /**
- * Writes a prepared answer whole. Headers set earlier on `res` (by Express middleware) are dropped first: the
- * answer's headers are exactly the ones prepareAnswer computed, on either path.
+ * Writes a prepared answer whole: its status and every header with one `writeHead`, then its body. Nothing else
+ * sets headers on a response that gets a prepared answer (middleware computes into RequestHeaders instead), so
+ * these are exactly the answer's headers, on either path.
  */
 export function writeAnswer(res: ServerResponse, { status, headers, body }: PreparedAnswer): void {
-  for (const name of res.getHeaderNames()) res.removeHeader(name);
   res.writeHead(status, headers);
   res.end(body);
 }
@@ -140,10 +280,9 @@ function variantTag(etag: string, encoding: BodyEncoding): string {
   return encoding === 'identity' ? etag : `${etag.slice(0, -1)}-${encoding}"`;
 }
 
-function matchesAnyVariant(ifNoneMatch: string, etag: string): boolean {
-  const variants = new Set([etag, variantTag(etag, 'gzip'), variantTag(etag, 'br')]);
+function matchesAny(ifNoneMatch: string, tags: readonly string[]): boolean {
   return ifNoneMatch
     .split(',')
     .map((tag) => tag.trim().replace(/^W\//, ''))
-    .some((tag) => tag === '*' || variants.has(tag));
+    .some((tag) => tag === '*' || tags.includes(tag));
 }

@@ -1,7 +1,7 @@
 import { MESSAGES } from '@catalogue/shared/messages';
 import request, { type Response } from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
+import { startTestSite, type TestSite } from '../testing/test-site.js';
 import { EXPOSED_HEADERS } from './cors.js';
 
 let site: TestSite;

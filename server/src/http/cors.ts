@@ -1,20 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { Config } from '../config.js';
-
-/** The CORS headers of one `/api` answer, worked out from the request's `Origin`. */
-export interface CorsHeaders {
-  /** `[name, value, name, value, …]`, as prepareAnswer (answer.ts) writes them. */
-  headers: readonly string[];
-  /** The answer depends on `Origin` (CORS_ORIGINS is a list): `Origin` joins the answer's `Vary`. */
-  varyOrigin: boolean;
-  /**
-   * Replaces the site's `Cross-Origin-Resource-Policy: same-origin` (security-headers.ts): `cross-origin` with
-   * `*`, so a page anywhere may show a product image with a plain `<img>` (a no-cors request, which CORS does not
-   * cover and this header would otherwise block). With a list it stays: a listed origin asks with
-   * `<img crossorigin>`, a CORS request. Undefined: unchanged.
-   */
-  resourcePolicy: 'cross-origin' | undefined;
-}
+import { answerContextOf } from './answer-context.js';
+import type { CorsHeaders } from './answer.js';
 
 /** What a script on another origin may read of an answer besides the basic headers: caching, tracing, the rate limit. */
 export const EXPOSED_HEADERS = 'ETag, Age, X-Cache, X-Request-Id, RateLimit, RateLimit-Policy, Retry-After';
@@ -23,13 +10,6 @@ export const ALLOWED_METHODS = 'GET, HEAD';
 export const API_ALLOW = `${ALLOWED_METHODS}, OPTIONS`;
 /** How long a browser may reuse a preflight's answer: two hours, Chromium's own ceiling. */
 export const PREFLIGHT_MAX_AGE_SECONDS = 7200;
-
-declare module 'express-serve-static-core' {
-  interface Locals {
-    /** Set by the CORS middleware for the answer's headers (answer.ts). */
-    cors?: CorsHeaders;
-  }
-}
 
 /**
  * CORS for `/api` (docs/api.md, "CORS"): public, read-only data, so any listed origin (or any origin, with `*`)
@@ -40,8 +20,9 @@ export interface CorsPolicy {
   /** The one rule, for both paths that answer `/api`: the Express middleware and the response cache. */
   headersFor(origin: string | undefined): CorsHeaders;
   /**
-   * For Express, in front of everything else under `/api` (the 414, the rate limit, the routes): sets the CORS
-   * headers on the answer and answers `OPTIONS` itself, so a preflight is never rate limited nor counted.
+   * For Express, in front of everything else under `/api` (the 414, the rate limit, the routes): works out the
+   * request's CORS headers into its AnswerContext (answer-context.ts; the writer sends them) and answers `OPTIONS`
+   * itself, so a preflight is never rate limited nor counted.
    */
   readonly middleware: RequestHandler;
 }
@@ -56,10 +37,7 @@ export function createCorsPolicy({ corsOrigins }: Pick<Config, 'corsOrigins'>): 
     headersFor,
     middleware: (req, res, next) => {
       const cors = headersFor(req.headers.origin);
-      for (let index = 0; index < cors.headers.length; index += 2) res.setHeader(cors.headers[index]!, cors.headers[index + 1]!);
-      if (cors.varyOrigin) res.vary('Origin');
-      if (cors.resourcePolicy !== undefined) res.setHeader('Cross-Origin-Resource-Policy', cors.resourcePolicy);
-      res.locals.cors = cors;
+      answerContextOf(res).cors = cors;
       if (req.method !== 'OPTIONS') {
         next();
         return;

@@ -4,7 +4,7 @@ import { MESSAGES } from '@catalogue/shared/messages';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rawExchange } from '@catalogue/testing/raw-http';
-import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
+import { startTestSite, type TestSite } from '../testing/test-site.js';
 
 let site: TestSite;
 

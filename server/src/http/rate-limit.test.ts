@@ -3,7 +3,7 @@ import { MESSAGES } from '@catalogue/shared/messages';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
-import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
+import { startTestSite, type TestSite } from '../testing/test-site.js';
 import { createTestClock } from '@catalogue/testing/test-clock';
 import { clientKey, createApiRateLimit } from './rate-limit.js';
 

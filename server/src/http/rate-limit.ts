@@ -3,6 +3,7 @@ import { isIPv6 } from 'node:net';
 import { MESSAGES } from '@catalogue/shared/messages';
 import type { RequestHandler } from 'express';
 import type { Config } from '../config.js';
+import { answerContextOf } from './answer-context.js';
 
 const WINDOW_MS = 60_000;
 
@@ -14,19 +15,6 @@ export interface RateLimitVerdict {
   resetSeconds: number;
 }
 
-/** The values of the two headers a rate-limited answer carries: `RateLimit` and `RateLimit-Policy`. */
-export interface RateLimitHeaders {
-  header: string;
-  policyHeader: string;
-}
-
-declare module 'express-serve-static-core' {
-  interface Locals {
-    /** Set by the rate limit's middleware for the answer's headers (answer.ts). */
-    rateLimit?: RateLimitHeaders;
-  }
-}
-
 export interface ApiRateLimit {
   /** The IETF `RateLimit-Policy` header, the same on every answer. */
   readonly policyHeader: string;
@@ -36,8 +24,8 @@ export interface ApiRateLimit {
    */
   consume(req: IncomingMessage): RateLimitVerdict;
   /**
-   * For Express: counts the request, sets the RateLimit headers (and `res.locals.rateLimit`), and answers a
-   * JSON 429 past the limit.
+   * For Express: counts the request, puts its RateLimit headers in its AnswerContext (answer-context.ts; the
+   * writer sends them), and answers a JSON 429 past the limit.
    */
   readonly middleware: RequestHandler;
 }
@@ -97,9 +85,7 @@ export function createApiRateLimit(
     consume,
     middleware: (req, res, next) => {
       const verdict = consume(req);
-      res.setHeader('RateLimit', verdict.header);
-      res.setHeader('RateLimit-Policy', policyHeader);
-      res.locals.rateLimit = { header: verdict.header, policyHeader };
+      answerContextOf(res).rateLimit = { header: verdict.header, policyHeader };
       if (verdict.allowed) {
         next();
         return;

@@ -9,7 +9,7 @@ import { createApiRateLimit } from './rate-limit.js';
 import type { Answer } from './answer.js';
 import { createResponseCache } from './response-cache.js';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
-import { createCapturingLogger, type LogRecord } from '@catalogue/testing/capturing-logger';
+import { createCapturingLogger, type LogRecord } from '../testing/capturing-logger.js';
 import { createStaticDir } from '@catalogue/testing/static-dir';
 import { createTestClock, type TestClock } from '@catalogue/testing/test-clock';
 import { startUpstreamStub, type UpstreamStub } from '@catalogue/testing/upstream-double';

@@ -1,5 +1,3 @@
-import type { RequestHandler } from 'express';
-
 /** Only this origin, for everything a page loads (docs/operations.md, "Security headers"). */
 const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -19,8 +17,8 @@ const CONTENT_SECURITY_POLICY = [
 /**
  * The security headers of every answer, as `[name, value]` pairs in the order they are sent: helmet 8's
  * defaults with the policy above. One constant rather than helmet's middleware, because two paths send
- * answers — the Express app (securityHeaders below) and the response cache in front of it
- * (answer.ts) — and both must send exactly these.
+ * answers — the Express app and the response cache in front of it — and both must send exactly these: the
+ * one writer puts them in every head (requestHead in answer.ts).
  */
 export const SECURITY_HEADERS: readonly (readonly [name: string, value: string])[] = [
   ['Content-Security-Policy', CONTENT_SECURITY_POLICY],
@@ -37,9 +35,3 @@ export const SECURITY_HEADERS: readonly (readonly [name: string, value: string])
   // Turns off the XSS auditor of old browsers, which could itself be abused; the CSP above does the job.
   ['X-XSS-Protection', '0'],
 ];
-
-/** Sets SECURITY_HEADERS on every answer of the Express app; a route may still replace one (images get their own CSP). */
-export const securityHeaders: RequestHandler = (_req, res, next) => {
-  for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
-  next();
-};

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { MESSAGES } from '@catalogue/shared/messages';
 import { decompressionBomb, productPhoto } from '@catalogue/testing/photos';
-import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
+import { startTestSite, type TestSite } from '../testing/test-site.js';
 import { startUpstreamStub, type UpstreamStub } from '@catalogue/testing/upstream-double';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type * as pageRoutes from '@catalogue/shared/page-routes';
 import { resolvePage } from '@catalogue/shared/page-routes';
-import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
+import { startTestSite, type TestSite } from '../testing/test-site.js';
 
 // The real resolvePage, watched: every page request, through the response cache or Express, hit or miss, reads its URL
 // once (page-route.ts's cacheablePageRoute resolves only what the cache looks up; pages.ts hands that route on).

@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { gunzipSync, brotliDecompressSync } from 'node:zlib';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import { rawGet, type RawResponse } from '@catalogue/testing/raw-http';
-import { startTestSite, type TestSite, type TestSiteOptions } from '@catalogue/testing/test-site';
+import { startTestSite, type TestSite, type TestSiteOptions } from '../testing/test-site.js';
 import { afterEach, describe, expect, it } from 'vitest';
 
 let site: TestSite | undefined;

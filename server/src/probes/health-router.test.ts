@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
+import { startTestSite, type TestSite } from '../testing/test-site.js';
 
 let site: TestSite | undefined;
 

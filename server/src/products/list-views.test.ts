@@ -3,7 +3,7 @@ import type { Product } from '@catalogue/shared/product';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
-import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
+import { startTestSite, type TestSite } from '../testing/test-site.js';
 import type { PathMode } from '@catalogue/testing/upstream-double';
 import { MALFORMED_ESCAPE } from '../http/errors.js';
 import { LIST_QUERY_ERRORS } from './list-query.js';

@@ -5,7 +5,7 @@ import { createDerivedBodyCache } from '../catalogue/derived-body-cache.js';
 import { type EncodedBody, encodeJsonBody } from '../http/encoded-body.js';
 import { toPublicProduct } from '../catalogue/public-product.js';
 import type { Answer } from '../http/answer.js';
-import { jsonAnswer } from './product-answers.js';
+import { jsonAnswer } from './json-answer.js';
 import { applyListQuery, type ListQuery } from './list-query.js';
 
 /** What a request asks of the product list: the list (`?limit&sort`), its category names, or one category. */

@@ -4,7 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
-import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
+import { startTestSite, type TestSite } from '../testing/test-site.js';
 import type { HeaderObject, ResponseObject, SchemaObject } from 'openapi3-ts/oas31';
 import { type ApiDocument, HTTP_METHODS, type HttpMethod, OPENAPI_DOCUMENT } from './openapi-document.js';
 import { MAX_API_URL_LENGTH } from '../http/uri-too-long.js';

@@ -3,7 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { Express } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCapturingLogger } from '@catalogue/testing/capturing-logger';
+import { createCapturingLogger } from '../testing/capturing-logger.js';
 import { createStaticDir } from '@catalogue/testing/static-dir';
 import { buildServer } from '../build-server.js';
 import { loadConfig } from '../config.js';

@@ -2,7 +2,7 @@ import { get, type IncomingHttpHeaders } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
+import { startTestSite, type TestSite } from '../testing/test-site.js';
 import { type ApiDocument, HTTP_METHODS, OPENAPI_CACHE_CONTROL, OPENAPI_DOCUMENT } from './openapi-document.js';
 import { renderReferencePage } from './openapi-reference-page.js';
 

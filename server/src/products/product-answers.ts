@@ -1,26 +1,20 @@
 import type { ProductsQuery } from '@catalogue/shared/product-paging';
 import { parseProductId } from '@catalogue/shared/product-id';
 import { API_PATHS } from '@catalogue/shared/routes';
-import type { CacheEntry, CachedCatalogue } from '../catalogue/cached-catalogue.js';
-import type { Answer } from '../http/answer.js';
+import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
 import type { CacheableRoute } from '../http/response-cache.js';
 import { decodePathSegment } from '../http/decode-path-segment.js';
+import { jsonAnswer } from './json-answer.js';
 import { parseListQuery } from './list-query.js';
 import type { ListView, ListViews } from './list-views.js';
 import { parseSearchQuery } from './search-query.js';
 import type { SearchView } from './search-view.js';
 
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 const PRODUCT_PATH_PREFIX = `${API_PATHS.products}/`;
 const LIST_QUERY_PREFIX = `${API_PATHS.products}?`;
 const CATEGORIES_PATH = `${API_PATHS.products}/categories`;
 const CATEGORY_PATH_PREFIX = `${API_PATHS.products}/category/`;
 const SEARCH_QUERY_PREFIX = `${API_PATHS.search}?`;
-
-/** A catalogue answer as the response cache sends it: JSON, varying by encoding only. */
-export function jsonAnswer({ body, cacheStatus, ageSeconds, freshForSeconds }: CacheEntry<unknown>): Answer {
-  return { body, contentType: JSON_CONTENT_TYPE, cacheStatus, ageSeconds, freshForSeconds };
-}
 
 /**
  * `GET /api/products` and `/api/products/<digits>` for the response cache in front of Express: fresh copies are

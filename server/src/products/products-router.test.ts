@@ -4,7 +4,7 @@ import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import { MALFORMED_ESCAPE } from '../http/errors.js';
-import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
+import { startTestSite, type TestSite } from '../testing/test-site.js';
 import { startUpstreamStub, TINY_PNG, type PathMode, type UpstreamStub } from '@catalogue/testing/upstream-double';
 
 let site: TestSite;

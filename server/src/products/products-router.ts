@@ -9,7 +9,7 @@ import { IMAGE_CACHE_CONTROL, IMAGE_CSP, imageVariantAnswer } from '../images/im
 import { chooseVariantFormat } from '../images/variant-format.js';
 import type { Logger } from '../logger.js';
 import type { HttpCachingPolicy } from '../http/answer.js';
-import { jsonAnswer } from './product-answers.js';
+import { jsonAnswer } from './json-answer.js';
 import { catalogueErrorHandlers } from '../catalogue/error-answers.js';
 import { type ListQuery, parseListQuery, rawQueryOf } from './list-query.js';
 import type { ListViews } from './list-views.js';

@@ -1,5 +1,5 @@
 import { rawGet } from '@catalogue/testing/raw-http';
-import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
+import { startTestSite, type TestSite } from '../testing/test-site.js';
 import { afterEach, describe, expect, it } from 'vitest';
 
 let site: TestSite | undefined;

@@ -1,30 +1,33 @@
 import { Link } from 'react-router-dom';
-import styled from 'styled-components';
+import styled, { createGlobalStyle } from 'styled-components';
 import { A11y, Autoplay, Pagination } from 'swiper/modules';
 import { Swiper, SwiperSlide } from 'swiper/react';
-// Swiper's styles travel with this component, i.e. only in the home page's chunk.
-import 'swiper/css';
-import 'swiper/css/a11y';
-import 'swiper/css/pagination';
+import swiperCss from 'swiper/css?inline';
+import swiperA11yCss from 'swiper/css/a11y?inline';
+import swiperPaginationCss from 'swiper/css/pagination?inline';
 import type { Product } from '@catalogue/shared/product';
 import { productDetailsPath } from '@catalogue/shared/routes';
 import { useCarouselKeyboard } from '../../../hooks/use-carousel-keyboard';
 import { useMediaQuery } from '../../../hooks/use-media-query';
 import { formatPrice } from '../../../lib/format-price';
-import { BREAKPOINTS } from '../../../styles/theme';
+import { BREAKPOINT_SLIDES, carouselFirstPaint, SLIDES_PER_VIEW, SPACE_BETWEEN } from './carousel-layout';
 import { cardSurface } from './card-surface';
 import { ProductImage } from './product-image';
 
-/** The carousel of docs/product.md, "Home": 1.2 / 2 / 3 slides at 0 / 640 / 1024 px, 20 px apart, a new slide every 2.5 s. */
+/** The carousel of docs/product.md, "Home": a new slide every 2.5 s (its geometry: carousel-layout.ts). */
 const GALLERY_AUTOPLAY_DELAY_MS = 2500;
-const SPACE_BETWEEN = 20;
-const SLIDES_PER_VIEW = 1.2;
-const BREAKPOINT_SLIDES = {
-  [BREAKPOINTS.sm]: { slidesPerView: 2 },
-  [BREAKPOINTS.lg]: { slidesPerView: 3 },
-};
 
-const StyledGallery = styled.div`
+/**
+ * Swiper's styles travel with this component, i.e. only in the home page's chunk, and reach the page inside the
+ * server's `<style>`: a stylesheet of their own would hold the first paint back by a request.
+ */
+const SwiperStyles = createGlobalStyle`
+  ${swiperCss}
+  ${swiperA11yCss}
+  ${swiperPaginationCss}
+`;
+
+const StyledGallery = styled.div<{ $slideCount: number }>`
   --swiper-pagination-color: ${({ theme }) => theme.colors.accentStrong};
   --swiper-pagination-bullet-inactive-color: ${({ theme }) => theme.colors.textMuted};
   --swiper-pagination-bullet-inactive-opacity: 0.5;
@@ -59,6 +62,9 @@ const StyledGallery = styled.div`
     outline: 3px solid ${({ theme }) => theme.colors.focusRing};
     outline-offset: -4px;
   }
+
+  /* Last, to win over the rules above before Swiper starts (and for good without JavaScript). */
+  ${({ $slideCount }) => carouselFirstPaint($slideCount)}
 `;
 
 const StyledSlideLink = styled(Link)`
@@ -99,33 +105,36 @@ export function ProductGallery({ products }: { products: readonly Product[] }) {
   const autoplay = reducedMotion ? false : { delay: GALLERY_AUTOPLAY_DELAY_MS, disableOnInteraction: false, pauseOnMouseEnter: true };
 
   return (
-    <StyledGallery onFocus={onFocus} onBlur={onBlur}>
-      <Swiper
-        // Autoplay is read at init only: a changed motion preference builds a fresh carousel.
-        key={reducedMotion ? 'still' : 'moving'}
-        modules={[A11y, Autoplay, Pagination]}
-        onSwiper={onSwiper}
-        // useCarouselKeyboard centres a focused slide, keeping its focus when the loop moves it.
-        a11y={{ scrollOnFocus: false }}
-        centeredSlides
-        loop
-        spaceBetween={SPACE_BETWEEN}
-        slidesPerView={SLIDES_PER_VIEW}
-        breakpoints={BREAKPOINT_SLIDES}
-        autoplay={autoplay}
-        pagination={{ clickable: true }}
-      >
-        {products.map((product, index) => (
-          <SwiperSlide key={product.id}>
-            <StyledSlideLink to={productDetailsPath(product.id)}>
-              {/* The first product is the centred slide when the carousel starts. */}
-              <ProductImage src={product.image} alt={product.title} layout="carousel" priority={index === 0} />
-              <StyledSlideTitle>{product.title}</StyledSlideTitle>
-              <StyledSlidePrice>{formatPrice(product.price)}</StyledSlidePrice>
-            </StyledSlideLink>
-          </SwiperSlide>
-        ))}
-      </Swiper>
-    </StyledGallery>
+    <>
+      <SwiperStyles />
+      <StyledGallery $slideCount={products.length} onFocus={onFocus} onBlur={onBlur}>
+        <Swiper
+          // Autoplay is read at init only: a changed motion preference builds a fresh carousel.
+          key={reducedMotion ? 'still' : 'moving'}
+          modules={[A11y, Autoplay, Pagination]}
+          onSwiper={onSwiper}
+          // useCarouselKeyboard centres a focused slide, keeping its focus when the loop moves it.
+          a11y={{ scrollOnFocus: false }}
+          centeredSlides
+          loop
+          spaceBetween={SPACE_BETWEEN}
+          slidesPerView={SLIDES_PER_VIEW}
+          breakpoints={BREAKPOINT_SLIDES}
+          autoplay={autoplay}
+          pagination={{ clickable: true }}
+        >
+          {products.map((product, index) => (
+            <SwiperSlide key={product.id}>
+              <StyledSlideLink to={productDetailsPath(product.id)}>
+                {/* The first product is the centred slide when the carousel starts. */}
+                <ProductImage src={product.image} alt={product.title} layout="carousel" priority={index === 0} />
+                <StyledSlideTitle>{product.title}</StyledSlideTitle>
+                <StyledSlidePrice>{formatPrice(product.price)}</StyledSlidePrice>
+              </StyledSlideLink>
+            </SwiperSlide>
+          ))}
+        </Swiper>
+      </StyledGallery>
+    </>
   );
 }

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
-import type { LogLevel } from '@catalogue/server/config';
-import { createLogger, type Logger } from '@catalogue/server/logger';
+import type { LogLevel } from '../config.js';
+import { createLogger, type Logger } from '../logger.js';
 
 export interface LogRecord {
   level: number;

@@ -3,7 +3,7 @@
 // image format by Accept, the CORS headers by Origin), without keeping needless copies.
 import { request } from 'node:http';
 import { findNginx, NGINX_INSTALL_HINT, type NginxServer, startNginxServer } from '@catalogue/testing/nginx-server';
-import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
+import { startTestSite, type TestSite } from '@catalogue/server/testing/test-site';
 import { afterEach, describe, expect, it } from 'vitest';
 
 // Without nginx these tests cannot mean anything: skipped with the install command, except in CI, where a missing
@@ -35,7 +35,7 @@ async function startBehindNginx(corsOrigins?: string): Promise<{ site: TestSite;
     upstream: { photos: true },
     config: { TRUST_PROXY: 'true', RATE_LIMIT_PER_MINUTE: '0', ...(corsOrigins && { CORS_ORIGINS: corsOrigins }) },
   });
-  nginx = await startNginxServer({ upstreamPorts: [Number(new URL(site.url).port)], corsOrigins });
+  nginx = await startNginxServer({ replicas: { ports: [Number(new URL(site.url).port)] }, corsOrigins });
   return { site, nginx };
 }
 

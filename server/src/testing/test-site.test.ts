@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { FIXTURE_PRODUCTS } from './fixture-products.js';
+import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import { startTestSite, type TestSite } from './test-site.js';
 
 let site: TestSite | undefined;

@@ -1,14 +1,14 @@
 import type { Server } from 'node:http';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildServer } from '@catalogue/server/build-server';
-import type { CachedCatalogue } from '@catalogue/server/catalogue/cached-catalogue';
-import { type Config, loadConfig } from '@catalogue/server/config';
-import type { Metrics } from '@catalogue/server/http/metrics';
+import { createStaticDir } from '@catalogue/testing/static-dir';
+import { createTestClock, type TestClock } from '@catalogue/testing/test-clock';
+import { startUpstreamStub, type UpstreamStub, type UpstreamStubOptions } from '@catalogue/testing/upstream-double';
+import { buildServer } from '../build-server.js';
+import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
+import { type Config, loadConfig } from '../config.js';
+import type { Metrics } from '../http/metrics.js';
 import { createCapturingLogger, type LogRecord } from './capturing-logger.js';
-import { createStaticDir } from './static-dir.js';
-import { createTestClock, type TestClock } from './test-clock.js';
-import { startUpstreamStub, type UpstreamStub, type UpstreamStubOptions } from './upstream-double.js';
 
 export interface TestSiteOptions {
   /** What the upstream double serves (deliberately `unknown`, so tests can serve malformed ones). Default: FIXTURE_PRODUCTS. */
