@@ -1,7 +1,7 @@
 import type { Product } from '@catalogue/shared/product';
 import type { ProductSearchPage } from '@catalogue/shared/product-paging';
 import { LARGE_CATALOGUE_SIZE, largeCatalogue } from '@catalogue/testing/generated-catalogue';
-import { startTestSite, type TestSite } from '@catalogue/testing/test-site';
+import { startTestSite, type TestSite } from './testing/test-site.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**

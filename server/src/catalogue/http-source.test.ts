@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.js';
 import { startUpstreamStub, TINY_PNG, type UpstreamStub } from '@catalogue/testing/upstream-double';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
-import { createCapturingLogger } from '@catalogue/testing/capturing-logger';
+import { createCapturingLogger } from '../testing/capturing-logger.js';
 import { createHttpSource, type HttpSourceOptions } from './http-source.js';
 import { preparedBodyOf } from './prepared-list.js';
 import { type ProductSource, UpstreamError } from './product-source.js';

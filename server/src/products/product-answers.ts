@@ -92,18 +92,18 @@ export function cacheableViewRoutes(views: ListViews): CacheableRoute[] {
 }
 
 /**
- * `/api/products/search[?…]` whose page is prepared already (search-view.ts), keyed by the query as JSON. A query
+ * `/api/products/search[?…]` whose page is prepared already (search-view.ts), keyed by the query it reads. A query
  * Express would refuse (search-query.ts) is left to it, which says why.
  */
-export function cacheableSearchRoute(search: SearchView): CacheableRoute {
+export function cacheableSearchRoute(search: SearchView): CacheableRoute<ProductsQuery> {
   return {
     pattern: API_PATHS.search,
     rateLimited: true,
     match: (url) => {
       if (url !== API_PATHS.search && !url.startsWith(SEARCH_QUERY_PREFIX)) return undefined;
       const query = parseSearchQuery(url.slice(SEARCH_QUERY_PREFIX.length));
-      return 'error' in query ? undefined : JSON.stringify(query);
+      return 'error' in query ? undefined : query;
     },
-    peek: (key) => search.peek(JSON.parse(key) as ProductsQuery),
+    peek: (query) => search.peek(query),
   };
 }

@@ -5,7 +5,7 @@ import { createDerivedBodyCache } from '../catalogue/derived-body-cache.js';
 import { searchPage } from '../catalogue/list-search.js';
 import type { Answer } from '../http/answer.js';
 import { encodeJsonBody } from '../http/encoded-body.js';
-import { jsonAnswer } from './product-answers.js';
+import { jsonAnswer } from './json-answer.js';
 
 /**
  * `/api/products/search`: one page of the products a search, a category and a sort select from the cached list,
