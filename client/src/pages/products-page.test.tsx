@@ -390,7 +390,7 @@ describe('products page with a catalogue too large to travel', () => {
     const { user } = renderApp('/products', { site });
     await screen.findAllByRole('heading', { level: 2 });
     const search = screen.getByRole('searchbox', { name: 'Search products' });
-    expect(screen.getByText(`${LARGE.length} products`)).toBeInTheDocument();
+    expect(await screen.findByText(`${LARGE.length} products`)).toBeInTheDocument();
     site.apiRequests.length = 0;
     await user.type(search, 'chair 24');
     await waitFor(() => expect(shownTitles()).toEqual(['Chair 240', 'Chair 243', 'Chair 246', 'Chair 249']));
