@@ -14,6 +14,13 @@ const PAGE_MAX_BYTES = 250 * 1024;
 const titles = (from: number, to: number) => PRODUCTS.slice(from, to).map((product) => product.title);
 
 test.use({ siteKind: 'fresh', stubOptions: { products: PRODUCTS } });
+// Each test's fresh server first downloads, parses and indexes 25 MB: seconds on two busy cores.
+test.describe.configure({ timeout: 120_000 });
+
+/** The first fill, before any page is asked for, so a navigation's time limit measures the page, not the fill. */
+test.beforeEach(async ({ request, site }) => {
+  expect((await request.get(`${site.url}/api/products/search`, { timeout: 90_000 })).status()).toBe(200);
+});
 
 test.describe(`${LARGE_CATALOGUE_SIZE} products without JavaScript`, () => {
   test.use({ javaScriptEnabled: false });
