@@ -52,7 +52,8 @@ test.describe('Loading', () => {
     await expectSpinnerUntilAnswered(
       page,
       '/products',
-      '/api/products',
+      // Opened inside the app, the page first asks for its page of the catalogue (which says how large it is).
+      '/api/products/search',
       async () => {
         await expect(productCards(page)).toHaveCount(FIXTURE_PRODUCTS.length);
       },
@@ -72,7 +73,7 @@ test.describe('Loading', () => {
 
   test('Home shows the spinner while a slow upstream answers, then the carousel', async ({ page, stub }) => {
     await stub.setMode('slow');
-    await expectSpinnerUntilAnswered(page, '/', '/api/products', async () => {
+    await expectSpinnerUntilAnswered(page, '/', '/api/products/search', async () => {
       await expect(page.locator('.swiper-slide')).toHaveCount(6);
     });
   });
@@ -106,7 +107,7 @@ test.describe('Upstream down on a cold cache', () => {
       await expect(spinner(page)).toHaveCount(0);
       await expect(page.getByRole('alert')).toContainText(/couldn.t load/i);
       // The first attempt and three retries: no retry storm.
-      expect(apiRequests, 'requests to /api/products: one attempt and three retries').toEqual(Array(4).fill('/api/products'));
+      expect(apiRequests, 'requests for the first page: one attempt and three retries').toEqual(Array(4).fill('/api/products/search'));
 
       // The upstream comes back: Try again loads the page.
       await stub.setMode('normal');

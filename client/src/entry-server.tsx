@@ -15,11 +15,18 @@ import type { Manifest } from 'vite';
 import { MESSAGES } from '@catalogue/shared/messages';
 import type { PageData, RenderRequest, RenderResult } from '@catalogue/shared/page-render';
 import { pageOf, type PageRoute } from '@catalogue/shared/page-routes';
+import type { ProductsQuery } from '@catalogue/shared/product-paging';
 import { API_PATHS } from '@catalogue/shared/routes';
 import { App } from './app/app';
 import { AppRoutes, PAGES } from './app/router';
 import { getProductQueryOptions } from './features/products/api/get-product';
-import { getGalleryQueryOptions, getProductsQueryOptions } from './features/products/api/get-products';
+import {
+  getCategoriesQueryOptions,
+  getGalleryQueryOptions,
+  getProductsQueryOptions,
+  getProductsSearchQueryOptions,
+} from './features/products/api/get-products';
+import { productKeys } from './features/products/api/product-keys';
 import { ApiError, type ApiClient } from './lib/api-client';
 import { createServerQueryClient, serializeQueryState } from './lib/query-client';
 
@@ -28,7 +35,7 @@ export async function render({ url, route, data }: RenderRequest): Promise<Rende
   const page = PAGES[pageOf(route)];
   const api = pageDataApi(data);
   const queryClient = createServerQueryClient();
-  const seeded = new Set((await seedPageQueries(queryClient, route, api)).map(hashKey));
+  const seeded = new Set((await seedPageQueries(queryClient, route, data, api)).map(hashKey));
 
   const sheet = new ServerStyleSheet();
   try {
@@ -64,16 +71,23 @@ export async function render({ url, route, data }: RenderRequest): Promise<Rende
  * Fills the queries a page reads when it opens, as the browser would fetch them, from PageData, and names their keys:
  * those go into the state block. (Home's gallery query fills the list on its way; only the gallery travels.)
  */
-async function seedPageQueries(queryClient: QueryClient, route: PageRoute, api: ApiClient): Promise<QueryKey[]> {
+async function seedPageQueries(queryClient: QueryClient, route: PageRoute, data: PageData, api: ApiClient): Promise<QueryKey[]> {
   const seed = async <T, K extends QueryKey>(options: FetchQueryOptions<T, Error, T, K>) => {
     await queryClient.prefetchQuery(options);
     return [options.queryKey];
   };
   switch (route.kind) {
     case 'home':
+      // A list small enough to travel is the gallery's source, as in the browser; a larger one, its first page.
+      if (Array.isArray(data.products)) queryClient.setQueryData(productKeys.list(), data.products);
       return seed(getGalleryQueryOptions(api));
-    case 'products':
-      return seed(getProductsQueryOptions(api));
+    case 'products': {
+      // A small catalogue travels whole, and the browser pages it; a large one travels a page at a time
+      // (docs/product.md, "Products"): this page and the category menu. A failure is seeded as the search's.
+      if (Array.isArray(data.products)) return seed(getProductsQueryOptions(api));
+      const query: ProductsQuery = { search: route.query, category: route.category, sort: route.sort, page: route.page };
+      return [...(await seed(getProductsSearchQueryOptions(api, query))), ...(await seed(getCategoriesQueryOptions(api)))];
+    }
     case 'product':
       return seed(getProductQueryOptions(api, route.id));
     // An id that is not a number is not asked for: the page says 'Invalid Product ID' (docs/product.md, "Product detail").
@@ -81,6 +95,15 @@ async function seedPageQueries(queryClient: QueryClient, route: PageRoute, api: 
     case 'not-found':
       return [];
   }
+}
+
+const CATEGORIES_PATH = `${API_PATHS.products}/categories`;
+
+/** What the list's paths answer from PageData: the whole list, the categories, or the page the URL asks for. */
+function listDataFor(path: string, { products, productsPage }: PageData): unknown {
+  if (path === API_PATHS.products) return products;
+  if (typeof productsPage !== 'object') return productsPage;
+  return path === CATEGORIES_PATH ? productsPage.categories : productsPage.page;
 }
 
 /**
@@ -91,10 +114,11 @@ async function seedPageQueries(queryClient: QueryClient, route: PageRoute, api: 
 function pageDataApi(data: PageData): ApiClient {
   return {
     getJson<T>(path: string): Promise<T> {
-      const found = path === API_PATHS.products ? data.products : data.product;
+      const list = path === API_PATHS.products || path === CATEGORIES_PATH || path.startsWith(API_PATHS.search);
+      const found = list ? listDataFor(path, data) : data.product;
       if (found === 'not-found') return Promise.reject(new ApiError(404, MESSAGES.productNotFound));
       if (found === 'error' || found === undefined) {
-        const message = path === API_PATHS.products ? MESSAGES.catalogueUnavailable : MESSAGES.productNotFound;
+        const message = list ? MESSAGES.catalogueUnavailable : MESSAGES.productNotFound;
         return Promise.reject(new ApiError(503, message));
       }
       return Promise.resolve(found as T);

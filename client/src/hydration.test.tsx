@@ -7,7 +7,8 @@ import type { Root } from 'react-dom/client';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import type { Product } from '@catalogue/shared/product';
-import { productImagePath } from '@catalogue/shared/routes';
+import type { ProductSearchPage } from '@catalogue/shared/product-paging';
+import { API_PATHS, productImagePath } from '@catalogue/shared/routes';
 import { startApp } from './app/start-app';
 import type { RenderRequest, RenderResult } from '@catalogue/shared/page-render';
 import { resolvePage } from '@catalogue/shared/page-routes';
@@ -67,11 +68,13 @@ beforeEach(() => {
   const record = (...args: unknown[]) => void consoleProblems.push(args);
   vi.spyOn(console, 'error').mockImplementation(record);
   vi.spyOn(console, 'warn').mockImplementation(record);
-  // A freshly hydrated page asks for nothing: every request is recorded (and answered with the catalogue).
+  // A freshly hydrated page asks for nothing: every request is recorded (and answered from the catalogue).
   requests.length = 0;
   vi.stubGlobal('fetch', (input: string) => {
     requests.push(input);
-    return Promise.resolve(Response.json(PRODUCTS));
+    if (!input.startsWith(API_PATHS.search)) return Promise.resolve(Response.json(PRODUCTS));
+    const page: ProductSearchPage = { items: PRODUCTS, total: PRODUCTS.length, page: 1, pageSize: 24, catalogueSize: PRODUCTS.length };
+    return Promise.resolve(Response.json(page));
   });
 });
 
@@ -145,16 +148,18 @@ describe('hydrating a server-rendered page', () => {
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(headings(2)).toHaveLength(PRODUCTS.length));
-    expect(requests).toEqual(['/api/products']);
+    // The failed page could not tell the catalogue's size: its first page says it is small, so the list follows.
+    expect(requests).toEqual([API_PATHS.search, API_PATHS.products]);
   });
 
   it('counts the server’s data as fresh: a page opened later uses it without asking again', async () => {
     await hydrate('product');
     const user = userEvent.setup();
     await user.click(screen.getByRole('link', { name: 'Back to Products' }));
-    // The list was not on the product page: it is fetched, as before.
+    // The list was not on the product page: its first page is asked for, which says the catalogue is small enough
+    // to travel, so the whole list follows (docs/product.md, "Products").
     await waitFor(() => expect(headings(2)).toHaveLength(PRODUCTS.length));
-    expect(new Set(requests)).toEqual(new Set(['/api/products']));
+    expect(new Set(requests)).toEqual(new Set([API_PATHS.search, API_PATHS.products]));
     const asked = requests.length;
     await user.click(screen.getByRole('link', { name: new RegExp(PRODUCTS[1]!.title) }));
     await waitFor(() => expect(headings(1)).toEqual([PRODUCTS[1]!.title]));

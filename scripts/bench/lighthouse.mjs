@@ -15,14 +15,14 @@ const LCP_PHASES = [
 ];
 
 /**
- * Audits each page `runs` times (its score moves by several points from one run to the next on a shared
+ * Audits each page of `paths` (default LIGHTHOUSE_PAGES) `runs` times (its score moves by several points from one run to the next on a shared
  * machine, so the figures that count are medians). Resolves with, per page, `{ path, performance, lcpMs, cls,
  * accessibility, bestPractices, lcpPhases, lcpElement, failedAudits, runs }`: medians of the runs that completed
  * (scores 0–100), Lighthouse's LCP breakdown `{ ttfb, loadDelay, loadTime, renderDelay }` (ms) and LCP element of the
  * run with the median LCP, the binary audits that failed in any run, and each run's `{ performance, lcpMs }`; or
  * `{ path, error }` when no run completed. Throws when Lighthouse or its Chromium cannot start at all.
  */
-export async function runLighthouse(origin, { runs = 1 } = {}) {
+export async function runLighthouse(origin, { runs = 1, paths = LIGHTHOUSE_PAGES } = {}) {
   const [{ default: lighthouse }, chromeLauncher] = await Promise.all([import('lighthouse'), import('chrome-launcher')]);
   const chrome = await chromeLauncher.launch({
     chromePath: CHROMIUM_PATH,
@@ -33,7 +33,7 @@ export async function runLighthouse(origin, { runs = 1 } = {}) {
   const forget = alsoOnExit(() => chrome.kill());
   try {
     const results = [];
-    for (const path of LIGHTHOUSE_PAGES) {
+    for (const path of paths) {
       const audits = [];
       let lastError;
       for (let run = 0; run < runs; run++) {

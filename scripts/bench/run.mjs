@@ -158,7 +158,7 @@ try {
     await measureProductPhotos({ browser, log, report });
   });
 
-  await part('Large catalogue in the browser: /products with 5,000 products', 'large catalogue', async () => {
+  await part('Large catalogue: /products with 50,000 products, on the server and in the browser', 'large catalogue', async () => {
     browser ??= await launchChromium();
     await runLargeCatalogue({ browser, log, report });
   });

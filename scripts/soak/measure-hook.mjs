@@ -2,7 +2,7 @@
 // answers the soak's questions over the IPC channel the soak opened to its own child, so nothing is exposed on
 // the network and the server's code knows nothing of it. A server started any other way has no channel and this
 // does nothing.
-import { readdirSync } from 'node:fs';
+import { readdirSync, readlinkSync } from 'node:fs';
 
 if (typeof process.send === 'function' && typeof globalThis.gc === 'function') {
   process.on('message', (message) => {
@@ -25,9 +25,25 @@ if (typeof process.send === 'function' && typeof globalThis.gc === 'function') {
       arrayBuffersBytes: arrayBuffers,
       rssBytes: rss,
       descriptors: readdirSync('/proc/self/fd').length,
+      descriptorKinds: descriptorKinds(),
       resources: process.getActiveResourcesInfo(),
     });
   });
   // The channel must never keep the server alive on its own: it stops as it would without the soak.
   process.channel?.unref();
+}
+
+/** Open descriptors by kind (`socket`, `pipe`, `anon_inode:[eventfd]`, a file), so growth says what grew. */
+function descriptorKinds() {
+  const kinds = {};
+  for (const fd of readdirSync('/proc/self/fd')) {
+    let kind;
+    try {
+      kind = readlinkSync(`/proc/self/fd/${fd}`).replace(/:\[\d+\]$/, '');
+    } catch {
+      continue; // closed between the listing and the look: the one readdir opened, for instance
+    }
+    kinds[kind] = (kinds[kind] ?? 0) + 1;
+  }
+  return kinds;
 }

@@ -68,6 +68,14 @@ function watchHealth(origin) {
  * Measures after the server's connections from the load have closed: descriptors counted while sockets are
  * still closing would say nothing. Settles when two readings a short while apart agree.
  */
+/** The kinds of descriptor whose count differs between two readings, with the difference. */
+function changedKinds(before, after) {
+  const kinds = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return Object.fromEntries(
+    [...kinds].map((kind) => [kind, (after[kind] ?? 0) - (before[kind] ?? 0)]).filter(([, change]) => change !== 0),
+  );
+}
+
 async function settledMeasure(server) {
   let previous = await server.measure();
   for (let attempt = 0; attempt < 20; attempt += 1) {
@@ -160,6 +168,7 @@ try {
     heapAfterGcMb: { start: start.heapUsedBytes / MB, end: end.heapUsedBytes / MB },
     arrayBuffersMb: { start: start.arrayBuffersBytes / MB, end: end.arrayBuffersBytes / MB },
     descriptors: { start: start.descriptors, end: end.descriptors },
+    descriptorKindsChanged: changedKinds(start.descriptorKinds, end.descriptorKinds),
     modesPlayed: flapping.played.length,
     loadAverageAtEnd: loadAverage(),
     upstreamRequests: upstream.requestCount(),
@@ -198,6 +207,7 @@ try {
   log(
     `  array buffers ${fmt(figures.arrayBuffersMb.start, 1)} → ${fmt(figures.arrayBuffersMb.end, 1)} MB; descriptors ${start.descriptors} → ${end.descriptors}`,
   );
+  log(`  descriptors that changed, by kind: ${JSON.stringify(figures.descriptorKindsChanged)}`);
   log('\n| check | figure | limit | |\n|---|---|---|---|');
   for (const [name, value, limit, ok] of checks) log(`| ${name} | ${value} | ${limit} | ${ok ? 'ok' : 'FAIL'} |`);
   for (const [name, value, limit, ok] of targets) log(`| ${name} | ${value} | ${limit} (target) | ${ok ? 'ok' : 'MISS'} |`);

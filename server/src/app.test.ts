@@ -3,6 +3,7 @@ import { Router } from 'express';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createListViews } from './products/list-views.js';
+import { createSearchView } from './products/search-view.js';
 import { createApp } from './app.js';
 import type { CachedCatalogue } from './catalogue/cached-catalogue.js';
 import { loadConfig } from './config.js';
@@ -58,9 +59,10 @@ describe('createApp', () => {
         images: Router(),
         rateLimit: null,
         views: createListViews(failing),
+        search: createSearchView(failing),
         cors: createCorsPolicy(config),
       });
-      for (const path of ['/api/products', '/api/products/1']) {
+      for (const path of ['/api/products', '/api/products/1', '/api/products/search?q=a']) {
         const response = await request(app).get(path).expect(500);
         expect(response.body).toEqual({ error: MESSAGES.internalError });
         expect(response.text).not.toMatch(/secret|\.ts|at |undefined/);

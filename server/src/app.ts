@@ -5,6 +5,7 @@ import { answerContext } from './http/answer-context.js';
 import { answerUnexpectedError } from './http/errors.js';
 import { createHealthRouter } from './probes/health-router.js';
 import type { ListViews } from './products/list-views.js';
+import type { SearchView } from './products/search-view.js';
 import { createOpenApiRouter } from './products/openapi-router.js';
 import { createProductsRouter } from './products/products-router.js';
 import { refuseLongUrls } from './http/uri-too-long.js';
@@ -35,6 +36,7 @@ export interface AppDependencies {
   rateLimit: ApiRateLimit | null;
   /** The list's views and the CORS policy, made by buildServer and shared with the layer in front of the app. */
   views: ListViews;
+  search: SearchView;
   cors: CorsPolicy;
 }
 
@@ -49,6 +51,7 @@ export function createApp({
   images,
   rateLimit,
   views,
+  search,
   cors,
 }: AppDependencies): Express {
   const app = express();
@@ -80,7 +83,7 @@ export function createApp({
   api.use(cors.middleware);
   api.use(refuseLongUrls);
   if (rateLimit !== null) api.use(rateLimit.middleware);
-  api.use(createProductsRouter({ catalogue, views, caching: httpCachingPolicy(config), logger }));
+  api.use(createProductsRouter({ catalogue, views, search, caching: httpCachingPolicy(config), logger }));
   // After the products router, whose category routes must see `/products/category/image` first.
   api.use(images);
   api.use(createOpenApiRouter());

@@ -2,8 +2,9 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { collectDefaultMetrics } from 'prom-client';
-import { cacheableProductRoutes, cacheableViewRoutes } from './products/product-answers.js';
+import { cacheableProductRoutes, cacheableSearchRoute, cacheableViewRoutes } from './products/product-answers.js';
 import { createListViews } from './products/list-views.js';
+import { createSearchView } from './products/search-view.js';
 import { createApp } from './app.js';
 import { type CachedCatalogue, createCachedCatalogue } from './catalogue/cached-catalogue.js';
 import { createEmbeddedSource } from './catalogue/embedded-source.js';
@@ -86,6 +87,7 @@ export async function buildServer(config: Config, dependencies: ServerDependenci
   const rateLimit = createApiRateLimit(config, now);
   const cors = createCorsPolicy(config);
   const views = createListViews(catalogue);
+  const search = createSearchView(catalogue);
   const pages = createPages({
     catalogue,
     config,
@@ -106,12 +108,14 @@ export async function buildServer(config: Config, dependencies: ServerDependenci
     images: imagesRouter,
     rateLimit,
     views,
+    search,
     cors,
   });
   const listener = createResponseCache({
     routes: [
       ...cacheableProductRoutes(catalogue),
       ...cacheableViewRoutes(views),
+      cacheableSearchRoute(search),
       cacheableImageVariantRoute(images),
       ...pages.cacheableRoutes,
     ],
@@ -178,6 +182,7 @@ async function createSource(config: Config, logger: Logger, embeddedDirectory: U
     baseUrl: config.productsApiUrl,
     timeoutMs: config.upstreamTimeoutMs,
     maxImageBytes: config.imageMaxBytes,
+    maxJsonBytes: config.upstreamMaxBytes,
     imageHosts: config.imageHosts,
     logger,
   });

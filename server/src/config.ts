@@ -18,6 +18,8 @@ export interface Config {
   logLevel: LogLevel;
   /** The largest upstream image accepted; a bigger one is refused (502), its download cut at this size. */
   imageMaxBytes: number;
+  /** The largest upstream JSON body accepted (the product list); a bigger one is a failed fill, its download cut there. */
+  upstreamMaxBytes: number;
   /** Memory budget of the image LRU, in bytes of image data. */
   imageCacheMaxBytes: number;
   /** Origins (`https://cdn.example.com`) images may be fetched from besides the upstream's own; never anything else. */
@@ -80,6 +82,9 @@ const VARIABLES = {
   // Product photos are tens of kilobytes; 5 MiB leaves room for large ones while an upstream that sends a
   // video or an endless body cannot make the server buffer it.
   IMAGE_MAX_BYTES: { default: String(5 * MIB), ...integer(1, 100 * MIB) },
+  // The list's JSON is about 500 bytes a product: 64 MiB holds some 130,000 of them, far past an ordinary shop,
+  // while an upstream that answers an endless body still cannot make the server buffer it (README, "Configuration").
+  UPSTREAM_MAX_BYTES: { default: String(64 * MIB), ...integer(1, 1024 * MIB) },
   // 32 MiB holds a few hundred product photos: the whole catalogue of a shop this size.
   IMAGE_CACHE_MAX_BYTES: { default: String(32 * MIB), ...integer(1, 4096 * MIB) },
   // Origins only: a path would promise a narrower rule than the one applied (scheme, host and port).
@@ -184,6 +189,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     trustProxy: required('TRUST_PROXY'),
     logLevel: required('LOG_LEVEL'),
     imageMaxBytes: required('IMAGE_MAX_BYTES'),
+    upstreamMaxBytes: required('UPSTREAM_MAX_BYTES'),
     imageCacheMaxBytes: required('IMAGE_CACHE_MAX_BYTES'),
     imageHosts: read('IMAGE_HOSTS') ?? [],
     redisUrl: read('REDIS_URL') ?? null,

@@ -1,5 +1,6 @@
 import type { PageRoute } from './page-routes.js';
 import type { Product } from './product.js';
+import type { ProductSearchPage } from './product-paging.js';
 
 /*
  * The seam between the server and the app it renders (docs/pages.md): `client/src/entry-server.tsx` is built into
@@ -9,8 +10,16 @@ import type { Product } from './product.js';
 
 /** What the server already fetched for this URL (from its cache), so rendering never waits on the network. */
 export interface PageData {
-  /** `/` and `/products`: the public product list, or 'error' when it could not be had. */
+  /**
+   * The whole public product list, only while it is small (LOCAL_LIST_MAX_PRODUCTS, shared/src/product-paging.ts):
+   * `/products` then hands it to the browser, which filters and pages it there. 'error' when it could not be had.
+   */
   products?: Product[] | 'error';
+  /**
+   * `/` and `/products`: the page of products the URL asks for (home: the catalogue's first page, the carousel's
+   * source) and the catalogue's categories for the menu, or 'error' when the list could not be had.
+   */
+  productsPage?: ProductsPageData | 'error';
   /** `/productdetails/:id`: the product, 'not-found', or 'error'. Absent for an invalid id (no request made). */
   product?: Product | 'not-found' | 'error';
 }
@@ -36,4 +45,11 @@ export interface RenderResult {
    * shows the carousel, so its styles must be there before the script arrives). Empty for the other routes.
    */
   preloads: string[];
+}
+
+/** One page of the products list as the server renders it. */
+export interface ProductsPageData {
+  page: ProductSearchPage;
+  /** Every category of the catalogue, in catalogue order (shared/src/categories.ts). */
+  categories: string[];
 }

@@ -1,6 +1,7 @@
 import { parseProductId } from './product-id.js';
-import { PAGE_PATHS, PRODUCTS_PARAMS } from './routes.js';
-import { isSortOption, type SortOption } from './sort.js';
+import { readProductsQuery } from './product-paging.js';
+import { PAGE_PATHS } from './routes.js';
+import type { SortOption } from './sort.js';
 
 /** The site's pages, by name. */
 export type PageName = 'home' | 'products' | 'productDetails' | 'notFound';
@@ -77,8 +78,11 @@ export function matchPageRoute(pathname: string): PageMatch {
 /** Which page a URL names, with what it needs to fetch and describe it. */
 export type PageRoute =
   | { kind: 'home' }
-  /** `category` is the exact name of `?category=` ('' for every category); whether the catalogue has it is the data's to say. */
-  | { kind: 'products'; query: string; category: string; sort: SortOption }
+  /**
+   * `category` is the exact name of `?category=` ('' for every category); whether the catalogue has it is the
+   * data's to say, and so is whether it has `page` (1-based; shared/src/product-paging.ts).
+   */
+  | { kind: 'products'; query: string; category: string; sort: SortOption; page: number }
   | { kind: 'product'; id: number }
   | { kind: 'invalid-id' }
   | { kind: 'not-found' };
@@ -86,8 +90,8 @@ export type PageRoute =
 /**
  * The page of a request URL (path and query, as received), resolved once per request by the server and passed
  * along (to the data it loads, the head it writes, the renderer): the path matched against the table as the
- * browser's router matches it, the id parsed, `q`, `category` and `sort` read from the query (an unknown sort is
- * none). docs/product.md, "Routes and layout" and "Products".
+ * browser's router matches it, the id parsed, `q`, `category`, `sort` and `page` read from the query (an unknown
+ * sort is none, an odd page the first). docs/product.md, "Routes and layout" and "Products".
  */
 export function resolvePage(url: string): PageRoute {
   // Split by hand: `new URL` would read `//host/…` as another host's URL.
@@ -97,14 +101,8 @@ export function resolvePage(url: string): PageRoute {
     case 'home':
       return { kind: 'home' };
     case 'products': {
-      const searchParams = new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1));
-      const sort = searchParams.get(PRODUCTS_PARAMS.sort);
-      return {
-        kind: 'products',
-        query: searchParams.get(PRODUCTS_PARAMS.search) ?? '',
-        category: searchParams.get(PRODUCTS_PARAMS.category) ?? '',
-        sort: isSortOption(sort) ? sort : 'none',
-      };
+      const { search, category, sort, page } = readProductsQuery(new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1)));
+      return { kind: 'products', query: search, category, sort, page };
     }
     case 'productDetails': {
       const id = parseProductId(params.id);

@@ -6,7 +6,7 @@ export const PAGE_PATHS = {
 } as const;
 
 /** The query parameters of `/products` (docs/product.md, "Products"): the list's state lives in the URL. */
-export const PRODUCTS_PARAMS = { search: 'q', sort: 'sort', category: 'category' } as const;
+export const PRODUCTS_PARAMS = { search: 'q', sort: 'sort', category: 'category', page: 'page' } as const;
 
 /**
  * The products list narrowed to one category, `/products?category=<name>`: URLSearchParams encodes the name, so
@@ -22,6 +22,8 @@ export function productDetailsPath(id: number): string {
 
 export const API_PATHS = {
   products: '/api/products',
+  /** One page of the products a search, a category and a sort select, over the whole catalogue (docs/api.md, "Routes"). */
+  search: '/api/products/search',
 } as const;
 
 export function productApiPath(id: number): string {

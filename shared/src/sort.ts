@@ -15,7 +15,11 @@ export function isSortOption(value: unknown): value is SortOption {
   return SORT_OPTIONS.some((option) => option.value === value);
 }
 
-const COMPARATORS: Record<Exclude<SortOption, 'none'>, (a: Product, b: Product) => number> = {
+/** The sort options that reorder the list. */
+export type ProductOrder = Exclude<SortOption, 'none'>;
+
+/** How each sort compares two products; ties are left to a stable sort, so they keep the catalogue's order. */
+export const COMPARATORS: Record<ProductOrder, (a: Product, b: Product) => number> = {
   priceLowHigh: (a, b) => a.price - b.price,
   priceHighLow: (a, b) => b.price - a.price,
   nameAZ: (a, b) => a.title.localeCompare(b.title),
@@ -30,6 +34,11 @@ export interface ProductListView {
   sort?: SortOption;
 }
 
+/** The search text as the rule compares it: the ends' spaces dropped, lower case; '' means every title. */
+export function searchNeedle(search: string): string {
+  return search.trim().toLocaleLowerCase();
+}
+
 /**
  * The products list's one rule, for the browser and the server's render alike: filter by category, then by text
  * (a case-insensitive substring of the title), then sort. Array.prototype.sort is stable, so ties keep the
@@ -40,7 +49,7 @@ export function filterAndSortProducts<T extends Product>(
   { category = '', search = '', sort = 'none' }: ProductListView,
 ): T[] {
   const inCategory = category === '' ? products : productsInCategory(products, category);
-  const needle = search.trim().toLocaleLowerCase();
+  const needle = searchNeedle(search);
   const filtered = needle ? inCategory.filter((product) => product.title.toLocaleLowerCase().includes(needle)) : [...inCategory];
   return sort === 'none' ? filtered : filtered.sort(COMPARATORS[sort]);
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { generateCatalogue } from './generated-catalogue.js';
+import { generateCatalogue, LARGE_CATALOGUE_SIZE, largeCatalogue } from './generated-catalogue.js';
 
 describe('generateCatalogue', () => {
   it('gives the same catalogue for the same count and seed, another for another seed', () => {
@@ -33,5 +33,13 @@ describe('generateCatalogue', () => {
       expect(product.rating!.rate).toBeLessThanOrEqual(5);
       expect(product.image).toBe(`/images/${product.id}.png`);
     }
+  });
+
+  it('generates the large catalogue once, every record its own (nothing repeated that would compress to nothing)', () => {
+    const products = largeCatalogue();
+    expect(largeCatalogue()).toBe(products);
+    expect(products).toHaveLength(LARGE_CATALOGUE_SIZE);
+    expect(new Set(products.map((product) => product.description)).size).toBe(LARGE_CATALOGUE_SIZE);
+    expect(new Set(products.map((product) => product.title.replace(/ \d+$/, ''))).size).toBeGreaterThan(LARGE_CATALOGUE_SIZE * 0.99);
   });
 });

@@ -27,9 +27,9 @@ const capitaliseFirst = (text: string) => text.charAt(0).toUpperCase() + text.sl
 /**
  * A catalogue of `count` products shaped and sized like the real Fake Store API's (titles of about 60
  * characters, descriptions of about 300, four categories, prices with cents, ratings), for catalogues far
- * larger than the fixtures: the bench's 1,000 and 5,000 products. The same `count` and `seed` always give the
- * same catalogue, so every run and every machine measures the same bytes; the seed defaults to `count`, which
- * is what the figures in docs/performance.md were measured with.
+ * larger than the fixtures: the bench's 1,000 and 50,000 products, and the suites' 50,000 (largeCatalogue). The
+ * same `count` and `seed` always give the same catalogue, so every run and every machine measures the same bytes;
+ * the seed defaults to `count`, which is what the figures in docs/performance.md were measured with.
  *
  * Titles end with the product's id, so every title is distinct. `image` is a path (`/images/{id}.png`), which
  * the upstream double serves as an absolute URL on its own address, as the real API does.
@@ -45,4 +45,15 @@ export function generateCatalogue(count: number, seed = count): Product[] {
     image: `/images/${index + 1}.png`,
     rating: { rate: Math.round((1 + next() * 4) * 10) / 10, count: Math.floor(next() * 1000) },
   }));
+}
+
+/** The size of the large catalogue the test suites run against (server, browser) and the bench measures. */
+export const LARGE_CATALOGUE_SIZE = 50_000;
+
+let large: Product[] | undefined;
+
+/** The LARGE_CATALOGUE_SIZE-product catalogue, generated once per process (a second or so on a busy machine). */
+export function largeCatalogue(): Product[] {
+  large ??= generateCatalogue(LARGE_CATALOGUE_SIZE);
+  return large;
 }

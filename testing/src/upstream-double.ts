@@ -206,7 +206,7 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
 
   function answerNormally(path: string, req: IncomingMessage, res: ServerResponse): void {
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'Method Not Allowed');
-    if (path === '/products') return send(res, 200, 'application/json', JSON.stringify(products.map(withAbsoluteImage)));
+    if (path === '/products') return send(res, 200, 'application/json', listBody());
     const productMatch = PRODUCT_PATH.exec(path);
     if (productMatch) {
       const rawId = productMatch[1] ?? '';
@@ -238,6 +238,16 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
       return;
     }
     send(res, 200, contentType, body, validators);
+  }
+
+  /**
+   * The list's JSON, serialised once per set of products: a 50,000-product list is 25 MB, and serialising it on
+   * every request would stall the test process's event loop, which the server under test shares in its tests.
+   */
+  let serialised: { of: readonly unknown[]; body: Buffer } | undefined;
+  function listBody(): Buffer {
+    if (serialised?.of !== products) serialised = { of: products, body: Buffer.from(JSON.stringify(products.map(withAbsoluteImage))) };
+    return serialised.body;
   }
 
   function withAbsoluteImage(product: unknown): unknown {

@@ -127,8 +127,9 @@ describe('home page', () => {
   it('keeps the gallery and the list under separate cache keys, from one request', async () => {
     const { queryClient } = await openHome();
     expect(queryClient.getQueryData<unknown[]>(['products', 'gallery'])).toHaveLength(6);
+    // The catalogue's first page is the whole of the Fake Store's 20 products: it is kept as the list too.
     expect(queryClient.getQueryData<unknown[]>(['products', 'list'])).toHaveLength(FIXTURE_PRODUCTS.length);
-    expect(site.apiRequests).toEqual(['/api/products']);
+    expect(site.apiRequests).toEqual(['/api/products/search']);
   });
 
   it('asks a failing catalogue once plus the retries, not the retries of the gallery times those of the list', async () => {
@@ -137,7 +138,7 @@ describe('home page', () => {
     const queryClient = new QueryClient({ defaultOptions: { queries: { retry: shouldRetry, retryDelay: 0, gcTime: Infinity } } });
     renderApp('/', { site, queryClient });
     await screen.findByRole('button', { name: 'Try again' });
-    expect(site.apiRequests).toEqual(Array(4).fill('/api/products'));
+    expect(site.apiRequests).toEqual(Array(4).fill('/api/products/search'));
   });
 
   it('offers "Try again" when the products cannot load', async () => {

@@ -1,7 +1,8 @@
 import { act, screen, waitFor, waitForElementToBeRemoved, within } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { categoriesOf } from '@catalogue/shared/categories';
 import type { Product } from '@catalogue/shared/product';
+import { LOCAL_LIST_MAX_PRODUCTS } from '@catalogue/shared/product-paging';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import { renderApp } from '../testing/render-app';
 import { resetTestSite, startClientTestSite, type TestSite } from '../testing/test-site';
@@ -18,9 +19,14 @@ function shownTitles(): string[] {
   return screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent ?? '');
 }
 
+/**
+ * Opens the page and waits until it holds the whole list, as it does for a catalogue this small (its first page
+ * says how large the catalogue is; the list follows), so what the test does next is filtered in the browser.
+ */
 async function openProducts(path: string | string[] = '/products') {
   const app = renderApp(path, { site });
   await screen.findAllByRole('heading', { level: 2 });
+  await waitFor(() => expect(app.queryClient.getQueryData(['products', 'list'])).toBeDefined());
   return {
     ...app,
     search: screen.getByRole('searchbox', { name: 'Search products' }),
@@ -315,85 +321,91 @@ describe('products page', () => {
   });
 });
 
-describe('products page with a long catalogue', () => {
-  const CHUNK = 48;
+describe('products page with more products than a page shows', () => {
+  const PAGE_SIZE = 24;
   const LONG_CATALOGUE: Product[] = Array.from({ length: 130 }, (_, index) => ({
     ...FIXTURE_PRODUCTS[index % FIXTURE_PRODUCTS.length]!,
     id: index + 1,
     title: `${index % 2 === 0 ? 'Lamp' : 'Desk'} ${String(index + 1).padStart(3, '0')}`,
     price: 1000 - index,
   }));
-
-  /** Stands in for the browser's IntersectionObserver: the test says when the sentinel nears the viewport. */
-  class FakeIntersectionObserver {
-    static live = new Set<FakeIntersectionObserver>();
-    private readonly targets = new Set<Element>();
-    constructor(private readonly callback: IntersectionObserverCallback) {}
-    observe(target: Element) {
-      this.targets.add(target);
-      FakeIntersectionObserver.live.add(this);
-    }
-    disconnect() {
-      FakeIntersectionObserver.live.delete(this);
-    }
-    static scrollNearEnd() {
-      act(() => {
-        for (const observer of FakeIntersectionObserver.live) {
-          const entries = [...observer.targets].map((target) => ({ target, isIntersecting: true }));
-          observer.callback(entries as IntersectionObserverEntry[], observer as unknown as IntersectionObserver);
-        }
-      });
-    }
-  }
+  const titles = (products: readonly Product[]) => products.map((product) => product.title);
+  const pages = () => screen.getByRole('navigation', { name: 'Pages of products' });
 
   beforeEach(() => site.upstream.setProducts(LONG_CATALOGUE));
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    FakeIntersectionObserver.live.clear();
-  });
 
-  /** A new search or sort paints its first screen of cards, then completes its chunk (useProgressiveList). */
-  const firstChunkShown = () => waitFor(() => expect(shownTitles()).toHaveLength(CHUNK));
-
-  it('renders only the first chunk, and counts every product', async () => {
+  it('shows the first page, counts every product, and links the other pages', async () => {
     await openProducts();
-    expect(shownTitles()).toEqual(LONG_CATALOGUE.slice(0, CHUNK).map((product) => product.title));
+    expect(shownTitles()).toEqual(titles(LONG_CATALOGUE.slice(0, PAGE_SIZE)));
     expect(screen.getByText('130 products')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Show more products' })).toBeInTheDocument();
+    expect(within(pages()).getByRole('link', { name: 'Page 1' })).toHaveAttribute('aria-current', 'page');
+    expect(within(pages()).getByRole('link', { name: 'Page 6' })).toHaveAttribute('href', '/products?page=6');
+    expect(within(pages()).getByRole('link', { name: 'Next' })).toHaveAttribute('rel', 'next');
+    expect(within(pages()).queryByRole('link', { name: 'Previous' })).not.toBeInTheDocument();
   });
 
-  it('appends the next chunk as the end of the grid nears the viewport, until every product is shown', async () => {
-    vi.stubGlobal('IntersectionObserver', FakeIntersectionObserver);
-    await openProducts();
-    FakeIntersectionObserver.scrollNearEnd();
-    expect(shownTitles()).toHaveLength(2 * CHUNK);
-    FakeIntersectionObserver.scrollNearEnd();
-    expect(shownTitles()).toEqual(LONG_CATALOGUE.map((product) => product.title));
-    expect(screen.queryByRole('button', { name: 'Show more products' })).not.toBeInTheDocument();
-    expect(FakeIntersectionObserver.live.size).toBe(0);
-  });
-
-  it('shows more with the button and moves focus to the first new card', async () => {
-    const { user } = await openProducts();
-    await user.click(screen.getByRole('button', { name: 'Show more products' }));
-    expect(shownTitles()).toHaveLength(2 * CHUNK);
-    expect(document.activeElement).toHaveAttribute('href', `/productdetails/${CHUNK + 1}`);
-  });
-
-  it('starts again at the first chunk when the search or the sort changes, counting every match', async () => {
-    const { user, search, sort } = await openProducts();
-    const showMore = () => user.click(screen.getByRole('button', { name: 'Show more products' }));
-    await showMore();
+  it('moves through the pages by their links, keeping the page in the URL and the search in the links', async () => {
+    const { user, search, query } = await openProducts();
     await user.type(search, 'lamp');
-    await firstChunkShown();
-    expect(shownTitles().every((title) => title.startsWith('Lamp'))).toBe(true);
-    expect(screen.getByText('65 of 130 products')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText('65 of 130 products')).toBeInTheDocument());
+    await user.click(within(pages()).getByRole('link', { name: 'Next' }));
+    expect(query()).toEqual({ q: 'lamp', page: '2' });
+    const lamps = LONG_CATALOGUE.filter((product) => product.title.startsWith('Lamp'));
+    expect(shownTitles()).toEqual(titles(lamps.slice(PAGE_SIZE, 2 * PAGE_SIZE)));
+    await user.click(within(pages()).getByRole('link', { name: 'Page 3' }));
+    expect(shownTitles()).toEqual(titles(lamps.slice(2 * PAGE_SIZE)));
+    expect(within(pages()).queryByRole('link', { name: 'Next' })).not.toBeInTheDocument();
+    await user.click(within(pages()).getByRole('link', { name: 'Previous' }));
+    expect(query()).toEqual({ q: 'lamp', page: '2' });
+  });
 
-    await showMore();
-    expect(shownTitles()).toHaveLength(65);
+  it('starts again at the first page when the search, the category or the sort changes', async () => {
+    const { user, search, sort, query } = await openProducts('/products?page=3');
+    expect(shownTitles()).toEqual(titles(LONG_CATALOGUE.slice(2 * PAGE_SIZE, 3 * PAGE_SIZE)));
     await user.selectOptions(sort, 'priceLowHigh');
-    await firstChunkShown();
-    expect(shownTitles()[0]).toBe('Lamp 129');
-    expect(screen.getByText('65 of 130 products')).toBeInTheDocument();
+    expect(query()).toEqual({ sort: 'priceLowHigh' });
+    expect(shownTitles()[0]).toBe('Desk 130');
+    await user.click(within(pages()).getByRole('link', { name: 'Page 2' }));
+    await user.type(search, 'desk');
+    expect(query()).toEqual({ sort: 'priceLowHigh', q: 'desk' });
+  });
+
+  it('says "No products found." on a page past the last, with a link back', async () => {
+    renderApp('/products?page=9', { site });
+    expect(await screen.findByText('No products found.')).toBeInTheDocument();
+    expect(within(pages()).getByRole('link', { name: 'Previous' })).toHaveAttribute('href', '/products?page=6');
+  });
+});
+
+describe('products page with a catalogue too large to travel', () => {
+  const LARGE: Product[] = Array.from({ length: LOCAL_LIST_MAX_PRODUCTS + 50 }, (_, index) => ({
+    ...FIXTURE_PRODUCTS[index % FIXTURE_PRODUCTS.length]!,
+    id: index + 1,
+    title: `${['Lamp', 'Desk', 'Chair'][index % 3]!} ${String(index + 1).padStart(3, '0')}`,
+  }));
+
+  beforeEach(() => site.upstream.setProducts(LARGE));
+
+  it('asks the server for each page, once typing pauses, and never for the whole list', async () => {
+    const { user } = renderApp('/products', { site });
+    await screen.findAllByRole('heading', { level: 2 });
+    const search = screen.getByRole('searchbox', { name: 'Search products' });
+    expect(await screen.findByText(`${LARGE.length} products`)).toBeInTheDocument();
+    site.apiRequests.length = 0;
+    await user.type(search, 'chair 24');
+    await waitFor(() => expect(shownTitles()).toEqual(['Chair 240', 'Chair 243', 'Chair 246', 'Chair 249']));
+    expect(screen.getByText(`4 of ${LARGE.length} products`)).toBeInTheDocument();
+    expect(site.apiRequests.length).toBeGreaterThan(0);
+    expect(site.apiRequests.length).toBeLessThan('chair 24'.length);
+    expect(site.apiRequests.every((path) => path === '/api/products/search')).toBe(true);
+
+    await user.type(search, 'x');
+    await waitFor(() => expect(screen.getByText('No products found.')).toBeInTheDocument());
+  });
+
+  it('offers the catalogue’s categories, asked of the server', async () => {
+    renderApp('/products', { site });
+    const category = await screen.findByRole('combobox', { name: 'Filter by category' });
+    await waitFor(() => expect(within(category).getAllByRole('option')).toHaveLength(1 + categoriesOf(LARGE).length));
   });
 });

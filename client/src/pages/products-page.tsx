@@ -1,17 +1,29 @@
-import { useDeferredValue, useMemo } from 'react';
+import { useDeferredValue, useLayoutEffect, useMemo, useRef } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
 import { categoriesOf } from '@catalogue/shared/categories';
 import { MESSAGES } from '@catalogue/shared/messages';
+import type { Product } from '@catalogue/shared/product';
+import { LOCAL_LIST_MAX_PRODUCTS, pageItems, readProductsQuery } from '@catalogue/shared/product-paging';
 import { PRODUCTS_PARAMS } from '@catalogue/shared/routes';
-import { filterAndSortProducts, isSortOption, type SortOption } from '@catalogue/shared/sort';
+import { filterAndSortProducts } from '@catalogue/shared/sort';
 import { LoadError } from '../components/load-error';
 import { StyledLead, StyledPage, StyledPageHeader, StyledTitle } from '../components/page';
 import { Spinner } from '../components/spinner';
-import { useProducts } from '../features/products/api/get-products';
+import { useCategories, useProducts, useProductsSearch } from '../features/products/api/get-products';
+import { productKeys } from '../features/products/api/product-keys';
 import { ProductGrid } from '../features/products/components/product-grid';
+import { ProductsPagination } from '../features/products/components/products-pagination';
 import { ProductsToolbar } from '../features/products/components/products-toolbar';
+import { useDebouncedValue } from '../hooks/use-debounced-value';
 import { useDocumentTitle } from '../hooks/use-document-title';
+
+/**
+ * How long the search box must rest before a catalogue too large for the browser is searched by the server: one
+ * request per pause in typing, and the matches on screen well within half a second of the last key.
+ */
+const SEARCH_DEBOUNCE_MS = 200;
 
 const StyledCount = styled.p`
   margin-bottom: ${({ theme }) => theme.space.lg};
@@ -32,28 +44,61 @@ function countProducts(count: number): string {
   return `${count} ${count === 1 ? 'product' : 'products'}`;
 }
 
+/** What the grid shows: one page of the matches, how many match in all, and the catalogue's size and categories. */
+interface ShownPage {
+  items: readonly Product[];
+  total: number;
+  catalogueSize: number;
+  categories: readonly string[];
+}
+
 export function ProductsPage() {
   const [searchParams, setSearchParams] = useSearchParams();
-  // The list's state lives in the URL (`?q=…&category=…&sort=…`), so reload, Back and shared links keep it.
-  const search = searchParams.get(PRODUCTS_PARAMS.search) ?? '';
-  const category = searchParams.get(PRODUCTS_PARAMS.category) ?? '';
+  // The list's state lives in the URL (`?q=…&category=…&sort=…&page=…`), so reload, Back and shared links keep it.
+  const query = readProductsQuery(searchParams);
+  const { search, category, sort, page } = query;
   useDocumentTitle({ kind: 'products', query: search, category });
-  const requestedSort = searchParams.get(PRODUCTS_PARAMS.sort);
-  const sort: SortOption = isSortOption(requestedSort) ? requestedSort : 'none';
-  // The box follows every keystroke at once; the grid and the count follow the deferred text, in a render
-  // React can interrupt for the next keystroke.
+
+  // Two ways to the same list (docs/product.md, "Products"). A catalogue small enough to travel is held whole and
+  // filtered here as the visitor types: the box follows every keystroke at once, the grid the deferred text, in a
+  // render React can interrupt. A larger one is searched by the server, a page at a time, once typing pauses.
+  const remoteSearch = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
+  const listHeld = useQueryClient().getQueryState(productKeys.list())?.data !== undefined;
+  const searched = useProductsSearch({ search: remoteSearch, category, sort, page }, !listHeld);
+  // The server's first answer tells the catalogue's size: a small one is fetched whole, and searched here from then on.
+  const small = searched.data !== undefined && searched.data.catalogueSize <= LOCAL_LIST_MAX_PRODUCTS;
+  const list = useProducts(listHeld || small);
+  const local = list.data !== undefined;
+  const categoriesQuery = useCategories(!local && searched.data !== undefined && !small);
   const deferredSearch = useDeferredValue(search);
-  const { data, isFetching, isError, refetch } = useProducts();
-  const matches = useMemo(
-    () => (data ? filterAndSortProducts(data, { category, search: deferredSearch, sort }) : []),
-    [data, category, deferredSearch, sort],
-  );
-  // The menu offers the categories of the list the page already has: no request of its own.
-  const categories = useMemo(() => (data ? categoriesOf(data) : []), [data]);
+  const shown = useMemo((): ShownPage | undefined => {
+    if (list.data) {
+      const matches = filterAndSortProducts(list.data, { category, search: deferredSearch, sort });
+      return {
+        items: pageItems(matches, page),
+        total: matches.length,
+        catalogueSize: list.data.length,
+        categories: categoriesOf(list.data),
+      };
+    }
+    if (!searched.data) return undefined;
+    const { items, total, catalogueSize } = searched.data;
+    return { items, total, catalogueSize, categories: categoriesQuery.data ?? [] };
+  }, [list.data, searched.data, categoriesQuery.data, category, deferredSearch, sort, page]);
+  const active = local ? list : searched;
+
+  // A new page opens at its top, as a new page of the site does (layout.tsx scrolls on a new path).
+  const shownPage = useRef(page);
+  useLayoutEffect(() => {
+    if (shownPage.current === page) return;
+    shownPage.current = page;
+    window.scrollTo(0, 0);
+  }, [page]);
 
   /**
    * Typing replaces the history entry (Back is not flooded with one entry per letter); a new category or sort is
-   * its own entry. The router navigates synchronously (see main.tsx), so the input can be controlled by the URL itself.
+   * its own entry. Each starts again at the first page. The router navigates synchronously (see main.tsx), so the
+   * input can be controlled by the URL itself.
    */
   const setParam = (name: string, value: string, isDefault: boolean, replace: boolean) => {
     setSearchParams(
@@ -61,6 +106,7 @@ export function ProductsPage() {
         const next = new URLSearchParams(current);
         if (isDefault) next.delete(name);
         else next.set(name, value);
+        next.delete(PRODUCTS_PARAMS.page);
         return next;
       },
       { replace },
@@ -78,26 +124,24 @@ export function ProductsPage() {
         search={search}
         onSearchChange={(value) => setParam(PRODUCTS_PARAMS.search, value, value === '', true)}
         category={category}
-        categories={categories}
+        categories={shown?.categories ?? []}
         onCategoryChange={(value) => setParam(PRODUCTS_PARAMS.category, value, value === '', false)}
         sort={sort}
         onSortChange={(value) => setParam(PRODUCTS_PARAMS.sort, value, value === 'none', false)}
       />
 
-      {data && (
+      {shown && (
         <>
           <StyledCount aria-live="polite">
-            {matches.length === data.length ? countProducts(data.length) : `${matches.length} of ${countProducts(data.length)}`}
+            {shown.total === shown.catalogueSize ? countProducts(shown.total) : `${shown.total} of ${countProducts(shown.catalogueSize)}`}
           </StyledCount>
-          {matches.length > 0 ? (
-            <ProductGrid products={matches} resetKey={JSON.stringify([category, sort, deferredSearch])} />
-          ) : (
-            <StyledEmpty>{MESSAGES.noProductsFound}</StyledEmpty>
-          )}
+          {shown.items.length > 0 ? <ProductGrid products={shown.items} /> : <StyledEmpty>{MESSAGES.noProductsFound}</StyledEmpty>}
+          <ProductsPagination query={query} total={shown.total} />
         </>
       )}
-      {isError && !isFetching && !data && <LoadError onRetry={() => void refetch()} />}
-      {isFetching && <Spinner />}
+      {active.isError && !active.isFetching && !shown && <LoadError onRetry={() => void active.refetch()} />}
+      {/* The last page stays on screen while the next is on its way (placeholder data): no spinner over it. */}
+      {active.isFetching && !active.isPlaceholderData && <Spinner />}
     </StyledPage>
   );
 }

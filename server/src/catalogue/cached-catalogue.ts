@@ -6,6 +6,7 @@ import { encodeJsonBody } from '../http/encoded-body.js';
 import { productSchema } from './product-schema.js';
 import { ProductNotFoundError, type ProductSource } from './product-source.js';
 import { toPublicProduct } from './public-product.js';
+import { preparedBodyOf } from './prepared-list.js';
 import { type CacheEntry, ReadThroughCache } from './read-through-cache.js';
 import type { SharedStore } from './shared-store.js';
 
@@ -77,7 +78,8 @@ export function createCachedCatalogue({ source, config, logger, now, sharedStore
   const list = new ReadThroughCache<Product[]>({
     ...timing,
     logger,
-    prepare: (products) => encodeJsonBody(products.map(toPublicProduct)),
+    // A large list's body was made on the worker that parsed it (list-fill-pool.ts); a small one's is made here.
+    prepare: (products) => Promise.resolve(preparedBodyOf(products) ?? encodeJsonBody(products.map(toPublicProduct))),
     ...(sharedStore && { shared: { store: sharedStore, keyPrefix: 'list:', parse: parseWith(productListSchema), holdMs } }),
   });
   const products = new ReadThroughCache<Product>({
@@ -118,6 +120,7 @@ export function createCachedCatalogue({ source, config, logger, now, sharedStore
       list.close();
       products.close();
       void sharedStore?.close();
+      void source.close?.();
     },
   };
 }

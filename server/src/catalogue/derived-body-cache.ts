@@ -8,8 +8,7 @@ import { type EncodedBody, encodedSize } from '../http/encoded-body.js';
  * fill never serves old content, and no timer or invalidation is needed to get there.
  *
  * Bounded by bytes (identity, gzip and brotli bodies together), least recently used first: search texts and
- * query parameters make the space of keys unbounded, and a page of a large catalogue carries the whole list for
- * the app to hydrate.
+ * query parameters make the space of keys unbounded.
  */
 export interface DerivedBodyCache {
   /** The body kept for `key`, if it was derived from `source`. */

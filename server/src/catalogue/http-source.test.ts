@@ -2,8 +2,11 @@ import { readdirSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../logger.js';
 import { startUpstreamStub, TINY_PNG, type UpstreamStub } from '@catalogue/testing/upstream-double';
-import { createHttpSource } from './http-source.js';
-import { IMAGE_NOT_MODIFIED, type ProductImage, UpstreamError } from './product-source.js';
+import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
+import { createCapturingLogger } from '../testing/capturing-logger.js';
+import { createHttpSource, type HttpSourceOptions } from './http-source.js';
+import { preparedBodyOf } from './prepared-list.js';
+import { IMAGE_NOT_MODIFIED, type ProductImage, type ProductSource, UpstreamError } from './product-source.js';
 
 /** The image a plain (unconditional) fetch answers: never "not modified", which only a conditional one may be. */
 function fetchedImage(image: ProductImage | typeof IMAGE_NOT_MODIFIED): ProductImage {
@@ -17,9 +20,17 @@ afterEach(async () => {
   await stub.close();
 });
 
-async function source(timeoutMs = 2000) {
+let http: ProductSource | undefined;
+
+afterEach(async () => {
+  await http?.close?.();
+  http = undefined;
+});
+
+async function source(timeoutMs = 2000, options: Partial<HttpSourceOptions> = {}) {
   stub = await startUpstreamStub();
-  return createHttpSource({ baseUrl: stub.url, timeoutMs, logger: createLogger('silent') });
+  http = createHttpSource({ baseUrl: stub.url, timeoutMs, logger: createLogger('silent'), ...options });
+  return http;
 }
 
 async function upstreamError(promise: Promise<unknown>): Promise<UpstreamError> {
@@ -49,11 +60,36 @@ describe('the http source', () => {
     expect((await upstreamError(http.listProducts())).timedOut).toBe(false);
   });
 
-  it('refuses bodies beyond its size limit', async () => {
-    const http = await source();
-    stub.override('/products', { status: 200, body: `[${'0,'.repeat(6 * 1024 * 1024)}0]` });
+  it('refuses bodies beyond UPSTREAM_MAX_BYTES, naming the setting', async () => {
+    const http = await source(2000, { maxJsonBytes: 4096 });
+    stub.override('/products', { status: 200, body: `[${'0,'.repeat(4096)}0]` });
     const error = await upstreamError(http.listProducts());
-    expect(String((error.cause as Error).message)).toMatch(/maxContentLength/);
+    expect(error.message).toBe(`${stub.url}/products answered more than UPSTREAM_MAX_BYTES (4096 bytes)`);
+  });
+
+  it('parses the list on its worker: valid products in order, the others dropped with a warning, the public body made', async () => {
+    const logger = createCapturingLogger();
+    const http = await source(2000, { logger: logger.logger });
+    stub.setProducts([FIXTURE_PRODUCTS[0], { id: 'two', title: 2 }, FIXTURE_PRODUCTS[2]]);
+    const products = await http.listProducts();
+    expect(products.map((product) => product.id)).toEqual([FIXTURE_PRODUCTS[0]!.id, FIXTURE_PRODUCTS[2]!.id]);
+    expect(products[0]?.image).toBe(`${stub.url}${FIXTURE_PRODUCTS[0]!.image}`);
+    expect(logger.records.filter((entry) => entry.msg === 'Dropped an upstream product of the wrong shape')).toHaveLength(1);
+    const body = preparedBodyOf(products);
+    expect(JSON.parse(body!.identity.toString('utf8'))).toEqual(
+      products.map((product) => ({ ...product, image: `/api/products/${product.id}/image` })),
+    );
+  });
+
+  it.each([
+    ['html', 'answered 200 with a body that is not JSON'],
+    ['badJson', 'answered 200 with a body that is not JSON'],
+    ['null', 'did not answer a JSON array'],
+    ['empty', 'did not answer a JSON array'],
+  ] as const)('fails a %s list', async (mode, message) => {
+    const http = await source();
+    await stub.setMode(mode);
+    expect((await upstreamError(http.listProducts())).message).toBe(`${stub.url}/products ${message}`);
   });
 
   it('fetches an image the upstream names relative to its base URL', async () => {

@@ -1,10 +1,11 @@
-import { Agent as HttpAgent } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
 import type { Product } from '@catalogue/shared/product';
-import axios, { type AxiosRequestConfig, type AxiosResponse, isAxiosError } from 'axios';
+import type { AxiosResponse } from 'axios';
 import type { Logger } from '../logger.js';
+import { createListFillPool } from './list-fill-pool.js';
+import { keepPreparedList } from './prepared-list.js';
 import { describeProductIssues, productSchema } from './product-schema.js';
 import { IMAGE_NOT_MODIFIED, type ImageValidators, type ProductImage, type ProductSource, UpstreamError } from './product-source.js';
+import { createUpstreamClient, isSuccess } from './upstream-request.js';
 
 export interface HttpSourceOptions {
   /** Base URL without a trailing slash; `/products` and `/products/{id}` are appended. */
@@ -14,71 +15,41 @@ export interface HttpSourceOptions {
   maxImageBytes?: number;
   /** IMAGE_HOSTS: origins images may come from besides the upstream's own (`baseUrl`'s). Default: none. */
   imageHosts?: readonly string[];
+  /** UPSTREAM_MAX_BYTES: a bigger JSON body (the list) is a failure, its download cut as soon as it passes this size. */
+  maxJsonBytes?: number;
   logger: Logger;
 }
 
-const MAX_JSON_BYTES = 10 * 1024 * 1024;
-/**
- * Connections open to the upstream (and image hosts) at once, per origin; requests past it queue. Node's own
- * default is unbounded, so an upstream that hangs while load goes on would take a descriptor per request.
- */
-const MAX_UPSTREAM_SOCKETS = 32;
-/** Idle keep-alive connections kept per origin for the next request; the rest are closed once answered. */
-const MAX_IDLE_UPSTREAM_SOCKETS = 8;
-/** The default of IMAGE_MAX_BYTES, for callers that do not pass their configuration. */
+/** The defaults of IMAGE_MAX_BYTES and UPSTREAM_MAX_BYTES, for callers that do not pass their configuration. */
 const DEFAULT_MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+const DEFAULT_MAX_JSON_BYTES = 64 * 1024 * 1024;
 
 /**
  * The Fake-Store-shaped API over HTTP. Nothing it answers is trusted: statuses are interpreted here, bodies are
  * read as text and parsed here (so an HTML error page or truncated JSON is a failure, not data), and every
- * product is checked against the schema.
+ * product is checked against the schema. The list, which can be tens of megabytes, is downloaded, parsed, checked,
+ * indexed and encoded on a worker thread (list-fill-pool.ts), so a fill never stalls the answers served meanwhile.
  */
 export function createHttpSource({
   baseUrl,
   timeoutMs,
   maxImageBytes = DEFAULT_MAX_IMAGE_BYTES,
+  maxJsonBytes = DEFAULT_MAX_JSON_BYTES,
   imageHosts = [],
   logger,
 }: HttpSourceOptions): ProductSource {
+  const listFill = createListFillPool();
+  const jsonLimit = { bytes: maxJsonBytes, setting: 'UPSTREAM_MAX_BYTES' } as const;
   // The upstream names image URLs, and nothing it says is trusted: fetched as they are, they would let it point
   // this server at any address it can reach (an internal service on its own network). Images come only from
   // these origins, directly or through redirects that stay among them.
   const imageOrigins = new Set([new URL(baseUrl).origin, ...imageHosts.map((host) => new URL(host).origin)]);
 
-  // One bounded pool per source. A socket silent for the time limit is closed by the agent too, so a connection
-  // that hangs is released even by a request that nothing else cuts.
-  const pool = { keepAlive: true, maxSockets: MAX_UPSTREAM_SOCKETS, maxFreeSockets: MAX_IDLE_UPSTREAM_SOCKETS, timeout: timeoutMs };
-  const client = axios.create({
-    // Node's http adapter, which alone has maxRedirects and maxContentLength, even where a browser-like
-    // XMLHttpRequest exists (the client's component tests run this server inside jsdom).
-    adapter: 'http',
-    httpAgent: new HttpAgent(pool),
-    httpsAgent: new HttpsAgent(pool),
-    timeout: timeoutMs,
-    validateStatus: () => true,
-    maxRedirects: 3,
-  });
-
-  async function get(url: string, responseType: 'text' | 'arraybuffer', maxContentLength: number, config: AxiosRequestConfig = {}) {
-    try {
-      return await client.get<unknown>(url, {
-        ...config,
-        responseType,
-        maxContentLength,
-        // Keep the raw body: axios would otherwise guess at JSON and hide broken bodies.
-        transformResponse: (data: unknown) => data,
-        // axios's own `timeout` only notices a silent socket; this bounds the whole exchange, so an upstream
-        // that drips bytes forever is cut too.
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-    } catch (error) {
-      throw toUpstreamError(error, url);
-    }
-  }
+  const client = createUpstreamClient(timeoutMs);
 
   async function getJson(path: string): Promise<{ status: number; body: unknown }> {
     const url = `${baseUrl}${path}`;
-    const response = await get(url, 'text', MAX_JSON_BYTES);
+    const response = await client.get(url, 'text', jsonLimit);
     const text = typeof response.data === 'string' ? response.data.trim() : '';
     if (!isSuccess(response) || text === '') return { status: response.status, body: undefined };
     try {
@@ -92,15 +63,11 @@ export function createHttpSource({
     name: 'http',
 
     async listProducts(): Promise<Product[]> {
-      const { status, body } = await getJson('/products');
-      if (status < 200 || status > 299) throw new UpstreamError(`${baseUrl}/products answered ${status}`);
-      if (!Array.isArray(body)) throw new UpstreamError(`${baseUrl}/products did not answer a JSON array`);
-      const products: Product[] = [];
-      for (const [index, item] of body.entries()) {
-        const parsed = productSchema.safeParse(item);
-        if (parsed.success) products.push(parsed.data);
-        else logger.warn({ index, issues: describeProductIssues(parsed.error) }, 'Dropped an upstream product of the wrong shape');
-      }
+      const filled = await listFill.fill({ url: `${baseUrl}/products`, timeoutMs, maxBytes: maxJsonBytes });
+      if (!filled.ok) throw new UpstreamError(filled.message, { timedOut: filled.timedOut });
+      const { products, prepared, dropped } = filled.list;
+      for (const { index, issues } of dropped) logger.warn({ index, issues }, 'Dropped an upstream product of the wrong shape');
+      keepPreparedList(products, prepared);
       return products;
     },
 
@@ -126,20 +93,27 @@ export function createHttpSource({
       const url = resolveImageUrl(location, baseUrl);
       if (!imageOrigins.has(new URL(url).origin)) throw new UpstreamError(`the image location ${url} ${NOT_AN_IMAGE_HOST}`);
       let refusedRedirect: string | undefined;
-      const response = await get(url, 'arraybuffer', maxImageBytes, {
-        headers: conditionalHeaders(validators),
-        // Called before each redirect is followed; throwing cancels it, so the other host is never contacted.
-        beforeRedirect: (options) => {
-          const next = new URL(String(options.href));
-          if (imageOrigins.has(next.origin)) return;
-          refusedRedirect = next.href;
-          throw new Error(`redirect to ${next.href} refused`);
-        },
-      }).catch((error: unknown) => {
-        throw refusedRedirect === undefined
-          ? error
-          : new UpstreamError(`${url} redirected to ${refusedRedirect}, which ${NOT_AN_IMAGE_HOST}`);
-      });
+      const response = await client
+        .get(
+          url,
+          'arraybuffer',
+          { bytes: maxImageBytes, setting: 'IMAGE_MAX_BYTES' },
+          {
+            headers: conditionalHeaders(validators),
+            // Called before each redirect is followed; throwing cancels it, so the other host is never contacted.
+            beforeRedirect: (options) => {
+              const next = new URL(String(options.href));
+              if (imageOrigins.has(next.origin)) return;
+              refusedRedirect = next.href;
+              throw new Error(`redirect to ${next.href} refused`);
+            },
+          },
+        )
+        .catch((error: unknown) => {
+          throw refusedRedirect === undefined
+            ? error
+            : new UpstreamError(`${url} redirected to ${refusedRedirect}, which ${NOT_AN_IMAGE_HOST}`);
+        });
       if (response.status === 304 && validators !== undefined) return IMAGE_NOT_MODIFIED;
       if (!isSuccess(response)) throw new UpstreamError(`${url} answered ${response.status}`);
       const contentType = String(response.headers['content-type'] ?? '');
@@ -148,6 +122,8 @@ export function createHttpSource({
       const answered = validatorsOf(response);
       return { body: Buffer.from(response.data as ArrayBuffer), contentType, ...(answered && { validators: answered }) };
     },
+
+    close: () => listFill.close(),
   };
 }
 
@@ -168,10 +144,6 @@ function validatorsOf(response: AxiosResponse): ImageValidators | undefined {
   return Object.keys(validators).length === 0 ? undefined : validators;
 }
 
-function isSuccess(response: AxiosResponse): boolean {
-  return response.status >= 200 && response.status <= 299;
-}
-
 function resolveImageUrl(location: string, baseUrl: string): string {
   let url: URL;
   try {
@@ -186,12 +158,3 @@ function resolveImageUrl(location: string, baseUrl: string): string {
 }
 
 const NOT_AN_IMAGE_HOST = "is neither on the upstream's origin nor in IMAGE_HOSTS";
-
-const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ERR_CANCELED']);
-
-function toUpstreamError(error: unknown, url: string): UpstreamError {
-  if (!isAxiosError(error)) return new UpstreamError(`${url} failed`, { cause: error });
-  const timedOut = TIMEOUT_CODES.has(error.code ?? '');
-  const reason = timedOut ? 'timed out' : `failed (${error.code ?? error.message})`;
-  return new UpstreamError(`${url} ${reason}`, { timedOut, cause: error });
-}

@@ -21,5 +21,6 @@ export function measuredSource(source: ProductSource, metrics: Metrics): Product
     listProducts: () => measure('list', () => source.listProducts()),
     getProduct: (id) => measure('product', () => source.getProduct(id)),
     getImage: (location, validators) => measure('image', () => source.getImage(location, validators)),
+    ...(source.close && { close: () => source.close?.() ?? Promise.resolve() }),
   };
 }

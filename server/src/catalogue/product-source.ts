@@ -35,6 +35,8 @@ export interface ProductSource {
    * earlier answer) the request is conditional, and a source that can tell may answer IMAGE_NOT_MODIFIED.
    */
   getImage(location: string, validators?: ImageValidators): Promise<ProductImage | typeof IMAGE_NOT_MODIFIED>;
+  /** Releases what the source holds (the http source's worker thread); the catalogue calls it when it is closed. */
+  close?(): Promise<void>;
 }
 
 /** The source could not answer: refused, reset, 5xx, not JSON, wrong shape, or too slow (`timedOut`). */

@@ -1,9 +1,7 @@
-import { holdsCategory } from '@catalogue/shared/categories';
 import { type ImageWidth, imageVariantUrl } from '@catalogue/shared/image-widths';
 import { type PageMetaInput, pageMeta, SITE_NAME } from '@catalogue/shared/page-meta';
 import type { Product } from '@catalogue/shared/product';
 import { type ProductPhotoLayout, productPhotoSources } from '@catalogue/shared/product-photo';
-import { filterAndSortProducts } from '@catalogue/shared/sort';
 import { escapeHtml, escapeJsonForScript } from '../http/escape-html.js';
 import type { PageData } from './page-renderer.js';
 import type { PageRoute } from '@catalogue/shared/page-routes';
@@ -129,8 +127,12 @@ function indexable(route: PageRoute, data: PageData): boolean {
   switch (route.kind) {
     case 'home':
       return true;
-    case 'products':
-      return route.category === '' || (Array.isArray(data.products) && holdsCategory(data.products, route.category));
+    case 'products': {
+      const shown = typeof data.productsPage === 'object' ? data.productsPage : undefined;
+      const held = route.category === '' || shown?.categories.includes(route.category) === true;
+      // A page past the last one (a stale link after the catalogue shrank) is not content either.
+      return held && (route.page === 1 || (shown !== undefined && shown.page.items.length > 0));
+    }
     case 'product':
       return productOf(data) !== undefined;
     case 'invalid-id':
@@ -150,15 +152,10 @@ function productOf(data: PageData): Product | undefined {
 function leadPhoto(route: PageRoute, data: PageData): { product: Product; layout: ProductPhotoLayout } | undefined {
   const product = productOf(data);
   if (product) return { product, layout: 'detail' };
-  if (!Array.isArray(data.products)) return undefined;
-  if (route.kind === 'home') {
-    const first = data.products[0];
-    return first && { product: first, layout: 'carousel' };
-  }
-  if (route.kind === 'products') {
-    const first = filterAndSortProducts(data.products, { category: route.category, search: route.query, sort: route.sort })[0];
-    return first && { product: first, layout: 'grid' };
-  }
+  if (typeof data.productsPage !== 'object') return undefined;
+  const first = data.productsPage.page.items[0];
+  if (route.kind === 'home') return first && { product: first, layout: 'carousel' };
+  if (route.kind === 'products') return first && { product: first, layout: 'grid' };
   return undefined;
 }
 

@@ -5,12 +5,17 @@ import { cacheablePageRoute, canonicalPath, isCacheablePageUrl } from './page-ro
 describe('canonicalPath', () => {
   it('keeps the category and the trimmed search and drops the sort; error pages have none', () => {
     expect(canonicalPath({ kind: 'home' })).toBe('/');
-    expect(canonicalPath({ kind: 'products', query: '  leather bag ', category: '', sort: 'nameAZ' })).toBe('/products?q=leather+bag');
-    expect(canonicalPath({ kind: 'products', query: ' ', category: '', sort: 'nameAZ' })).toBe('/products');
-    expect(canonicalPath({ kind: 'products', query: ' gold', category: 'jewelery', sort: 'priceLowHigh' })).toBe(
+    expect(canonicalPath({ kind: 'products', query: '  leather bag ', category: '', sort: 'nameAZ', page: 1 })).toBe(
+      '/products?q=leather+bag',
+    );
+    expect(canonicalPath({ kind: 'products', query: ' ', category: '', sort: 'nameAZ', page: 1 })).toBe('/products');
+    expect(canonicalPath({ kind: 'products', query: ' gold', category: 'jewelery', sort: 'priceLowHigh', page: 1 })).toBe(
       '/products?category=jewelery&q=gold',
     );
-    expect(canonicalPath({ kind: 'products', query: '', category: 'home & garden/outdoor 🏕️', sort: 'none' })).toBe(
+    expect(canonicalPath({ kind: 'products', query: ' gold', category: 'jewelery', sort: 'nameAZ', page: 4 })).toBe(
+      '/products?category=jewelery&q=gold&page=4',
+    );
+    expect(canonicalPath({ kind: 'products', query: '', category: 'home & garden/outdoor 🏕️', sort: 'none', page: 1 })).toBe(
       '/products?category=home+%26+garden%2Foutdoor+%F0%9F%8F%95%EF%B8%8F',
     );
     expect(canonicalPath({ kind: 'product', id: 7 })).toBe('/productdetails/7');
@@ -32,6 +37,8 @@ describe('isCacheablePageUrl', () => {
     '/products?category=men%27s+clothing&q=bag&sort=nameAZ',
     '/products?q=bag&category=men%27s+clothing',
     '/products?category=%3Cscript%3Ealert%28%27category%27%29%3C%2Fscript%3E+100%25+%22kids%22%3F%23',
+    '/products?page=2',
+    '/products?q=bag&category=jewelery&sort=nameAZ&page=2084',
     '/productdetails/7',
   ])('keeps %s, a spelling the site writes', (url) => {
     expect(isCacheablePageUrl(url, resolvePage(url))).toBe(true);
@@ -53,6 +60,11 @@ describe('isCacheablePageUrl', () => {
     "/products?category=men's+clothing",
     '/products?category=home%20%26%20garden',
     '/products?sort=cheapest',
+    '/products?page=1',
+    '/products?page=02',
+    '/products?page=0',
+    '/products?page=two',
+    '/products?page=2&page=3',
     `/products?q=${'x'.repeat(101)}`,
     '/productdetails/007',
     '/productdetails/7?x=1',
@@ -70,7 +82,7 @@ describe('isCacheablePageUrl', () => {
 describe('cacheablePageRoute', () => {
   it.each([
     ['/', 'home', { kind: 'home' }],
-    ['/products?category=jewelery&q=gold', 'products', { kind: 'products', query: 'gold', category: 'jewelery', sort: 'none' }],
+    ['/products?category=jewelery&q=gold', 'products', { kind: 'products', query: 'gold', category: 'jewelery', sort: 'none', page: 1 }],
     ['/productdetails/7', 'product', { kind: 'product', id: 7 }],
   ] as const)('resolves %s, kept as a %s page, to its route', (url, page, route) => {
     expect(cacheablePageRoute(url, page)).toEqual(route);

@@ -2,11 +2,13 @@ import { type PageRoute, resolvePage } from '@catalogue/shared/page-routes';
 import { parseProductId } from '@catalogue/shared/product-id';
 import { PAGE_PATHS, PRODUCTS_PARAMS, productDetailsPath } from '@catalogue/shared/routes';
 import { isSortOption } from '@catalogue/shared/sort';
+import { parsePageNumber } from '@catalogue/shared/product-paging';
 
 /**
  * The page's canonical path, or null for pages that are not to be indexed. The sort only reorders a list, so it
  * is dropped; the category and the search text change what the list holds, so they stay (the category exact, the
- * search trimmed), in that order: `/products?category=jewelery&q=gold`.
+ * search trimmed), in that order, and so does the page past the first, which shows other products:
+ * `/products?category=jewelery&q=gold&page=2`.
  */
 export function canonicalPath(route: PageRoute): string | null {
   switch (route.kind) {
@@ -17,6 +19,7 @@ export function canonicalPath(route: PageRoute): string | null {
       if (route.category !== '') params.set(PRODUCTS_PARAMS.category, route.category);
       const query = route.query.trim();
       if (query !== '') params.set(PRODUCTS_PARAMS.search, query);
+      if (route.page !== 1) params.set(PRODUCTS_PARAMS.page, String(route.page));
       return params.size > 0 ? `${PAGE_PATHS.products}?${params.toString()}` : PAGE_PATHS.products;
     }
     case 'product':
@@ -39,7 +42,8 @@ const PRODUCT_DETAILS_PATH = new RegExp(`^${PAGE_PATHS.productDetailsPattern.rep
 /**
  * Whether `url` is spelt exactly as the site writes a `page` URL, the only spellings the page cache keeps: `/`,
  * `/products` with a `q`, a `category` and a sort other than none, each non-empty and at most once, in any order,
- * encoded as URLSearchParams encodes them, `/productdetails/<id>` without leading zeros. Any other spelling
+ * encoded as URLSearchParams encodes them, a `page` from 2 up without leading zeros, `/productdetails/<id>` without
+ * leading zeros. Any other spelling
  * (`/products/`, `?utm_source=…`, `%20` for a space, `/productdetails/007`) is rendered for that request and not
  * kept, so the space of cached URLs stays what the site links to. Read from the text alone, before any resolving.
  */
@@ -65,9 +69,11 @@ function isSiteSpelling(url: string, page: CacheablePage): boolean {
   if (!names.every((name) => known.includes(name))) return false;
   const q = params.get(PRODUCTS_PARAMS.search);
   const sort = params.get(PRODUCTS_PARAMS.sort);
+  const pageNumber = params.get(PRODUCTS_PARAMS.page);
   if (q !== null && (q === '' || q.length > CACHEABLE_QUERY_MAX_CHARS)) return false;
   if (params.get(PRODUCTS_PARAMS.category) === '') return false;
   if (sort !== null && (!isSortOption(sort) || sort === 'none')) return false;
+  if (pageNumber !== null && (parsePageNumber(pageNumber) === null || pageNumber === '1')) return false;
   return params.toString() === query;
 }
 

@@ -1,11 +1,15 @@
 import type { IncomingMessage } from 'node:http';
 import { categoriesOf, holdsCategory } from '@catalogue/shared/categories';
+import type { ProductsPageData } from '@catalogue/shared/page-render';
+import type { Product } from '@catalogue/shared/product';
+import { LOCAL_LIST_MAX_PRODUCTS, pageCount, type ProductsQuery } from '@catalogue/shared/product-paging';
 import { PAGE_ROUTES, type PageRoute, resolvePage } from '@catalogue/shared/page-routes';
 import { PAGE_PATHS } from '@catalogue/shared/routes';
 import { type ErrorRequestHandler, type Request, type RequestHandler, type Response, Router } from 'express';
 import { sendCachedAnswer } from '../http/send-answer.js';
 import type { CacheEntry, CachedCatalogue } from '../catalogue/cached-catalogue.js';
 import { createDerivedBodyCache } from '../catalogue/derived-body-cache.js';
+import { searchPage } from '../catalogue/list-search.js';
 import { encodeBody, type EncodedBody } from '../http/encoded-body.js';
 import { ProductNotFoundError, UpstreamError } from '../catalogue/product-source.js';
 import { toPublicProduct } from '../catalogue/public-product.js';
@@ -39,8 +43,9 @@ export interface Pages {
 
 const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
 /**
- * The memory budget of rendered pages (catalogue/derived-body-cache.ts). At the default catalogue a page is about
- * 20 KB with its encodings.
+ * The memory budget of rendered pages (catalogue/derived-body-cache.ts). A page holds one page of products
+ * (shared/src/product-paging.ts) whatever the catalogue's size: about 20 KB with its encodings at the default
+ * catalogue, some 90 KB at 50,000 products (the list's state and its category menu).
  */
 const PAGE_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 /**
@@ -84,10 +89,18 @@ export function createPages({ catalogue, config, caching, renderer, logger, now 
         case 'home':
         case 'products': {
           const answer = await catalogue.listProducts();
-          const data = { products: answer.value.map(toPublicProduct) };
+          const query: ProductsQuery =
+            route.kind === 'home'
+              ? { search: '', category: '', sort: 'none', page: 1 }
+              : { search: route.query, category: route.category, sort: route.sort, page: route.page };
+          const data = productsPageData(answer.value, query);
           // A category the catalogue does not hold shows the list with no products (docs/product.md, "Products"),
-          // answered 404 and not kept, so stale or made-up links are neither indexed nor cached.
-          if (route.kind === 'products' && !holdsCategory(answer.value, route.category)) return { data, status: 404 };
+          // and so does a page past the last; both answer 404 and are not kept, so stale or made-up links are
+          // neither indexed nor cached.
+          const page = (data.productsPage as ProductsPageData).page;
+          if (route.kind === 'products' && (!holdsCategory(answer.value, route.category) || route.page > pageCount(page.total))) {
+            return { data, status: 404 };
+          }
           return { data, status: 200, source: answer };
         }
         case 'product': {
@@ -104,7 +117,7 @@ export function createPages({ catalogue, config, caching, renderer, logger, now 
       if (product && error instanceof ProductNotFoundError) return { data: { product: 'not-found' }, status: 404 };
       if (!(error instanceof UpstreamError)) throw error;
       logger.warn({ err: error, page: route.kind }, 'The product source failed; the page shows its error');
-      return { data: product ? { product: 'error' } : { products: 'error' }, status: 503 };
+      return { data: product ? { product: 'error' } : { products: 'error', productsPage: 'error' }, status: 503 };
     }
   }
 
@@ -218,6 +231,16 @@ export async function renderPageHtml(
   const { html, styles, state, preloads } = await renderer.render({ url, route, data });
   const head = pageHead({ route, data, origin, styles, preloads });
   return fillTemplate(renderer.template, { head, html, bodyEnd: stateBlock(state) });
+}
+
+/**
+ * What `/` and `/products` render with: the page of products the query selects (one page, whatever the
+ * catalogue's size) and the categories; the whole list too while it is small enough to travel, so the browser
+ * filters it as the visitor types (docs/product.md, "Products").
+ */
+function productsPageData(products: readonly Product[], query: ProductsQuery): PageData {
+  const productsPage = { page: searchPage(products, query), categories: categoriesOf(products) };
+  return products.length <= LOCAL_LIST_MAX_PRODUCTS ? { productsPage, products: products.map(toPublicProduct) } : { productsPage };
 }
 
 /** A rendered page as a cached answer: its bytes, with the freshness of the catalogue entry it was rendered from. */

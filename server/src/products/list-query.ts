@@ -16,8 +16,8 @@ export interface ListQuery {
 }
 
 /**
- * The largest `limit` accepted. The Fake Store's catalogue has 20 products and ours a few thousand at most; a
- * bound keeps the parameter a count, and anything at or above the list's length answers the whole list.
+ * The largest `limit` accepted: a bound keeps the parameter a count, and anything at or above the list's length
+ * answers the whole list. (A large catalogue is read a page at a time through `/api/products/search`.)
  */
 export const MAX_LIST_LIMIT = 10_000;
 

@@ -138,6 +138,10 @@ describe('with the upstream double up', () => {
     ['/products/{id}', '/api/products/20'],
     ['/products/{id}/image', '/api/products/1/image'],
     ['/products/{id}/image', '/api/products/1/image?w=160'],
+    ['/products/search', '/api/products/search'],
+    ['/products/search', '/api/products/search?q=%20WOMEN&sort=priceHighLow&page=1'],
+    ['/products/search', `/api/products/search?category=${encodeURIComponent(FIXTURE_PRODUCTS[18]!.category)}&sort=nameAZ`],
+    ['/products/search', '/api/products/search?page=99'],
     ['/products/categories', '/api/products/categories'],
     ['/products/category/{name}', '/api/products/category/jewelery'],
     ['/products/category/{name}', `/api/products/category/${encodeURIComponent(FIXTURE_PRODUCTS[18]!.category)}`],
@@ -212,6 +216,10 @@ describe('with the upstream double up', () => {
     ['/products/category/{name}', '/api/products/category/jewelery?sort=name', /sort/],
     ['/products/category/{name}', '/api/products/category/%E0%A4%A', /percent-escape/],
     ['/products/category', '/api/products/category', /category name/],
+    ['/products/search', `/api/products/search?q=${'x'.repeat(201)}`, /q must be/],
+    ['/products/search', '/api/products/search?sort=asc', /sort must be/],
+    ['/products/search', '/api/products/search?page=0', /page must be/],
+    ['/products/search', '/api/products/search?q=a&q=b', /q must be given at most once/],
   ];
 
   it.each(BAD)('GET %s: %s → 400', async (path, target, message) => {
@@ -283,6 +291,7 @@ describe('with copies past their freshness', () => {
   it.each([
     ['/products', '/api/products'],
     ['/products/{id}', '/api/products/1'],
+    ['/products/search', '/api/products/search?q=bag'],
     ['/products/categories', '/api/products/categories'],
     ['/products/category/{name}', '/api/products/category/jewelery?sort=desc'],
   ])('GET %s: %s → 200 STALE, with the headers the document lists', async (path, target) => {
@@ -354,7 +363,14 @@ describe.each([
     await site.close();
   });
 
-  const CATALOGUE_PATHS = ['/products', '/products/{id}', '/products/{id}/image', '/products/categories', '/products/category/{name}'];
+  const CATALOGUE_PATHS = [
+    '/products',
+    '/products/search',
+    '/products/{id}',
+    '/products/{id}/image',
+    '/products/categories',
+    '/products/category/{name}',
+  ];
   it.each(CATALOGUE_PATHS)(`%s → ${status}`, async (path) => {
     const answer = await send(site, 'GET', url(path));
     expect(answer.status).toBe(status);

@@ -1,6 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import { IMAGE_WIDTHS } from '@catalogue/shared/image-widths';
 import { MESSAGES } from '@catalogue/shared/messages';
+import { MAX_PAGE, PRODUCTS_PAGE_SIZE, type ProductSearchPage } from '@catalogue/shared/product-paging';
+import { SORT_OPTIONS } from '@catalogue/shared/sort';
 import { apiErrorSchema, categoryNamesSchema, type Product, publicProductSchema, ratingSchema } from '@catalogue/shared/product';
 import type {
   ComponentsObject,
@@ -21,6 +23,7 @@ import { ALLOWED_METHODS, API_ALLOW, EXPOSED_HEADERS, PREFLIGHT_MAX_AGE_SECONDS 
 import { IMAGE_CACHE_CONTROL } from '../http/image-headers.js';
 import { MALFORMED_ESCAPE } from '../http/errors.js';
 import { LIST_QUERY_ERRORS, MAX_LIST_LIMIT } from './list-query.js';
+import { MAX_SEARCH_CHARS, SEARCH_QUERY_ERRORS } from './search-query.js';
 import { MISSING_CATEGORY_NAME } from './products-router.js';
 import { MAX_API_URL_LENGTH } from '../http/uri-too-long.js';
 
@@ -127,6 +130,15 @@ const documentedProduct = publicProductSchema.meta({ examples: [EXAMPLE_PRODUCT,
 schemaRegistry.add(documentedProduct, { id: 'Product' });
 schemaRegistry.add(ratingSchema, { id: 'Rating' });
 schemaRegistry.add(z.array(documentedProduct), { id: 'Products' });
+/** What `/products/search` answers (shared/src/product-paging.ts), tied to its type. */
+const searchPageSchema = z.object({
+  items: z.array(documentedProduct).describe(`The products of this page, at most \`pageSize\`, in the order asked for.`),
+  total: z.int().nonnegative().describe('How many products match in all, over every page.'),
+  page: z.int().min(1).describe('This page, from 1.'),
+  pageSize: z.literal(PRODUCTS_PAGE_SIZE).describe('Products per page.'),
+  catalogueSize: z.int().nonnegative().describe('How many products the whole catalogue holds.'),
+}) satisfies z.ZodType<ProductSearchPage>;
+schemaRegistry.add(searchPageSchema, { id: 'ProductSearchPage' });
 schemaRegistry.add(categoryNamesSchema.meta({ examples: [EXAMPLE_CATEGORIES] }), { id: 'Categories' });
 schemaRegistry.add(apiErrorSchema.meta({ examples: [{ error: MESSAGES.productNotFound }] }), { id: 'Error' });
 schemaRegistry.add(openApiDocumentSchema, { id: 'OpenApiDocument' });
@@ -376,6 +388,36 @@ const PARAMETERS: Record<string, ParameterObject> = {
     schema: { type: 'string', enum: ['asc', 'desc'] },
     example: 'desc',
   },
+  SearchText: {
+    name: 'q',
+    in: 'query',
+    description: `Keep the products whose title contains this text, ignoring case and the text's leading and trailing spaces. At most ${MAX_SEARCH_CHARS} characters. Absent or blank: every title.`,
+    schema: { type: 'string', maxLength: MAX_SEARCH_CHARS },
+    example: 'backpack',
+  },
+  SearchCategory: {
+    name: 'category',
+    in: 'query',
+    description:
+      'Keep the products of this category, its exact name as `/products/categories` lists it. An unknown name selects nothing. Absent: every category.',
+    schema: { type: 'string' },
+    example: 'jewelery',
+  },
+  SearchSort: {
+    name: 'sort',
+    in: 'query',
+    description:
+      'The products page’s orders: `priceLowHigh`, `priceHighLow`, `nameAZ` (titles compared as `localeCompare` does), or `none` (the catalogue’s order, the default). Ties keep the catalogue’s order.',
+    schema: { type: 'string', enum: SORT_OPTIONS.map((option) => option.value) },
+    example: 'priceLowHigh',
+  },
+  Page: {
+    name: 'page',
+    in: 'query',
+    description: `Which page of ${PRODUCTS_PAGE_SIZE} products, from 1, written in digits without leading zeros. A page past the last has no items. Absent: the first.`,
+    schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE },
+    example: 2,
+  },
   CategoryName: {
     name: 'name',
     in: 'path',
@@ -486,6 +528,40 @@ const getProductImage: OperationObject = {
       [MESSAGES.catalogueUnavailable],
     ),
     '504': ref('responses', 'CatalogueTimeout'),
+  },
+};
+
+const searchProducts: OperationObject = {
+  operationId: 'searchProducts',
+  summary: 'One page of a search over the whole catalogue',
+  description: `The products page's own rule over the cached list: the exact \`category\`, then the titles containing \`q\`, then \`sort\`; then page \`page\` of ${PRODUCTS_PAGE_SIZE}. Each page's body is prepared once per fill of the list and then only picked: no upstream call of its own. This is how the site searches a catalogue too large to send to the browser.`,
+  tags: [PRODUCT_TAG],
+  parameters: [
+    ref('parameters', 'SearchText'),
+    ref('parameters', 'SearchCategory'),
+    ref('parameters', 'SearchSort'),
+    ref('parameters', 'Page'),
+  ],
+  responses: {
+    '200': {
+      description: 'The page, with the totals.',
+      headers: CATALOGUE_HEADERS,
+      content: {
+        [JSON_TYPE]: {
+          schema: ref('schemas', 'ProductSearchPage'),
+          example: { items: [EXAMPLE_PRODUCT], total: 1, page: 1, pageSize: PRODUCTS_PAGE_SIZE, catalogueSize: 20 },
+        },
+      },
+    },
+    '304': ref('responses', 'NotModified'),
+    '400': errorResponse('A `q` too long, an unknown `sort`, a `page` that is not a page number, or a parameter given twice.', [
+      SEARCH_QUERY_ERRORS.search,
+      SEARCH_QUERY_ERRORS.sort,
+      SEARCH_QUERY_ERRORS.page,
+      SEARCH_QUERY_ERRORS.repeated('q'),
+    ]),
+    ...ANY_REQUEST_RESPONSES,
+    ...LIST_FAILURE_RESPONSES,
   },
 };
 
@@ -625,6 +701,7 @@ export const OPENAPI_DOCUMENT: ApiDocument = {
   ],
   paths: {
     '/products': { get: listProducts },
+    '/products/search': { get: searchProducts },
     '/products/{id}': { get: getProduct },
     '/products/{id}/image': { get: getProductImage },
     '/products/categories': { get: listCategories },

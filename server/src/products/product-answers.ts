@@ -1,3 +1,4 @@
+import type { ProductsQuery } from '@catalogue/shared/product-paging';
 import { parseProductId } from '@catalogue/shared/product-id';
 import { API_PATHS } from '@catalogue/shared/routes';
 import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
@@ -6,11 +7,14 @@ import { decodePathSegment } from '../http/decode-path-segment.js';
 import { jsonAnswer } from './json-answer.js';
 import { parseListQuery } from './list-query.js';
 import type { ListView, ListViews } from './list-views.js';
+import { parseSearchQuery } from './search-query.js';
+import type { SearchView } from './search-view.js';
 
 const PRODUCT_PATH_PREFIX = `${API_PATHS.products}/`;
 const LIST_QUERY_PREFIX = `${API_PATHS.products}?`;
 const CATEGORIES_PATH = `${API_PATHS.products}/categories`;
 const CATEGORY_PATH_PREFIX = `${API_PATHS.products}/category/`;
+const SEARCH_QUERY_PREFIX = `${API_PATHS.search}?`;
 
 /**
  * `GET /api/products` and `/api/products/<digits>` for the response cache in front of Express: fresh copies are
@@ -85,4 +89,21 @@ export function cacheableViewRoutes(views: ListViews): CacheableRoute[] {
       peek,
     },
   ];
+}
+
+/**
+ * `/api/products/search[?…]` whose page is prepared already (search-view.ts), keyed by the query it reads. A query
+ * Express would refuse (search-query.ts) is left to it, which says why.
+ */
+export function cacheableSearchRoute(search: SearchView): CacheableRoute<ProductsQuery> {
+  return {
+    pattern: API_PATHS.search,
+    rateLimited: true,
+    match: (url) => {
+      if (url !== API_PATHS.search && !url.startsWith(SEARCH_QUERY_PREFIX)) return undefined;
+      const query = parseSearchQuery(url.slice(SEARCH_QUERY_PREFIX.length));
+      return 'error' in query ? undefined : query;
+    },
+    peek: (query) => search.peek(query),
+  };
 }

@@ -8,6 +8,8 @@ import { jsonAnswer } from './json-answer.js';
 import { catalogueErrorHandlers } from '../catalogue/error-answers.js';
 import { type ListQuery, parseListQuery, rawQueryOf } from './list-query.js';
 import type { ListViews } from './list-views.js';
+import { parseSearchQuery } from './search-query.js';
+import type { SearchView } from './search-view.js';
 import { allowOnlyGetAndHead } from '../http/method-not-allowed.js';
 import { sendCachedAnswer } from '../http/send-answer.js';
 
@@ -18,16 +20,19 @@ export interface ProductsRouterOptions {
   catalogue: CachedCatalogue;
   /** The list's views (`?limit&sort`, categories), made by buildServer and shared with the response cache. */
   views: ListViews;
+  /** Paged search over the whole list, made by buildServer and shared with the response cache. */
+  search: SearchView;
   caching: HttpCachingPolicy;
   logger: Logger;
 }
 
 /**
- * `/products` (`?limit&sort`), `/products/categories`, `/products/category/:name` and `/products/:id`, mounted
- * under `/api` (before the images slice's `/products/:id/image`). The category routes come first, so that
+ * `/products` (`?limit&sort`), `/products/search`, `/products/categories`, `/products/category/:name` and
+ * `/products/:id`, mounted under `/api` (before the images slice's `/products/:id/image`). The search and category
+ * routes come first, so that `search`,
  * `categories` and `category` are never read as ids, and a category named `image` is a category.
  */
-export function createProductsRouter({ catalogue, views, caching, logger }: ProductsRouterOptions): Router {
+export function createProductsRouter({ catalogue, views, search, caching, logger }: ProductsRouterOptions): Router {
   const router = Router();
   const answerErrors = catalogueErrorHandlers(logger);
 
@@ -45,6 +50,18 @@ export function createProductsRouter({ catalogue, views, caching, logger }: Prod
     .route('/products/categories')
     .get(async (req: Request, res: Response) => {
       sendCachedAnswer(req, res, await views.answer({ of: 'categories' }), caching);
+    }, answerErrors.list)
+    .all(allowOnlyGetAndHead);
+
+  router
+    .route('/products/search')
+    .get(async (req: Request, res: Response) => {
+      const query = parseSearchQuery(rawQueryOf(req.originalUrl));
+      if ('error' in query) {
+        res.status(400).set('Cache-Control', 'no-store').json({ error: query.error });
+        return;
+      }
+      sendCachedAnswer(req, res, await search.answer(query), caching);
     }, answerErrors.list)
     .all(allowOnlyGetAndHead);
 

@@ -106,9 +106,6 @@ interface ProductCardProps {
   priority?: boolean;
 }
 
-/** How the grid finds a card's product link (to move focus to it), whatever else the card holds. */
-export const PRODUCT_LINK_SELECTOR = 'a[data-product-link]';
-
 /**
  * A card: image, category (a link to the list of that category), title (the link to the product's page, covering
  * the card), stars and price. Memoised: when the grid grows or the search changes, the cards that stay are not
@@ -121,9 +118,7 @@ export const ProductCard = memo(function ProductCard({ product, priority = false
       <StyledBody>
         <StyledCategoryLink to={productsInCategoryPath(product.category)}>{product.category}</StyledCategoryLink>
         <StyledTitle>
-          <StyledProductLink to={productDetailsPath(product.id)} data-product-link="">
-            {product.title}
-          </StyledProductLink>
+          <StyledProductLink to={productDetailsPath(product.id)}>{product.title}</StyledProductLink>
         </StyledTitle>
         <StyledFooter>
           <StarRating rate={product.rating?.rate ?? CARD_DEFAULT_RATE} size={16} />

@@ -1,0 +1,77 @@
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import axios, { type AxiosInstance, type AxiosRequestConfig, type AxiosResponse, isAxiosError } from 'axios';
+import { UpstreamError } from './product-source.js';
+
+/** The most bytes to read of one answer, and the setting that says so (named in the failure, so an operator knows what to raise). */
+export interface ByteLimit {
+  bytes: number;
+  setting: 'UPSTREAM_MAX_BYTES' | 'IMAGE_MAX_BYTES';
+}
+
+/**
+ * How this server asks the upstream, on the event loop (one product, an image) and on the list's worker thread
+ * (list-fill-worker.ts) alike: statuses are the caller's to interpret, bodies are read raw, and every failure is
+ * an UpstreamError whose message names the URL.
+ */
+export interface UpstreamClient {
+  get(url: string, responseType: 'text' | 'arraybuffer', limit: ByteLimit, config?: AxiosRequestConfig): Promise<AxiosResponse<unknown>>;
+}
+
+/**
+ * Connections open to the upstream (and image hosts) at once, per origin; requests past it queue. Node's own
+ * default is unbounded, so an upstream that hangs while load goes on would take a descriptor per request.
+ */
+const MAX_UPSTREAM_SOCKETS = 32;
+/** Idle keep-alive connections kept per origin for the next request; the rest are closed once answered. */
+const MAX_IDLE_UPSTREAM_SOCKETS = 8;
+
+export function createUpstreamClient(timeoutMs: number): UpstreamClient {
+  // One bounded pool per client. A socket silent for the time limit is closed by the agent too, so a connection
+  // that hangs is released even by a request that nothing else cuts.
+  const pool = { keepAlive: true, maxSockets: MAX_UPSTREAM_SOCKETS, maxFreeSockets: MAX_IDLE_UPSTREAM_SOCKETS, timeout: timeoutMs };
+  const client: AxiosInstance = axios.create({
+    // Node's http adapter, which alone has maxRedirects and maxContentLength, even where a browser-like
+    // XMLHttpRequest exists (the client's component tests run this server inside jsdom).
+    adapter: 'http',
+    httpAgent: new HttpAgent(pool),
+    httpsAgent: new HttpsAgent(pool),
+    timeout: timeoutMs,
+    validateStatus: () => true,
+    maxRedirects: 3,
+  });
+  return {
+    async get(url, responseType, limit, config = {}) {
+      try {
+        return await client.get<unknown>(url, {
+          ...config,
+          responseType,
+          maxContentLength: limit.bytes,
+          // Keep the raw body: axios would otherwise guess at JSON and hide broken bodies.
+          transformResponse: (data: unknown) => data,
+          // axios's own `timeout` only notices a silent socket; this bounds the whole exchange, so an upstream
+          // that drips bytes forever is cut too.
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch (error) {
+        if (isAxiosError(error) && /maxContentLength/.test(error.message)) {
+          throw new UpstreamError(`${url} answered more than ${limit.setting} (${limit.bytes} bytes)`, { cause: error });
+        }
+        throw toUpstreamError(error, url);
+      }
+    },
+  };
+}
+
+export function isSuccess(response: AxiosResponse): boolean {
+  return response.status >= 200 && response.status <= 299;
+}
+
+const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ERR_CANCELED']);
+
+function toUpstreamError(error: unknown, url: string): UpstreamError {
+  if (!isAxiosError(error)) return new UpstreamError(`${url} failed`, { cause: error });
+  const timedOut = TIMEOUT_CODES.has(error.code ?? '');
+  const reason = timedOut ? 'timed out' : `failed (${error.code ?? error.message})`;
+  return new UpstreamError(`${url} ${reason}`, { timedOut, cause: error });
+}

@@ -1,0 +1,92 @@
+import type { Product } from '@catalogue/shared/product';
+import type { ProductSearchPage } from '@catalogue/shared/product-paging';
+import { LARGE_CATALOGUE_SIZE, largeCatalogue } from '@catalogue/testing/generated-catalogue';
+import { startTestSite, type TestSite } from './testing/test-site.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * The server in front of a 50,000-product upstream (25 MB of JSON, each record its own words), as production builds
+ * it: past the 10 MiB the upstream body was once limited to, searched a page at a time, and refilled off the event
+ * loop. CACHE_TTL_SECONDS=0 makes every request after the first serve the copy held and refill it in the background.
+ */
+/** Each refill downloads, parses, validates, indexes and compresses the 25 MB list again: seconds on two busy cores. */
+const REFILLS = 3;
+
+describe(`a ${LARGE_CATALOGUE_SIZE.toLocaleString('en')}-product catalogue`, () => {
+  let site: TestSite;
+  const products = largeCatalogue();
+  const publicOf = (product: Product) => ({ ...product, image: `/api/products/${product.id}/image` });
+
+  beforeAll(async () => {
+    site = await startTestSite({ products, config: { CACHE_TTL_SECONDS: '0', RATE_LIMIT_PER_MINUTE: '0' } });
+  });
+  afterAll(() => site.close());
+
+  async function search(query: string): Promise<ProductSearchPage> {
+    const response = await fetch(`${site.url}/api/products/search?${query}`);
+    expect(response.status).toBe(200);
+    return (await response.json()) as ProductSearchPage;
+  }
+
+  it('loads, and its search finds a product far from the first page', async () => {
+    const last = products.at(-1)!;
+    expect(await search(new URLSearchParams({ q: last.title.toUpperCase() }).toString())).toEqual({
+      items: [publicOf(last)],
+      total: 1,
+      page: 1,
+      pageSize: 24,
+      catalogueSize: LARGE_CATALOGUE_SIZE,
+    });
+    const cheapest = [...products].sort((a, b) => a.price - b.price).slice(24, 48);
+    expect((await search('sort=priceLowHigh&page=2')).items.map((product) => product.price)).toEqual(
+      cheapest.map((product) => product.price),
+    );
+  });
+
+  it('keeps answering /healthz, probed every 10 ms, while the list refills again and again', { timeout: 180_000 }, async () => {
+    const probes: { at: number; ms: number; status: number }[] = [];
+    const inFlight = new Set<Promise<void>>();
+    const probe = () => {
+      const sent = performance.now();
+      const done = fetch(`${site.url}/healthz`).then(
+        async (response) => {
+          await response.arrayBuffer();
+          probes.push({ at: performance.now(), ms: performance.now() - sent, status: response.status });
+        },
+        () => {
+          probes.push({ at: performance.now(), ms: performance.now() - sent, status: 0 });
+        },
+      );
+      inFlight.add(done);
+      void done.finally(() => inFlight.delete(done));
+    };
+    const timer = setInterval(probe, 10);
+    const refills: { from: number; to: number }[] = [];
+    try {
+      for (let refill = 0; refill < REFILLS; refill++) {
+        // One refill at a time: a request while one runs joins it rather than starting another.
+        await site.catalogue.settled();
+        const asked = site.upstream.requestCount('/products');
+        // The copy held is served at once; its refill runs in the background.
+        await search(`q=${refill}`);
+        await site.upstream.waitForRequests('/products', asked + 1);
+        const from = performance.now();
+        await site.catalogue.settled();
+        refills.push({ from, to: performance.now() });
+        console.info(`refill ${refill}: ${(performance.now() - from).toFixed(0)} ms`);
+      }
+    } finally {
+      clearInterval(timer);
+      await Promise.all(inFlight);
+    }
+    expect(probes.every((answer) => answer.status === 200)).toBe(true);
+    // A stalled event loop answers nothing while it is stalled: every refill must have let probes through.
+    for (const { from, to } of refills) {
+      expect(probes.filter((answer) => answer.at > from && answer.at < to).length).toBeGreaterThanOrEqual(2);
+    }
+    const slowest = Math.max(...probes.map((answer) => answer.ms));
+    console.info(
+      `/healthz through ${refills.length} refills of ${LARGE_CATALOGUE_SIZE} products: ${probes.length} probes, slowest ${slowest.toFixed(0)} ms`,
+    );
+  });
+});

@@ -1,0 +1,96 @@
+import type { Product } from './product.js';
+import { PAGE_PATHS, PRODUCTS_PARAMS } from './routes.js';
+import { isSortOption, type SortOption } from './sort.js';
+
+/**
+ * The products list is shown one page at a time (docs/product.md, "Products"): 24 cards, six full rows at four
+ * columns, four at three, twelve at two. A page of a 50,000-product catalogue is then as heavy as the whole
+ * Fake Store's, for the server's HTML, its state block and the browser's grid alike.
+ */
+export const PRODUCTS_PAGE_SIZE = 24;
+
+/**
+ * Up to this many products, the whole list travels to the browser (in the page's state block, or from
+ * `/api/products`) and the page filters, sorts and pages it there as the visitor types, with no request per
+ * keystroke. Past it, the browser asks the server for each page (`/api/products/search`). At about 500 bytes of
+ * JSON a product, this many are some 100 KB: well inside a page's budget of 250 KB of HTML.
+ */
+export const LOCAL_LIST_MAX_PRODUCTS = 200;
+
+/** One page of what a search, a category and a sort select: what `/api/products/search` answers. */
+export interface ProductSearchPage {
+  /** The products of this page, in the list's order. */
+  items: Product[];
+  /** How many products the search and the category select in all. */
+  total: number;
+  /** 1-based. */
+  page: number;
+  pageSize: number;
+  /** How many products the whole catalogue holds (the count's "3 of 12 products"). */
+  catalogueSize: number;
+}
+
+/** What the products list shows: the same three choices as ever, and which page of the result. */
+export interface ProductsQuery {
+  /** The search text as typed ('' for none). */
+  search: string;
+  /** A category's exact name ('' for every category). */
+  category: string;
+  sort: SortOption;
+  /** 1-based. */
+  page: number;
+}
+
+/** How many pages `total` products fill: at least one, which says "No products found." when empty. */
+export function pageCount(total: number, pageSize = PRODUCTS_PAGE_SIZE): number {
+  return Math.max(1, Math.ceil(total / pageSize));
+}
+
+/** The items of one page (1-based) of a list. */
+export function pageItems<T>(items: readonly T[], page: number, pageSize = PRODUCTS_PAGE_SIZE): T[] {
+  return items.slice((page - 1) * pageSize, page * pageSize);
+}
+
+/** The largest page number read: a bound keeps `page` a count, and no catalogue has this many pages. */
+export const MAX_PAGE = 1_000_000;
+
+/** A page number as the site writes it: digits, no leading zero, from 1 to MAX_PAGE; otherwise null. */
+export function parsePageNumber(raw: string | null): number | null {
+  if (raw === null || !/^[1-9][0-9]*$/.test(raw)) return null;
+  const page = Number(raw);
+  return page <= MAX_PAGE ? page : null;
+}
+
+/**
+ * The products list's state as the page reads it from the URL: like an unknown sort, a `page` that is not a
+ * page number means the first page, so an odd link still shows the list.
+ */
+export function readProductsQuery(params: URLSearchParams): ProductsQuery {
+  const sort = params.get(PRODUCTS_PARAMS.sort);
+  return {
+    search: params.get(PRODUCTS_PARAMS.search) ?? '',
+    category: params.get(PRODUCTS_PARAMS.category) ?? '',
+    sort: isSortOption(sort) ? sort : 'none',
+    page: parsePageNumber(params.get(PRODUCTS_PARAMS.page)) ?? 1,
+  };
+}
+
+/**
+ * The query string of a products list state, in the site's one spelling: `q`, `category`, `sort`, `page`, each
+ * only when it is not the default (no search, every category, no sort, the first page), encoded as
+ * URLSearchParams encodes it. Empty for the whole list's first page.
+ */
+export function productsQueryString({ search, category, sort, page }: ProductsQuery): string {
+  const params = new URLSearchParams();
+  if (search !== '') params.set(PRODUCTS_PARAMS.search, search);
+  if (category !== '') params.set(PRODUCTS_PARAMS.category, category);
+  if (sort !== 'none') params.set(PRODUCTS_PARAMS.sort, sort);
+  if (page !== 1) params.set(PRODUCTS_PARAMS.page, String(page));
+  return params.toString();
+}
+
+/** `/products?…` for a list state: what the page numbers and the previous and next links point at. */
+export function productsPagePath(query: ProductsQuery): string {
+  const search = productsQueryString(query);
+  return search === '' ? PAGE_PATHS.products : `${PAGE_PATHS.products}?${search}`;
+}
