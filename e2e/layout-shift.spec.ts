@@ -1,5 +1,6 @@
 import { expect, test } from './fixtures/test.ts';
-import { cumulativeShift, layoutShiftsOf } from './support/layout-shift.ts';
+import { type HeldPageRelay, startHeldPageRelay } from './support/held-page-relay.ts';
+import { cumulativeShift, layoutShiftsOf, layoutShiftsSoFar } from './support/layout-shift.ts';
 
 /**
  * Pages that never move (docs/performance.md, "Layout shift and the largest paint"): each page as the server sends it, then hydrated, its photos
@@ -17,6 +18,37 @@ const PAGES = [
   { name: 'not found', path: '/no/such/page' },
 ] as const;
 
+/**
+ * Where home's HTML stops for a while, as on a slow connection: the browser draws what it has, and the rest of the
+ * carousel must then arrive without moving what is shown. Both cuts are inside the carousel's row of slides.
+ */
+const HOME_CUTS = [
+  {
+    name: 'every slide, not the end of their row',
+    cut: (html: string) => html.indexOf('<div class="swiper-pagination"') - '</div>'.length,
+  },
+  { name: 'three slides', cut: (html: string) => nthIndexOf(html, '<div class="swiper-slide"', 3) },
+] as const;
+
+function nthIndexOf(text: string, search: string, n: number): number {
+  let at = -1;
+  for (let found = 0; found <= n; found += 1) {
+    at = text.indexOf(search, at + 1);
+    if (at === -1) return -1;
+  }
+  return at;
+}
+
+/** The same site behind a relay that can hold a page part-way (`site`, hence `baseURL`, is the relay). */
+const heldPageTest = test.extend<{ relay: HeldPageRelay }>({
+  relay: async ({ stubbedSite }, use) => {
+    const relay = await startHeldPageRelay(stubbedSite!.site);
+    await use(relay);
+    await relay.stop();
+  },
+  site: async ({ relay }, use) => use(relay),
+});
+
 for (const width of WIDTHS) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: 800 } });
@@ -28,6 +60,21 @@ for (const width of WIDTHS) {
           if (theme === 'dark') await page.addInitScript(() => localStorage.setItem('theme', 'dark'));
           const shifts = await layoutShiftsOf(page, path);
           expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(theme === 'dark');
+          expect(cumulativeShift(shifts), JSON.stringify(shifts)).toBeLessThanOrEqual(CLS_LIMIT);
+        });
+      }
+
+      for (const { name, cut } of HOME_CUTS) {
+        heldPageTest(`home does not move while its HTML is still arriving (${name}), ${theme} theme`, async ({ page, relay }) => {
+          if (theme === 'dark') await page.addInitScript(() => localStorage.setItem('theme', 'dark'));
+          const held = relay.holdNext('/', cut);
+          await page.goto('/', { waitUntil: 'commit' });
+          const firstPart = await held.sent;
+          // The browser has parsed all it was sent, and drawn a frame of it, before the rest comes.
+          await expect(page.locator('.swiper-slide')).toHaveCount(firstPart.split('class="swiper-slide"').length - 1);
+          await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve))));
+          held.release();
+          const shifts = await layoutShiftsSoFar(page);
           expect(cumulativeShift(shifts), JSON.stringify(shifts)).toBeLessThanOrEqual(CLS_LIMIT);
         });
       }

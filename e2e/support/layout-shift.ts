@@ -18,6 +18,15 @@ export interface LayoutShift {
  */
 export async function layoutShiftsOf(page: Page, path: string): Promise<LayoutShift[]> {
   await page.goto(path, { waitUntil: 'networkidle' });
+  return layoutShiftsSoFar(page);
+}
+
+/**
+ * The layout shifts the page in view has made without input since its navigation, read once the network has been idle
+ * for 2 s: for a page the test loads in its own way (e.g. in parts, e2e/support/held-page-relay.ts).
+ */
+export async function layoutShiftsSoFar(page: Page): Promise<LayoutShift[]> {
+  await page.waitForLoadState('networkidle');
   // The measurement window itself (a fixed span after idle, as the metric is defined), not a wait for a state.
   await page.waitForTimeout(SETTLE_MS);
   return page.evaluate(() => {

@@ -32,6 +32,9 @@ export function slidesLoopedBefore(slideCount: number): number {
 // (perView − 1) gaps, written without subtracting in JavaScript, where 1.2 − 1 is 0.19999999999999996.
 const slideWidth = (perView: number) => `((100% - ${perView} * ${SPACE_BETWEEN}px + ${SPACE_BETWEEN}px) / ${perView})`;
 
+/** From one slide's start to the next one's: its width and the gap after it. */
+const slidePitch = (perView: number) => `(${slideWidth(perView)} + ${SPACE_BETWEEN}px)`;
+
 /** The slide width and gap for `perView` slides: the same with JavaScript (until Swiper sets its own) and without. */
 const slideSize = (perView: number) => css`
   .swiper:not(.swiper-initialized) .swiper-slide {
@@ -40,10 +43,22 @@ const slideSize = (perView: number) => css`
   }
 `;
 
-/** Swiper's translate for `centeredSlides`: the first product, which follows the `looped` slides, in the centre. */
-const centredOnFirst = (perView: number, looped: number) => css`
+/**
+ * Swiper's layout for `centeredSlides`, drawn without moving anything in the row: the row is shifted so that the first
+ * product, which stays first, is centred, and the last `looped` slides (the ones from `firstLooped` on) are drawn
+ * `slideCount` places to the left of where they sit (relative positioning: the others keep their places), i.e. just
+ * in front of the first product, where Swiper will move them. Both rules count slides from the front only, so they
+ * hold while the page is still arriving: a slide parsed later never moves one already shown. (Chromium matches no
+ * `:nth-last-child` until the row's end tag is parsed: with `order` on the last slides, a frame drawn before then
+ * showed the row one or two places off, and it jumped when the row ended.)
+ */
+const centredOnFirst = (perView: number, slideCount: number, firstLooped: number) => css`
   .swiper:not(.swiper-initialized) .swiper-wrapper {
-    transform: translateX(calc(${-looped} * (${slideWidth(perView)} + ${SPACE_BETWEEN}px) + (100% - ${slideWidth(perView)}) / 2));
+    transform: translateX(calc((100% - ${slideWidth(perView)}) / 2));
+  }
+  .swiper:not(.swiper-initialized) .swiper-slide:nth-child(n + ${firstLooped}) {
+    position: relative;
+    left: calc(${-slideCount} * ${slidePitch(perView)});
   }
 `;
 
@@ -53,14 +68,14 @@ const PER_VIEW_LG = BREAKPOINT_SLIDES[LG].slidesPerView;
 
 /**
  * The carousel's first paint, both ways it can go. With JavaScript, the row as Swiper will lay it out: the same
- * slide width and gap per breakpoint, the last `looped` slides shown first (CSS `order`, where Swiper will move them
- * in the DOM), the row shifted so the first product is centred, and that product, the active slide, not scaled
- * down; all of it yields to Swiper's inline styles and classes once it has set `.swiper-initialized`. Without
+ * slide width and gap per breakpoint, the last `looped` slides drawn in front of the first product (where Swiper will
+ * move them in the DOM), the row shifted so the first product is centred, and that product, the active slide, not
+ * scaled down; all of it yields to Swiper's inline styles and classes once it has set `.swiper-initialized`. Without
  * JavaScript (`scripting: none`), a row of the same slides at the same width that scrolls sideways and snaps to
  * each slide, from the first product on.
  */
 export function carouselFirstPaint(slideCount: number) {
-  const looped = slidesLoopedBefore(slideCount);
+  const firstLooped = slideCount - slidesLoopedBefore(slideCount) + 1;
   return css`
     ${slideSize(SLIDES_PER_VIEW)}
     @media (min-width: ${SM}px) {
@@ -71,19 +86,16 @@ export function carouselFirstPaint(slideCount: number) {
     }
 
     @media (scripting: enabled) {
-      ${centredOnFirst(SLIDES_PER_VIEW, looped)}
-      .swiper:not(.swiper-initialized) .swiper-slide:nth-last-child(-n + ${looped}) {
-        order: -1;
-      }
+      ${centredOnFirst(SLIDES_PER_VIEW, slideCount, firstLooped)}
       .swiper:not(.swiper-initialized) .swiper-slide:first-child {
         transform: none;
       }
     }
     @media (scripting: enabled) and (min-width: ${SM}px) {
-      ${centredOnFirst(PER_VIEW_SM, looped)}
+      ${centredOnFirst(PER_VIEW_SM, slideCount, firstLooped)}
     }
     @media (scripting: enabled) and (min-width: ${LG}px) {
-      ${centredOnFirst(PER_VIEW_LG, looped)}
+      ${centredOnFirst(PER_VIEW_LG, slideCount, firstLooped)}
     }
 
     @media (scripting: none) {
