@@ -1,3 +1,4 @@
+import { PRODUCTS_PAGE_SIZE } from '@catalogue/shared/product-paging';
 import { dollars, EMBEDDED_PRODUCTS, expectedTitles } from './support/catalogue.ts';
 import { expect, test } from './fixtures/test.ts';
 import { cardTitles, productCard, productCards, waitForHomePage, waitForProductsPage } from './support/page-helpers.ts';
@@ -20,22 +21,28 @@ test.describe('Embedded catalogue (no upstream configured)', () => {
     }
   });
 
-  test('Products lists every embedded product with loaded images, and sorts them by name', async ({ page }) => {
+  test('Products lists every embedded product, a page of 24 at a time, with loaded images, and sorts them by name', async ({ page }) => {
+    // The 33 embedded products take two pages: every one of them is on one, in catalogue order.
+    const pages = [EMBEDDED_PRODUCTS.slice(0, PRODUCTS_PAGE_SIZE), EMBEDDED_PRODUCTS.slice(PRODUCTS_PAGE_SIZE)];
+    expect(pages[1]!.length).toBeGreaterThan(0);
     await page.goto('/products');
     await waitForProductsPage(page);
-    expect(await cardTitles(page)).toEqual(EMBEDDED_PRODUCTS.map((product) => product.title));
-    // Every image comes from our own API (`src`: the 640 px fallback variant) and really decodes (the lazy ones
-    // once scrolled to).
-    const images = productCards(page).locator('img');
-    await expect(images).toHaveCount(EMBEDDED_PRODUCTS.length);
-    for (const image of await images.all()) {
-      await image.scrollIntoViewIfNeeded();
-      await expect(image).toHaveAttribute('src', /^\/api\/products\/\d+\/image\?w=640$/);
-      await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    for (const [index, products] of pages.entries()) {
+      if (index > 0) await page.getByRole('navigation', { name: 'Pages of products' }).locator('a[rel="next"]').click();
+      await expect.poll(() => cardTitles(page)).toEqual(products.map((product) => product.title));
+      // Every image comes from our own API (`src`: the 640 px fallback variant) and really decodes (the lazy ones
+      // once scrolled to).
+      const images = productCards(page).locator('img');
+      await expect(images).toHaveCount(products.length);
+      for (const image of await images.all()) {
+        await image.scrollIntoViewIfNeeded();
+        await expect(image).toHaveAttribute('src', /^\/api\/products\/\d+\/image\?w=640$/);
+        await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+      }
     }
-    // Mixed case and accented titles sort by locale, not by code point.
+    // Mixed case and accented titles sort by locale, not by code point; sorting starts again at the first page.
     await page.getByRole('combobox', { name: 'Sort products' }).selectOption('nameAZ');
-    await expect.poll(() => cardTitles(page)).toEqual(expectedTitles(EMBEDDED_PRODUCTS, '', 'nameAZ'));
+    await expect.poll(() => cardTitles(page)).toEqual(expectedTitles(EMBEDDED_PRODUCTS, '', 'nameAZ').slice(0, PRODUCTS_PAGE_SIZE));
   });
 
   test('a product without a rating shows 4 stars on its card and 0 on its page', async ({ page }) => {
