@@ -20,7 +20,8 @@ import type { Logger } from './logger.js';
 import { loadPageRenderer } from './pages/page-renderer.js';
 import { createPages } from './pages/pages.js';
 import { createMetrics, type Metrics } from './http/metrics.js';
-import { createApiRateLimit } from './http/rate-limit.js';
+import { createApiRateLimit, RATE_LIMIT_WINDOW_MS } from './http/rate-limit.js';
+import { createRedisRateCounter } from './http/redis-rate-counter.js';
 import { httpCachingPolicy } from './http/answer.js';
 import { createResponseCache } from './http/response-cache.js';
 
@@ -84,7 +85,14 @@ export async function buildServer(config: Config, dependencies: ServerDependenci
       ? undefined
       : createRedisStore({ url: config.redisUrl, namespace: config.productsApiUrl ?? 'embedded', logger, metrics });
   const catalogue = createCachedCatalogue({ source, config, logger, now, ...(sharedStore && { sharedStore }) });
-  const rateLimit = createApiRateLimit(config, now);
+  // With REDIS_URL, one limit per client for the whole site (docs/scaling.md); the replica's own count while Redis cannot answer.
+  const rateLimit = createApiRateLimit(
+    config,
+    now,
+    config.redisUrl === null || config.rateLimitPerMinute === 0
+      ? undefined
+      : createRedisRateCounter({ url: config.redisUrl, limit: config.rateLimitPerMinute, windowMs: RATE_LIMIT_WINDOW_MS, logger }),
+  );
   const cors = createCorsPolicy(config);
   const views = createListViews(catalogue);
   const search = createSearchView(catalogue);
@@ -166,7 +174,7 @@ export async function buildServer(config: Config, dependencies: ServerDependenci
           clearTimeout(deadline);
           catalogue.close();
           images.close();
-          resolve();
+          void Promise.resolve(rateLimit?.close()).then(() => resolve());
         });
         server.closeIdleConnections();
       }),

@@ -26,7 +26,13 @@ function limitOf(perMinute: number, trustProxy = false) {
   const clock = createTestClock();
   const limit = createApiRateLimit({ rateLimitPerMinute: perMinute, trustProxy }, clock.now);
   if (limit === null) throw new Error('expected a limit');
-  return { clock, limit };
+  // Without a shared store every count is this process's own: synchronous, as the response cache relies on.
+  const consume = (req: IncomingMessage) => {
+    const verdict = limit.consume(req);
+    if (verdict instanceof Promise) throw new Error('expected a synchronous count');
+    return verdict;
+  };
+  return { clock, limit: { ...limit, consume } };
 }
 
 describe('createApiRateLimit', () => {

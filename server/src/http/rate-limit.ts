@@ -1,11 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import { isIPv6 } from 'node:net';
 import { MESSAGES } from '@catalogue/shared/messages';
-import type { RequestHandler } from 'express';
+import type { NextFunction, RequestHandler, Response } from 'express';
 import type { Config } from '../config.js';
 import { answerContextOf } from './answer-context.js';
+import type { SharedRateCounter } from './redis-rate-counter.js';
 
-const WINDOW_MS = 60_000;
+/** The length of a client's window: RATE_LIMIT_PER_MINUTE is per minute. */
+export const RATE_LIMIT_WINDOW_MS = 60_000;
 
 /** One request counted against its client's budget. */
 export interface RateLimitVerdict {
@@ -19,82 +21,97 @@ export interface ApiRateLimit {
   /** The IETF `RateLimit-Policy` header, the same on every answer. */
   readonly policyHeader: string;
   /**
-   * Counts one request from this request's client. Synchronous, so the response cache in front of Express
-   * (response-cache.ts) can ask it too.
+   * Counts one request from this request's client. Synchronous when the count is this process's own, so a cache
+   * hit (response-cache.ts) does not wait; a promise with a shared store (REDIS_URL), settled within the store's
+   * time limit and never rejected.
    */
-  consume(req: IncomingMessage): RateLimitVerdict;
+  consume(req: IncomingMessage): RateLimitVerdict | Promise<RateLimitVerdict>;
   /**
    * For Express: counts the request, puts its RateLimit headers in its AnswerContext (answer-context.ts; the
    * writer sends them), and answers a JSON 429 past the limit.
    */
   readonly middleware: RequestHandler;
+  /** Lets go of the shared store's connection, if any. */
+  close(): Promise<void>;
 }
 
 /**
  * At most RATE_LIMIT_PER_MINUTE API requests per client address per fixed one-minute window (starting at the
- * client's first request), counted in this process's memory: behind N replicas a client gets up to N times as
- * many. `null` when the limit is 0 (off).
+ * client's first request). With a shared store (Redis, REDIS_URL) the window is the whole site's: every replica
+ * counts into it. Without one, or while the store cannot answer, the replica counts in its own memory (behind N
+ * replicas a client then gets up to N times as many). `null` when the limit is 0 (off).
  *
- * Our own rather than express-rate-limit because the response cache in front of Express must count against the
- * same budget, synchronously, and send the same headers: this one is a Map lookup, and its headers do not carry
- * the per-client partition key (a SHA-256 per request) that express-rate-limit's draft-8 policy header had.
+ * The decision and the headers are ours (docs/decisions/rate-limiter.md): the response cache in front of Express
+ * counts against the same budget and sends the same headers, and without a store it must not wait for a promise.
  */
 export function createApiRateLimit(
   { rateLimitPerMinute: limit, trustProxy }: Pick<Config, 'rateLimitPerMinute' | 'trustProxy'>,
   now: () => number = Date.now,
+  shared?: SharedRateCounter,
 ): ApiRateLimit | null {
   if (limit === 0) return null;
   const name = `"${limit}-in-1min"`;
-  const policyHeader = `${name}; q=${limit}; w=${WINDOW_MS / 1000}`;
+  const policyHeader = `${name}; q=${limit}; w=${RATE_LIMIT_WINDOW_MS / 1000}`;
 
   // Two generations, swapped once a window has passed: a client not seen for two windows is forgotten, so
   // memory stays bounded by the clients of the last two minutes without a timer.
   type Windows = Map<string, { count: number; resetAt: number }>;
   let current: Windows = new Map();
   let previous: Windows = new Map();
-  let rotateAt = now() + WINDOW_MS;
+  let rotateAt = now() + RATE_LIMIT_WINDOW_MS;
 
-  function consume(req: IncomingMessage): RateLimitVerdict {
+  function verdict(count: number, msLeft: number): RateLimitVerdict {
+    const resetSeconds = Math.max(1, Math.ceil(msLeft / 1000));
+    return { allowed: count <= limit, header: `${name}; r=${Math.max(0, limit - count)}; t=${resetSeconds}`, resetSeconds };
+  }
+
+  function countHere(key: string): RateLimitVerdict {
     const time = now();
     if (time >= rotateAt) {
-      previous = time >= rotateAt + WINDOW_MS ? (new Map() as Windows) : current;
+      previous = time >= rotateAt + RATE_LIMIT_WINDOW_MS ? (new Map() as Windows) : current;
       current = new Map() as Windows;
-      rotateAt = time + WINDOW_MS;
+      rotateAt = time + RATE_LIMIT_WINDOW_MS;
     }
-    const key = clientKey(req, trustProxy);
     let window = current.get(key);
     if (window === undefined) {
       window = previous.get(key);
       if (window !== undefined) current.set(key, window);
     }
     if (window === undefined || window.resetAt <= time) {
-      window = { count: 0, resetAt: time + WINDOW_MS };
+      window = { count: 0, resetAt: time + RATE_LIMIT_WINDOW_MS };
       current.set(key, window);
     }
     window.count += 1;
-    const resetSeconds = Math.ceil((window.resetAt - time) / 1000);
-    return {
-      allowed: window.count <= limit,
-      header: `${name}; r=${Math.max(0, limit - window.count)}; t=${resetSeconds}`,
-      resetSeconds,
-    };
+    return verdict(window.count, window.resetAt - time);
+  }
+
+  function consume(req: IncomingMessage): RateLimitVerdict | Promise<RateLimitVerdict> {
+    const key = clientKey(req, trustProxy);
+    if (shared === undefined) return countHere(key);
+    return shared.count(key).then((counted) => (counted === undefined ? countHere(key) : verdict(counted.count, counted.msLeft)));
+  }
+
+  function answer(result: RateLimitVerdict, res: Response, next: NextFunction): void {
+    answerContextOf(res).rateLimit = { header: result.header, policyHeader };
+    if (result.allowed) {
+      next();
+      return;
+    }
+    res
+      .status(429)
+      .set({ 'Retry-After': String(result.resetSeconds), 'Cache-Control': 'no-store' })
+      .json({ error: MESSAGES.tooManyRequests });
   }
 
   return {
     policyHeader,
     consume,
     middleware: (req, res, next) => {
-      const verdict = consume(req);
-      answerContextOf(res).rateLimit = { header: verdict.header, policyHeader };
-      if (verdict.allowed) {
-        next();
-        return;
-      }
-      res
-        .status(429)
-        .set({ 'Retry-After': String(verdict.resetSeconds), 'Cache-Control': 'no-store' })
-        .json({ error: MESSAGES.tooManyRequests });
+      const result = consume(req);
+      if (result instanceof Promise) void result.then((settled) => answer(settled, res, next));
+      else answer(result, res, next);
     },
+    close: async () => shared?.close(),
   };
 }
 

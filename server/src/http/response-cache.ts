@@ -1,10 +1,10 @@
-import type { IncomingMessage, RequestListener } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { logAccess } from './access-log.js';
 import { MAX_API_URL_LENGTH } from './uri-too-long.js';
 import { type Logger, requestIdFor } from '../logger.js';
 import type { CorsPolicy } from './cors.js';
 import type { Metrics } from './metrics.js';
-import type { ApiRateLimit } from './rate-limit.js';
+import type { ApiRateLimit, RateLimitVerdict } from './rate-limit.js';
 import { type Answer, type HttpCachingPolicy, prepareAnswer, writeAnswer } from './answer.js';
 import { createMemoisedEncodingChooser } from './memoised-encoding.js';
 
@@ -62,6 +62,7 @@ export function createResponseCache({ routes, policy, metrics, logger, rateLimit
     route,
     record: { GET: metrics.cachedAnswerRecorder(route.pattern, 'GET'), HEAD: metrics.cachedAnswerRecorder(route.pattern, 'HEAD') },
   }));
+  type Registered = (typeof registered)[number];
 
   return (req, res) => {
     const started = performance.now();
@@ -70,7 +71,7 @@ export function createResponseCache({ routes, policy, metrics, logger, rateLimit
     // Past the API's limit Express answers 414 (uri-too-long.ts), whatever the URL names: leading zeros make a
     // product id of any length. A page URL that long is rendered by Express too, the same answer.
     if (url.length > MAX_API_URL_LENGTH) return fallback(req, res);
-    let found: (typeof registered)[number] | undefined;
+    let found: Registered | undefined;
     let answer: Answer | undefined;
     for (const candidate of registered) {
       const key = candidate.route.match(url);
@@ -84,9 +85,26 @@ export function createResponseCache({ routes, policy, metrics, logger, rateLimit
     // limit Express answers the 429, counting the request again, which changes nothing: it is over either way.
     const limit = found.route.rateLimited ? rateLimit : null;
     const verdict = limit?.consume(req);
-    if (verdict !== undefined && !verdict.allowed) return fallback(req, res);
+    // With a shared store the count is a promise (settled within the store's time limit); the entry peeked a
+    // moment ago is answered once it settles. Without one this stays synchronous.
+    if (verdict instanceof Promise) {
+      const [route, entry] = [found, answer];
+      void verdict.then((settled) => answerHit(req, res, route, entry, limit, settled, started));
+    } else answerHit(req, res, found, answer, limit, verdict, started);
+  };
 
-    const { headers } = req;
+  function answerHit(
+    req: IncomingMessage,
+    res: ServerResponse,
+    found: Registered,
+    answer: Answer,
+    limit: ApiRateLimit | null,
+    verdict: RateLimitVerdict | undefined,
+    started: number,
+  ): void {
+    if (verdict !== undefined && !verdict.allowed) return fallback(req, res);
+    const { headers, url = '' } = req;
+    const method = req.method as 'GET' | 'HEAD';
     const id = requestIdFor(req);
     const prepared = prepareAnswer(
       answer,
@@ -114,5 +132,5 @@ export function createResponseCache({ routes, policy, metrics, logger, rateLimit
       responseTime: Math.round(seconds * 1000),
       cache: answer.cacheStatus,
     });
-  };
+  }
 }
