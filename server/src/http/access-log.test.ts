@@ -60,7 +60,7 @@ describe('logAccess', () => {
   }
   const withoutTime = (line: string | undefined) => line?.replace(/"time":\d+/, '"time":0');
 
-  it.each<[string, AccessRecord, string?]>([
+  it.each<[string, AccessRecord, ('request completed' | 'request aborted')?]>([
     ['a cache hit', { id: 'trace-1', method: 'GET', url: '/api/products', statusCode: 200, responseTime: 0, cache: 'HIT' }],
     [
       'an answer without X-Cache',
