@@ -14,6 +14,10 @@ export interface RedisServer {
   kill(): Promise<void>;
   /** Stops it if it still runs. */
   stop(): Promise<void>;
+  /** Freezes it (SIGSTOP): connections stay open and commands get no answer, as with a Redis that hangs. */
+  pause(): void;
+  /** Lets a paused Redis go on (SIGCONT). */
+  resume(): void;
 }
 
 export const REDIS_INSTALL_HINT = 'apt-get install -y redis-server';
@@ -54,7 +58,22 @@ export async function startRedisServer(): Promise<RedisServer> {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     await exited;
   };
-  return { url: `redis://127.0.0.1:${port}`, port, kill: () => end('SIGKILL'), stop: () => end('SIGTERM') };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    kill: () => end('SIGKILL'),
+    stop: () => {
+      // A paused process only acts on SIGTERM once it runs again.
+      child.kill('SIGCONT');
+      return end('SIGTERM');
+    },
+    pause: () => {
+      child.kill('SIGSTOP');
+    },
+    resume: () => {
+      child.kill('SIGCONT');
+    },
+  };
 }
 
 /** Bounded: 100 tries 50 ms apart (redis-server starts in a few milliseconds). */

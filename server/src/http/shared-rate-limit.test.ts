@@ -101,4 +101,17 @@ describe.skipIf(redisMissing)('the API rate limit across replicas sharing Redis'
       expect(replica.logs.some((record) => record.msg.startsWith('Rate limit store (Redis) unavailable'))).toBe(true);
     }
   });
+
+  it('does not wait on a Redis that hangs: each request waits at most the limiter’s time limit, then counts here', async () => {
+    const before = await askInTurn(30);
+    expect(answered(before)).toBe(30);
+
+    redis.pause();
+    // Each request has 10 s (askInTurn): a limiter that waited on the frozen Redis would fail here.
+    const after = await askInTurn(3 * (LIMIT + 10));
+    redis.resume();
+
+    expect(after.every((one) => one.status === 200 || one.status === 429)).toBe(true);
+    for (const replica of [0, 1, 2]) expect(answered(after, replica)).toBe(LIMIT);
+  });
 });
