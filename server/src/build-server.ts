@@ -14,7 +14,7 @@ import type { ProductSource } from './catalogue/product-source.js';
 import type { Config } from './config.js';
 import { createCorsPolicy } from './http/cors.js';
 import { cacheableImageVariantRoute } from './images/image-answer.js';
-import { createImagesRouter } from './images/images-router.js';
+import { createImagesRouter } from './images/images-slice.js';
 import { createProductImages } from './images/product-images.js';
 import type { Logger } from './logger.js';
 import { loadPageRenderer } from './pages/page-renderer.js';

@@ -2,7 +2,7 @@ import { imageWidthOf } from '@catalogue/shared/image-widths';
 import { parseProductId } from '@catalogue/shared/product-id';
 import { API_PATHS } from '@catalogue/shared/routes';
 import type { Answer } from '../http/answer.js';
-import { IMAGE_CACHE_CONTROL, IMAGE_CSP, IMAGE_MAX_AGE_SECONDS } from '../http/image-headers.js';
+import { IMAGE_CACHE_CONTROL, IMAGE_CSP, IMAGE_MAX_AGE_SECONDS } from './image-headers.js';
 import type { CacheableRoute } from '../http/response-cache.js';
 import type { ImageAnswer } from './image-cache.js';
 import type { ProductImages } from './product-images.js';

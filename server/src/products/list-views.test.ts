@@ -6,10 +6,10 @@ import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import { startTestSite, type TestSite } from '../testing/test-site.js';
 import type { PathMode } from '@catalogue/testing/upstream-double';
 import { MALFORMED_ESCAPE } from '../http/errors.js';
-import { LIST_QUERY_ERRORS } from './list-query.js';
+import { LIST_QUERY_ERRORS } from './list-options.js';
 import { createListViews } from './list-views.js';
 import { MAX_API_URL_LENGTH } from '../http/uri-too-long.js';
-import { MISSING_CATEGORY_NAME } from './products-router.js';
+import { MISSING_CATEGORY_NAME } from './products-slice.js';
 
 let site: TestSite;
 

@@ -6,7 +6,7 @@ import { type EncodedBody, encodeJsonBody } from '../http/encoded-body.js';
 import { toPublicProduct } from '../catalogue/public-product.js';
 import type { Answer } from '../http/answer.js';
 import { jsonAnswer } from './json-answer.js';
-import { applyListQuery, type ListQuery } from './list-query.js';
+import { applyListQuery, type ListQuery } from './list-options.js';
 
 /** What a request asks of the product list: the list (`?limit&sort`), its category names, or one category. */
 export type ListView = ({ of: 'products' } & ListQuery) | { of: 'categories' } | ({ of: 'category'; name: string } & ListQuery);

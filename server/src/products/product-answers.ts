@@ -5,7 +5,7 @@ import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
 import type { CacheableRoute } from '../http/response-cache.js';
 import { decodePathSegment } from '../http/decode-path-segment.js';
 import { jsonAnswer } from './json-answer.js';
-import { parseListQuery } from './list-query.js';
+import { parseListQuery } from './list-options.js';
 import type { ListView, ListViews } from './list-views.js';
 import { parseSearchQuery } from './search-query.js';
 import type { SearchView } from './search-view.js';

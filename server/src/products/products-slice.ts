@@ -6,7 +6,7 @@ import type { Logger } from '../logger.js';
 import type { HttpCachingPolicy } from '../http/answer.js';
 import { jsonAnswer } from './json-answer.js';
 import { catalogueErrorHandlers } from '../catalogue/error-answers.js';
-import { type ListQuery, parseListQuery, rawQueryOf } from './list-query.js';
+import { type ListQuery, parseListQuery, rawQueryOf } from './list-options.js';
 import type { ListViews } from './list-views.js';
 import { parseSearchQuery } from './search-query.js';
 import type { SearchView } from './search-view.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyListQuery, LIST_QUERY_ERRORS, type ListQuery, MAX_LIST_LIMIT, parseListQuery, rawQueryOf } from './list-query.js';
+import { applyListQuery, LIST_QUERY_ERRORS, type ListQuery, MAX_LIST_LIMIT, parseListQuery, rawQueryOf } from './list-options.js';
 
 describe('parseListQuery', () => {
   it.each<[string, ListQuery]>([

@@ -20,11 +20,11 @@ import type {
 } from 'openapi3-ts/oas31';
 import { z } from 'zod';
 import { ALLOWED_METHODS, API_ALLOW, EXPOSED_HEADERS, PREFLIGHT_MAX_AGE_SECONDS } from '../http/cors.js';
-import { IMAGE_CACHE_CONTROL } from '../http/image-headers.js';
+import { IMAGE_CACHE_CONTROL } from '../images/image-headers.js';
 import { MALFORMED_ESCAPE } from '../http/errors.js';
-import { LIST_QUERY_ERRORS, MAX_LIST_LIMIT } from './list-query.js';
-import { MAX_SEARCH_CHARS, SEARCH_QUERY_ERRORS } from './search-query.js';
-import { MISSING_CATEGORY_NAME } from './products-router.js';
+import { LIST_QUERY_ERRORS, MAX_LIST_LIMIT } from '../products/list-options.js';
+import { MAX_SEARCH_CHARS, SEARCH_QUERY_ERRORS } from '../products/search-query.js';
+import { MISSING_CATEGORY_NAME } from '../products/products-slice.js';
 import { MAX_API_URL_LENGTH } from '../http/uri-too-long.js';
 
 /**
