@@ -101,7 +101,10 @@ export function resolvePage(url: string): PageRoute {
     case 'home':
       return { kind: 'home' };
     case 'products': {
-      const { search, category, sort, page } = parseProductsQuery(new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1)), 'lenient');
+      const { search, category, sort, page } = parseProductsQuery(
+        new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1)),
+        'lenient',
+      );
       return { kind: 'products', query: search, category, sort, page };
     }
     case 'productDetails': {

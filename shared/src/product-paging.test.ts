@@ -53,7 +53,12 @@ describe('paging the products list', () => {
       sort: 'nameAZ',
       page: 3,
     });
-    expect(parseProductsQuery(new URLSearchParams('sort=cheapest&page=last'), 'lenient')).toEqual({ search: '', category: '', sort: 'none', page: 1 });
+    expect(parseProductsQuery(new URLSearchParams('sort=cheapest&page=last'), 'lenient')).toEqual({
+      search: '',
+      category: '',
+      sort: 'none',
+      page: 1,
+    });
   });
 
   it('writes one spelling for each state, leaving the defaults out, so every link reads back intact', () => {
@@ -113,12 +118,16 @@ describe('parseProductsQuery, strict (the API)', () => {
 });
 
 describe('isSiteProductsQuery', () => {
-  it.each(['', 'q=gold', 'category=jewelery&q=gold', 'q=gold&category=jewelery&sort=nameAZ&page=2', 'page=3&sort=priceLowHigh', 'q=+a%2Bb+'])(
-    'takes %j, as the site writes it',
-    (raw) => {
-      expect(isSiteProductsQuery(raw)).toBe(true);
-    },
-  );
+  it.each([
+    '',
+    'q=gold',
+    'category=jewelery&q=gold',
+    'q=gold&category=jewelery&sort=nameAZ&page=2',
+    'page=3&sort=priceLowHigh',
+    'q=+a%2Bb+',
+  ])('takes %j, as the site writes it', (raw) => {
+    expect(isSiteProductsQuery(raw)).toBe(true);
+  });
 
   it.each(['q=', 'category=', 'sort=none', 'sort=cheapest', 'page=1', 'page=01', 'q=a&q=b', 'utm_source=x', 'q=a%20b', 'q=gold&'])(
     'refuses %j, a spelling the site never writes',

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { applyListQuery, LIST_QUERY_ERRORS, type ListQuery, MAX_LIST_LIMIT, parseListQuery, rawQueryOf } from './list-options.js';
+import { applyListOptions, LIST_OPTIONS_ERRORS, type ListOptions, MAX_LIST_LIMIT, parseListOptions } from './list-options.js';
 
-describe('parseListQuery', () => {
-  it.each<[string, ListQuery]>([
+describe('parseListOptions', () => {
+  it.each<[string, ListOptions]>([
     ['', { sort: null, limit: null }],
     ['limit=3', { sort: null, limit: 3 }],
     ['limit=1', { sort: null, limit: 1 }],
@@ -14,63 +14,52 @@ describe('parseListQuery', () => {
     ['q=shirt&page=2&limit[]=5&Limit=-1&sort.x=1', { sort: null, limit: null }],
     ['__proto__[limit]=1&constructor=x&limit=4', { sort: null, limit: 4 }],
   ])('reads %j', (query, expected) => {
-    expect(parseListQuery(query)).toEqual(expected);
+    expect(parseListOptions(query)).toEqual(expected);
   });
 
   it.each<[string, string]>([
-    ['limit=0', LIST_QUERY_ERRORS.limit],
-    ['limit=-1', LIST_QUERY_ERRORS.limit],
-    ['limit=1.5', LIST_QUERY_ERRORS.limit],
-    ['limit=1e3', LIST_QUERY_ERRORS.limit],
-    ['limit=0x10', LIST_QUERY_ERRORS.limit],
-    ['limit=+3', LIST_QUERY_ERRORS.limit],
-    ['limit=%203', LIST_QUERY_ERRORS.limit],
-    ['limit=3%00', LIST_QUERY_ERRORS.limit],
-    ['limit=three', LIST_QUERY_ERRORS.limit],
-    ['limit=', LIST_QUERY_ERRORS.limit],
-    ['limit', LIST_QUERY_ERRORS.limit],
-    ['limit=%E0%A4%A', LIST_QUERY_ERRORS.limit],
-    ['limit=Infinity', LIST_QUERY_ERRORS.limit],
-    ['limit=%EF%BC%93', LIST_QUERY_ERRORS.limit], // a full-width 3
-    [`limit=${MAX_LIST_LIMIT + 1}`, LIST_QUERY_ERRORS.limit],
-    [`limit=${'9'.repeat(400)}`, LIST_QUERY_ERRORS.limit],
-    ['limit=3&limit=3', LIST_QUERY_ERRORS.limitRepeated],
-    ['limit=3&limit=', LIST_QUERY_ERRORS.limitRepeated],
-    ['sort=price', LIST_QUERY_ERRORS.sort],
-    ['sort=DESC', LIST_QUERY_ERRORS.sort],
-    ['sort=', LIST_QUERY_ERRORS.sort],
-    ['sort', LIST_QUERY_ERRORS.sort],
-    ['sort=asc%00', LIST_QUERY_ERRORS.sort],
-    ['sort=asc&sort=desc', LIST_QUERY_ERRORS.sortRepeated],
-    ['sort=asc&sort=asc', LIST_QUERY_ERRORS.sortRepeated],
+    ['limit=0', LIST_OPTIONS_ERRORS.limit],
+    ['limit=-1', LIST_OPTIONS_ERRORS.limit],
+    ['limit=1.5', LIST_OPTIONS_ERRORS.limit],
+    ['limit=1e3', LIST_OPTIONS_ERRORS.limit],
+    ['limit=0x10', LIST_OPTIONS_ERRORS.limit],
+    ['limit=+3', LIST_OPTIONS_ERRORS.limit],
+    ['limit=%203', LIST_OPTIONS_ERRORS.limit],
+    ['limit=3%00', LIST_OPTIONS_ERRORS.limit],
+    ['limit=three', LIST_OPTIONS_ERRORS.limit],
+    ['limit=', LIST_OPTIONS_ERRORS.limit],
+    ['limit', LIST_OPTIONS_ERRORS.limit],
+    ['limit=%E0%A4%A', LIST_OPTIONS_ERRORS.limit],
+    ['limit=Infinity', LIST_OPTIONS_ERRORS.limit],
+    ['limit=%EF%BC%93', LIST_OPTIONS_ERRORS.limit], // a full-width 3
+    [`limit=${MAX_LIST_LIMIT + 1}`, LIST_OPTIONS_ERRORS.limit],
+    [`limit=${'9'.repeat(400)}`, LIST_OPTIONS_ERRORS.limit],
+    ['limit=3&limit=3', LIST_OPTIONS_ERRORS.limitRepeated],
+    ['limit=3&limit=', LIST_OPTIONS_ERRORS.limitRepeated],
+    ['sort=price', LIST_OPTIONS_ERRORS.sort],
+    ['sort=DESC', LIST_OPTIONS_ERRORS.sort],
+    ['sort=', LIST_OPTIONS_ERRORS.sort],
+    ['sort', LIST_OPTIONS_ERRORS.sort],
+    ['sort=asc%00', LIST_OPTIONS_ERRORS.sort],
+    ['sort=asc&sort=desc', LIST_OPTIONS_ERRORS.sortRepeated],
+    ['sort=asc&sort=asc', LIST_OPTIONS_ERRORS.sortRepeated],
   ])('refuses %j: %s', (query, error) => {
-    expect(parseListQuery(query)).toEqual({ error });
+    expect(parseListOptions(query)).toEqual({ error });
   });
 
   it('names the parameter and what it accepts in every message', () => {
-    expect(LIST_QUERY_ERRORS.limit).toBe('limit must be a whole number from 1 to 10000');
-    expect(LIST_QUERY_ERRORS.sort).toBe('sort must be asc or desc');
-    expect(LIST_QUERY_ERRORS.limitRepeated).toMatch(/^limit /);
-    expect(LIST_QUERY_ERRORS.sortRepeated).toMatch(/^sort /);
+    expect(LIST_OPTIONS_ERRORS.limit).toBe('limit must be a whole number from 1 to 10000');
+    expect(LIST_OPTIONS_ERRORS.sort).toBe('sort must be asc or desc');
+    expect(LIST_OPTIONS_ERRORS.limitRepeated).toMatch(/^limit /);
+    expect(LIST_OPTIONS_ERRORS.sortRepeated).toMatch(/^sort /);
   });
 });
 
-describe('rawQueryOf', () => {
-  it.each([
-    ['/api/products', ''],
-    ['/api/products?', ''],
-    ['/api/products?limit=3', 'limit=3'],
-    ['/api/products?a=1?b=2', 'a=1?b=2'],
-  ])('%j → %j', (url, query) => {
-    expect(rawQueryOf(url)).toBe(query);
-  });
-});
-
-describe('applyListQuery', () => {
+describe('applyListOptions', () => {
   // Upstream order is not id order, and two products share an id: the sort must be by id, and stable.
   const products = [{ id: 3 }, { id: 1, tag: 'first' }, { id: 20 }, { id: 1, tag: 'second' }, { id: 2 }];
 
-  it.each<[ListQuery, unknown[]]>([
+  it.each<[ListOptions, unknown[]]>([
     [{ sort: null, limit: null }, products],
     [{ sort: null, limit: 2 }, [{ id: 3 }, { id: 1, tag: 'first' }]],
     [{ sort: 'asc', limit: null }, [{ id: 1, tag: 'first' }, { id: 1, tag: 'second' }, { id: 2 }, { id: 3 }, { id: 20 }]],
@@ -79,12 +68,12 @@ describe('applyListQuery', () => {
     [{ sort: 'desc', limit: 2 }, [{ id: 20 }, { id: 3 }]],
     [{ sort: 'asc', limit: 100 }, [{ id: 1, tag: 'first' }, { id: 1, tag: 'second' }, { id: 2 }, { id: 3 }, { id: 20 }]],
   ])('%j', (query, expected) => {
-    expect(applyListQuery(products, query)).toEqual(expected);
+    expect(applyListOptions(products, query)).toEqual(expected);
   });
 
   it('leaves the list it was given as it was', () => {
     const copy = structuredClone(products);
-    applyListQuery(products, { sort: 'desc', limit: 1 });
+    applyListOptions(products, { sort: 'desc', limit: 1 });
     expect(products).toEqual(copy);
   });
 });
