@@ -4,7 +4,7 @@ import { EMBEDDED_PRODUCTS, expectedTitles } from './support/catalogue.ts';
 import { cardTitles, expectNoSeriousAxeViolations } from './support/page-helpers.ts';
 
 /**
- * With JavaScript off (docs/pages.md, "Without JavaScript"): every page's navigation is reachable by keyboard at
+ * With JavaScript off (docs/pages.md, "In the browser"): every page's navigation is reachable by keyboard at
  * every width, the phone menu opens and closes, the toolbar and the pages of the list work through the server, and
  * no control is announced that does nothing (the theme button, which needs the app, is not shown).
  */
