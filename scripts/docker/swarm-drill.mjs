@@ -41,7 +41,7 @@ const nodeIds = Object.fromEntries(
   (await docker('node', 'ls', '--format', '{{.Hostname}} {{.ID}}')).split('\n').map((line) => line.split(' ')),
 );
 const fleet = await startRun({ prefix: 'drill', stack, base, ratePerSecond: 50, entryNode: nodeIds.manager });
-const { service, say, runningTasks, converged, firstServed, step, check } = fleet;
+const { service, say, converged, firstServed, step, check } = fleet;
 
 /** Waits until `ready()` holds, polling; returns ms since `from`. */
 async function until(what, ready, from = Date.now()) {

@@ -1,5 +1,5 @@
-// What the two Swarm tests share (docs/scaling.md, "The fleet test" and "The three-node drill"): the docker
-// commands, the stack's tasks as they run, the steady load through nginx, and the steps with their checks and
+// What the two Swarm tests share (docs/scaling.md, "The fleet test: a Swarm under load" and "The three-node
+// drill"): the docker commands, the stack's tasks as they run, the steady load through nginx, and the steps with their checks and
 // per-step report. scripts/docker/fleet.mjs (one node) and scripts/docker/swarm-drill.mjs (three) are the steps.
 //
 // The load: about RATE requests/s over API, page and photo URLs, all warmed first, and the uncached /healthz, whose
