@@ -39,12 +39,18 @@ cleanup() {
       [ -z "$(timeout 15 docker network ls -q --filter "label=com.docker.stack.namespace=$STACK")" ] && break
       sleep 1
     done
-    # Redis's volume (docker stack rm keeps volumes): this run's own.
-    timeout 30 docker volume rm "${STACK}_redis-data" >/dev/null 2>&1
   fi
   [ "$secret_made" = 1 ] && remove_secret "$SECRET"
   [ "$labelled" = 1 ] && [ "$joined" = 0 ] && timeout 30 docker node update --label-rm catalogue.redis "$node_id" >/dev/null 2>&1
   if [ "$joined" = 1 ]; then timeout 60 docker swarm leave --force >/dev/null 2>&1 && log "left the swarm"; fi
+  # Redis's volume, this run's own (docker stack rm keeps volumes): free once its last container is gone.
+  if [ "$deployed" = 1 ]; then
+    for _ in $(seq 1 30); do
+      timeout 15 docker volume rm "${STACK}_redis-data" >/dev/null 2>&1 && break
+      timeout 15 docker volume inspect "${STACK}_redis-data" >/dev/null 2>&1 || break
+      sleep 1
+    done
+  fi
   timeout 60 docker rmi "$UPDATE_IMAGE" >/dev/null 2>&1
   summary "fleet" "$status"
   exit "$(verdict "$status")"

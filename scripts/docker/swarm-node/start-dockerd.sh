@@ -26,4 +26,7 @@ elif ! touch /sys/fs/cgroup/memory/.writable 2>/dev/null; then
 fi
 # Mounts made under the engine (its containers' volumes) must propagate.
 mount --make-rshared /
+# A node killed and started again (the drill does both) finds its engine's pid files from before; their pids may
+# now be other processes of this container, and the engine would refuse to start "while one is running".
+rm -f /var/run/docker.pid /var/run/docker/containerd/containerd.pid
 exec dockerd --host=unix:///var/run/docker.sock "$@"
