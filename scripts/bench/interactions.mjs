@@ -133,9 +133,7 @@ async function slowedPage(context, url) {
 
 /** Two frames and a quiet moment: what an interaction started is painted and its entries delivered. */
 async function settle(page) {
-  await page.evaluate(
-    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 300)))),
-  );
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 300)))));
 }
 
 /**
