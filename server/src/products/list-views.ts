@@ -6,10 +6,10 @@ import { type EncodedBody, encodeJsonBody } from '../http/encoded-body.js';
 import { toPublicProduct } from '../catalogue/public-product.js';
 import type { Answer } from '../http/answer.js';
 import { jsonAnswer } from './json-answer.js';
-import { applyListQuery, type ListQuery } from './list-query.js';
+import { applyListOptions, type ListOptions } from './list-options.js';
 
 /** What a request asks of the product list: the list (`?limit&sort`), its category names, or one category. */
-export type ListView = ({ of: 'products' } & ListQuery) | { of: 'categories' } | ({ of: 'category'; name: string } & ListQuery);
+export type ListView = ({ of: 'products' } & ListOptions) | { of: 'categories' } | ({ of: 'category'; name: string } & ListOptions);
 
 /**
  * The views of the cached list, each answered with the list entry's freshness (`X-Cache`, `Age`,
@@ -87,7 +87,7 @@ export function createListViews(catalogue: CachedCatalogue): ListViews {
     const query = { sort: view.sort, limit };
     if (view.of === 'products' && query.sort === null && query.limit === null) return null;
     const key = `${view.of}|sort:${query.sort ?? 'none'}|limit:${query.limit ?? 'all'}${nameSuffix}`;
-    return { key, select: () => applyListQuery(products, query).map(toPublicProduct) };
+    return { key, select: () => applyListOptions(products, query).map(toPublicProduct) };
   }
 
   return {
