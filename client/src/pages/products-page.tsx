@@ -70,10 +70,13 @@ export function ProductsPage() {
   const list = useProducts(listHeld || small);
   const local = list.data !== undefined;
   const categoriesQuery = useCategories(!local && searched.data !== undefined && !small);
+  // The menus too: the chosen option shows at once, the grid follows in a render that does not hold up that paint.
   const deferredSearch = useDeferredValue(search);
+  const deferredCategory = useDeferredValue(category);
+  const deferredSort = useDeferredValue(sort);
   const shown = useMemo((): ShownPage | undefined => {
     if (list.data) {
-      const matches = filterAndSortProducts(list.data, { category, search: deferredSearch, sort });
+      const matches = filterAndSortProducts(list.data, { category: deferredCategory, search: deferredSearch, sort: deferredSort });
       return {
         items: pageItems(matches, page),
         total: matches.length,
@@ -84,7 +87,7 @@ export function ProductsPage() {
     if (!searched.data) return undefined;
     const { items, total, catalogueSize } = searched.data;
     return { items, total, catalogueSize, categories: categoriesQuery.data ?? [] };
-  }, [list.data, searched.data, categoriesQuery.data, category, deferredSearch, sort, page]);
+  }, [list.data, searched.data, categoriesQuery.data, deferredCategory, deferredSearch, deferredSort, page]);
   const active = local ? list : searched;
 
   // A new page opens at its top, as a new page of the site does (layout.tsx scrolls on a new path).
