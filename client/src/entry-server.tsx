@@ -28,6 +28,7 @@ import {
 } from './features/products/api/get-products';
 import { productKeys } from './features/products/api/product-keys';
 import { ApiError, type ApiClient } from './lib/api-client';
+import { pagePreloads } from './lib/page-preloads';
 import { createServerQueryClient, serializeQueryState } from './lib/query-client';
 
 /** One page: `route` is the page the server resolved the URL to, so it is not matched again here. */
@@ -60,7 +61,10 @@ export async function render({ url, route, data }: RenderRequest): Promise<Rende
       html,
       styles: sheet.getStyleTags(),
       state: serializeQueryState(queryClient, (query) => seeded.has(query.queryHash)),
-      preloads: page.chunks.flatMap((chunk) => chunkPreloads(BUILD_MANIFEST, chunk.source)),
+      preloads: pagePreloads(
+        BUILD_MANIFEST,
+        page.chunks.map((chunk) => chunk.source),
+      ),
     };
   } finally {
     sheet.seal();
@@ -133,26 +137,3 @@ function pageDataApi(data: PageData): ApiClient {
 const BUILD_MANIFEST: Manifest = import.meta.env.PROD
   ? (JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', '.vite', 'manifest.json'), 'utf8')) as Manifest)
   : {};
-
-/**
- * The files a lazy chunk needs beyond what the entry loads: the chunk, the chunks it imports and their stylesheets.
- * The entry (which index.html links) loads the app itself once the lead photo is painted (main.tsx), so the app's
- * chunks are left to it rather than preloaded to compete with the photo.
- */
-function chunkPreloads(manifest: Manifest, source: string): string[] {
-  const entry = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
-  const app = entry ? [entry, ...(manifest[entry]?.dynamicImports ?? [])] : [];
-  const loadedByEntry = new Set(app.flatMap((key) => chunkFiles(manifest, key)));
-  return chunkFiles(manifest, source).filter((file) => !loadedByEntry.has(file));
-}
-
-function chunkFiles(manifest: Manifest, key: string, seen = new Set<string>()): string[] {
-  const chunk = manifest[key];
-  if (!chunk || seen.has(key)) return [];
-  seen.add(key);
-  return [
-    `/${chunk.file}`,
-    ...(chunk.css ?? []).map((css) => `/${css}`),
-    ...(chunk.imports ?? []).flatMap((imported) => chunkFiles(manifest, imported, seen)),
-  ];
-}

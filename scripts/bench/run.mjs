@@ -73,6 +73,7 @@ const { reportScenario, runScenario, SCENARIOS } = await import('./api-throughpu
 const { runLargeCatalogue } = await import('./large-catalogue.mjs');
 const { measurePages } = await import('./pages.mjs');
 const { measureProductPhotos } = await import('./images.mjs');
+const { measureTakeoverAndInteractions } = await import('./interactions.mjs');
 
 const workDir = `${ROOT}.bench/tmp`;
 mkdirSync(workDir, { recursive: true });
@@ -156,6 +157,11 @@ try {
   await part('Product photos in front of the photo upstream (JPEGs of 370–1,049 × 333–1,500 px, 15–230 KB)', 'photos', async () => {
     browser ??= await launchChromium();
     await measureProductPhotos({ browser, log, report });
+  });
+
+  await part('Takeover and interactions: first paint → app in control; Event Timing with the CPU 4× slower', 'interactions', async () => {
+    browser ??= await launchChromium();
+    await measureTakeoverAndInteractions({ browser, log, report });
   });
 
   await part('Large catalogue: /products with 50,000 products, on the server and in the browser', 'large catalogue', async () => {

@@ -18,7 +18,7 @@ export interface PageHeadInput {
   origin: string;
   /** The renderer's `<style>` elements, as they are. */
   styles: string;
-  /** The route's hashed chunks (`.js` preloaded as modules, `.css` linked as stylesheets). */
+  /** The app's and the route's hashed chunks (`.js` preloaded as modules at low priority, `.css` linked as stylesheets). */
   preloads: readonly string[];
 }
 
@@ -58,7 +58,10 @@ export function pageHead({ route, data, origin, styles, preloads }: PageHeadInpu
   if (photo) tags.push(photoPreload(photo.product.image, photo.layout));
   for (const url of preloads) {
     const href = escapeHtml(url);
-    tags.push(url.endsWith('.css') ? `<link rel="stylesheet" href="${href}">` : `<link rel="modulepreload" href="${href}">`);
+    // Low priority: the app's scripts load beside the lead photo, never ahead of it (client/src/lib/page-preloads.ts).
+    tags.push(
+      url.endsWith('.css') ? `<link rel="stylesheet" href="${href}">` : `<link rel="modulepreload" href="${href}" fetchpriority="low">`,
+    );
   }
   if (product) {
     const jsonLd = escapeJsonForScript(JSON.stringify(productJsonLd(product, origin, canonical)));

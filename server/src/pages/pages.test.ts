@@ -155,7 +155,7 @@ describe('the head of each page', () => {
     expect(metaContents(text, 'robots')).toEqual([]);
     expect(text).toContain('imagesrcset="/api/products/1/image?w=160 160w, ');
     expect(text).not.toContain('The bare app.');
-    expect(text).toContain('<link rel="modulepreload" href="/assets/index-abc123.js">');
+    expect(text).toContain('<link rel="modulepreload" href="/assets/index-abc123.js" fetchpriority="low">');
     expect(text).toContain('<style data-styled="active">');
     expect(dataBlocks(text, 'application/ld\\+json')).toEqual([]);
   });

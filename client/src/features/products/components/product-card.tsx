@@ -1,13 +1,13 @@
 import { memo } from 'react';
-import { Link } from 'react-router-dom';
 import styled from 'styled-components';
 import type { Product } from '@catalogue/shared/product';
-import { productDetailsPath, productsInCategoryPath } from '@catalogue/shared/routes';
+import { productsInCategoryPath } from '@catalogue/shared/routes';
 import { BadgeLink } from '../../../components/badge';
 import { StarRating } from '../../../components/star-rating';
 import { formatPrice } from '../../../lib/format-price';
 import { cardSurface } from './card-surface';
 import { ProductImage } from './product-image';
+import { ProductLink } from './product-link';
 
 /** docs/product.md, "Products": a card shows 4 stars when the product has no rating. */
 const CARD_DEFAULT_RATE = 4;
@@ -55,7 +55,7 @@ const StyledTitle = styled.h2`
 `;
 
 /** Its name is the product's title; its `::after` covers the card, and draws the card's focus ring. */
-const StyledProductLink = styled(Link)`
+const StyledProductLink = styled(ProductLink)`
   color: inherit;
   text-decoration: none;
 
@@ -118,7 +118,7 @@ export const ProductCard = memo(function ProductCard({ product, priority = false
       <StyledBody>
         <StyledCategoryLink to={productsInCategoryPath(product.category)}>{product.category}</StyledCategoryLink>
         <StyledTitle>
-          <StyledProductLink to={productDetailsPath(product.id)}>{product.title}</StyledProductLink>
+          <StyledProductLink product={product}>{product.title}</StyledProductLink>
         </StyledTitle>
         <StyledFooter>
           <StarRating rate={product.rating?.rate ?? CARD_DEFAULT_RATE} size={16} />

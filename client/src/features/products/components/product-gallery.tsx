@@ -1,4 +1,3 @@
-import { Link } from 'react-router-dom';
 import styled, { createGlobalStyle } from 'styled-components';
 import { A11y, Autoplay, Pagination } from 'swiper/modules';
 import { Swiper, SwiperSlide } from 'swiper/react';
@@ -6,13 +5,13 @@ import swiperCss from 'swiper/css?inline';
 import swiperA11yCss from 'swiper/css/a11y?inline';
 import swiperPaginationCss from 'swiper/css/pagination?inline';
 import type { Product } from '@catalogue/shared/product';
-import { productDetailsPath } from '@catalogue/shared/routes';
 import { useCarouselKeyboard } from '../../../hooks/use-carousel-keyboard';
 import { useMediaQuery } from '../../../hooks/use-media-query';
 import { formatPrice } from '../../../lib/format-price';
 import { BREAKPOINT_SLIDES, carouselFirstPaint, SLIDES_PER_VIEW, SPACE_BETWEEN } from './carousel-layout';
 import { cardSurface } from './card-surface';
 import { ProductImage } from './product-image';
+import { ProductLink } from './product-link';
 
 /** The carousel of docs/product.md, "Home": a new slide every 2.5 s (its geometry: carousel-layout.ts). */
 const GALLERY_AUTOPLAY_DELAY_MS = 2500;
@@ -67,7 +66,7 @@ const StyledGallery = styled.div<{ $slideCount: number }>`
   ${({ $slideCount }) => carouselFirstPaint($slideCount)}
 `;
 
-const StyledSlideLink = styled(Link)`
+const StyledSlideLink = styled(ProductLink)`
   ${cardSurface}
   gap: ${({ theme }) => theme.space.md};
   padding: ${({ theme }) => theme.space.md};
@@ -125,7 +124,7 @@ export function ProductGallery({ products }: { products: readonly Product[] }) {
         >
           {products.map((product, index) => (
             <SwiperSlide key={product.id}>
-              <StyledSlideLink to={productDetailsPath(product.id)}>
+              <StyledSlideLink product={product}>
                 {/* The first product is the centred slide when the carousel starts. */}
                 <ProductImage src={product.image} alt={product.title} layout="carousel" priority={index === 0} />
                 <StyledSlideTitle>{product.title}</StyledSlideTitle>

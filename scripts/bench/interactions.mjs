@@ -1,0 +1,303 @@
+// The page in the visitor's hands (docs/performance.md, "Takeover and interactions"), in Debian's Chromium in front
+// of the photo upstream (20 products with photo-like JPEGs) and of a generated 5,000-product upstream:
+// - takeover: from the first paint (FCP) to the app in control (the `app-in-control` mark start-app.tsx sets once
+//   hydration has committed), on a desktop profile (no throttling) and on Lighthouse's slow 4G (its DevTools
+//   throttling: 562.5 ms request latency, 1,474 kbit/s down, the CPU slowed 4×), each load in an empty cache;
+// - interactions: Event Timing (`PerformanceObserver` type `event`, `durationThreshold` 16, grouped by
+//   `interactionId`) with the CPU slowed 4× (`Emulation.setCPUThrottlingRate`), each interaction's longest entry
+//   (its INP share), split into input delay, processing and presentation delay.
+// Part of `npm run bench`; `node scripts/bench/interactions.mjs` runs it alone on the last build
+// (BENCH_INTERACTION_RUNS, default 3: loads per figure; BENCH_SERVER_ENTRY measures another build).
+import { pathToFileURL } from 'node:url';
+import { startUpstreamStub } from '@catalogue/testing/upstream-double';
+import { launchChromium } from './browser.mjs';
+import { startBuiltServer } from './built-server.mjs';
+import { killChildrenOnExit, stopAllProcesses, stopProcess } from './processes.mjs';
+import { fmt, loadAverage, median, Report } from './report.mjs';
+import { startUpstream } from './upstream.mjs';
+
+/** Set by client/src/app/start-app.tsx once the app has hydrated the page. */
+const IN_CONTROL_MARK = 'app-in-control';
+const PAGES = ['/', '/products', '/productdetails/1'];
+const VIEWPORTS = [
+  { name: '375 px', viewport: { width: 375, height: 800 } },
+  { name: '1,280 px', viewport: { width: 1280, height: 800 } },
+];
+/** Lighthouse 12's mobile slow 4G as DevTools throttling applies it (its constants.js `mobileSlow4G`). */
+const SLOW_4G = {
+  offline: false,
+  latency: 150 * 3.75,
+  downloadThroughput: (1.6 * 1024 * 0.9 * 1024) / 8,
+  uploadThroughput: (750 * 0.9 * 1024) / 8,
+};
+const CPU_SLOWDOWN = 4;
+const LARGE_CATALOGUE = 5_000;
+const TAKEOVER_TARGET_MS = 300;
+const INTERACTION_TARGET_MS = 100;
+
+/** Collects every Event Timing entry of an interaction, from the page's start (buffered). */
+function observeInteractions() {
+  window.__interactions = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (!entry.interactionId) continue;
+      const { interactionId, name, startTime, processingStart, processingEnd, duration } = entry;
+      window.__interactions.push({ interactionId, name, startTime, processingStart, processingEnd, duration });
+    }
+  }).observe({ type: 'event', durationThreshold: 16, buffered: true });
+}
+
+async function openPage(context, { cpu = 1, network } = {}) {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  if (cpu > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpu });
+  if (network) {
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', network);
+  }
+  return page;
+}
+
+async function waitForControl(page) {
+  await page.waitForFunction((mark) => performance.getEntriesByName(mark).length > 0, IN_CONTROL_MARK, { timeout: 60_000 });
+}
+
+/** One load in an empty cache: first paint, largest paint, the app's request and the app in control (ms from navigation). */
+async function takeoverOnce(browser, origin, path, viewport, throttled) {
+  const context = await browser.newContext({ viewport });
+  try {
+    const page = await openPage(context, throttled ? { cpu: CPU_SLOWDOWN, network: SLOW_4G } : {});
+    await page.goto(origin + path, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+    await waitForControl(page);
+    return await page.evaluate(async (mark) => {
+      const lcp = await new Promise((resolve) => {
+        new PerformanceObserver((list) => resolve(list.getEntries().at(-1)?.startTime ?? null)).observe({
+          type: 'largest-contentful-paint',
+          buffered: true,
+        });
+        setTimeout(() => resolve(null), 1_000);
+      });
+      const app = performance.getEntriesByType('resource').find((entry) => /\/assets\/start-app-/.test(entry.name));
+      return {
+        fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+        lcp,
+        appRequested: app?.startTime ?? null,
+        inControl: performance.getEntriesByName(mark)[0].startTime,
+      };
+    }, IN_CONTROL_MARK);
+  } finally {
+    await context.close();
+  }
+}
+
+async function measureTakeover(browser, origin, runs, log, report) {
+  const profiles = [
+    { name: 'desktop profile', throttled: false, settings: VIEWPORTS },
+    { name: "Lighthouse's slow 4G, CPU 4×", throttled: true, settings: [VIEWPORTS[0]] },
+  ];
+  for (const profile of profiles) {
+    for (const { name, viewport } of profile.settings) {
+      for (const path of PAGES) {
+        const loads = [];
+        for (let run = 0; run < runs; run++) loads.push(await takeoverOnce(browser, origin, path, viewport, profile.throttled));
+        const gap = median(loads.map((load) => load.inControl - load.fcp));
+        const each = (key) => fmt(median(loads.map((load) => load[key])));
+        log(
+          `  ${profile.name}, ${name.padEnd(8)} ${path.padEnd(18)} first paint → app in control ${fmt(gap)} ms ` +
+            `(medians of ${runs}: FCP ${each('fcp')}, LCP ${each('lcp')}, app requested ${each('appRequested')}, in control ${each('inControl')} ms; ` +
+            `each gap ${loads.map((load) => fmt(load.inControl - load.fcp)).join(', ')})`,
+        );
+        const target = profile.throttled ? '' : `≤ ${TAKEOVER_TARGET_MS} ms`;
+        report.add(
+          'takeover',
+          `first paint → app in control, ${path} at ${name}, ${profile.name}, median of ${runs}`,
+          `${fmt(gap)} ms (LCP ${each('lcp')} ms)`,
+          target,
+          profile.throttled ? null : gap <= TAKEOVER_TARGET_MS,
+        );
+      }
+    }
+  }
+}
+
+/** A page of the app with the CPU slowed, taken over and settled, observing interactions. */
+async function slowedPage(context, url) {
+  const page = await openPage(context, { cpu: CPU_SLOWDOWN });
+  await page.addInitScript(observeInteractions);
+  await page.goto(url, { waitUntil: 'load', timeout: 60_000 });
+  await waitForControl(page);
+  await page.waitForLoadState('networkidle');
+  await settle(page);
+  return page;
+}
+
+/** Two frames and a quiet moment: what an interaction started is painted and its entries delivered. */
+async function settle(page) {
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 300)))));
+}
+
+/**
+ * Runs `act` and answers the interactions it made: per interaction, its longest entry `{ name, duration, inputDelay,
+ * processing, presentation }` (an interaction under 16 ms leaves no entry: duration 0).
+ */
+async function interactions(page, act) {
+  await page.evaluate(() => (window.__interactions.length = 0));
+  await act();
+  await settle(page);
+  const entries = await page.evaluate(() => window.__interactions);
+  const worst = new Map();
+  for (const entry of entries) {
+    if ((worst.get(entry.interactionId)?.duration ?? -1) < entry.duration) worst.set(entry.interactionId, entry);
+  }
+  return [...worst.values()].map((entry) => ({
+    name: entry.name,
+    duration: entry.duration,
+    inputDelay: entry.processingStart - entry.startTime,
+    processing: entry.processingEnd - entry.processingStart,
+    presentation: entry.startTime + entry.duration - entry.processingEnd,
+  }));
+}
+
+/** The worst of an action's interactions (INP counts the worst), or a zero one if none reached 16 ms. */
+function worstOf(list) {
+  return list.reduce((worst, entry) => (entry.duration > worst.duration ? entry : worst), {
+    name: '< 16 ms',
+    duration: 0,
+    inputDelay: 0,
+    processing: 0,
+    presentation: 0,
+  });
+}
+
+/** Interactions: name → `(context, viewportName) => Promise<entry[] per interaction>` (null where it has no meaning). */
+function scenarios(origin, largeOrigin) {
+  const typeIn = (url) => async (context) => {
+    const page = await slowedPage(context, url);
+    const box = page.getByRole('searchbox', { name: 'Search products' });
+    await box.focus();
+    const result = await interactions(page, () => box.pressSequentially('jacket', { delay: 120 }));
+    await page.close();
+    return result;
+  };
+  /** Arrow Down on a focused menu: a trusted key press that chooses the next option, as a keyboard visitor does. */
+  const stepThrough = (label, steps) => async (context) => {
+    const page = await slowedPage(context, `${origin}/products`);
+    const menu = page.getByRole('combobox', { name: label });
+    await menu.focus();
+    const result = [];
+    for (let step = 0; step < steps; step++) {
+      result.push(worstOf(await interactions(page, () => page.keyboard.press('ArrowDown'))));
+    }
+    await page.close();
+    return result;
+  };
+  const press = (path, locate, done) => async (context) => {
+    const page = await slowedPage(context, origin + path);
+    const result = await interactions(page, async () => {
+      await locate(page).click();
+      await done?.(page);
+    });
+    await page.close();
+    return result;
+  };
+  return [
+    { name: 'search typing, 20 products (worst key of "jacket")', run: typeIn(`${origin}/products`) },
+    { name: `search typing, ${fmt(LARGE_CATALOGUE)} products (worst key)`, run: typeIn(`${largeOrigin}/products`) },
+    { name: 'each sort (worst of 3 Arrow Downs)', run: stepThrough('Sort products', 3) },
+    { name: 'each category (worst of 4 Arrow Downs)', run: stepThrough('Filter by category', 4) },
+    {
+      name: 'menu opens',
+      onlyAt: '375 px',
+      run: press('/products', (page) => page.getByRole('button', { name: 'Open menu' })),
+    },
+    { name: 'theme switch', run: press('/products', (page) => page.getByRole('button', { name: /^Switch to \w+ theme$/ })) },
+    {
+      name: 'card → product page',
+      run: press(
+        '/products',
+        (page) => page.locator('article a[href^="/productdetails/"]').first(),
+        (page) => page.waitForURL(/\/productdetails\//),
+      ),
+    },
+    {
+      name: 'carousel slide → product page',
+      run: press(
+        '/',
+        (page) => page.locator('.swiper-slide-active a[href^="/productdetails/"]'),
+        (page) => page.waitForURL(/\/productdetails\//),
+      ),
+    },
+  ];
+}
+
+async function measureInteractions(browser, origin, largeOrigin, runs, log, report) {
+  for (const { name: viewportName, viewport } of VIEWPORTS) {
+    for (const scenario of scenarios(origin, largeOrigin)) {
+      if (scenario.onlyAt && scenario.onlyAt !== viewportName) continue;
+      const worst = [];
+      for (let run = 0; run < runs; run++) {
+        const context = await browser.newContext({ viewport });
+        try {
+          worst.push(worstOf(await scenario.run(context)));
+        } finally {
+          await context.close();
+        }
+      }
+      const inp = median(worst.map((entry) => entry.duration));
+      const middle = [...worst].sort((a, b) => a.duration - b.duration)[Math.floor(worst.length / 2)];
+      log(
+        `  ${viewportName.padEnd(8)} ${scenario.name.padEnd(52)} ${fmt(inp).padStart(4)} ms ` +
+          `(median of ${runs}: ${worst.map((entry) => fmt(entry.duration)).join(', ')}; the median one, ${middle.name}: ` +
+          `input delay ${fmt(middle.inputDelay)}, processing ${fmt(middle.processing)}, presentation ${fmt(middle.presentation)} ms)`,
+      );
+      report.add(
+        'interactions',
+        `${scenario.name} at ${viewportName}, CPU ${CPU_SLOWDOWN}× slower, median of ${runs}`,
+        `${fmt(inp)} ms`,
+        `≤ ${INTERACTION_TARGET_MS} ms`,
+        inp <= INTERACTION_TARGET_MS,
+      );
+    }
+  }
+}
+
+/**
+ * The bench's part: starts the built server in front of the photo upstream and of a generated 5,000-product one,
+ * then measures the takeover and the interactions, `runs` loads per figure.
+ */
+export async function measureTakeoverAndInteractions({ browser, log, report, runs = 3 }) {
+  const photos = await startUpstreamStub({ photos: true });
+  const large = await startUpstream(LARGE_CATALOGUE);
+  const server = await startBuiltServer({ productsApiUrl: photos.url, pinned: false });
+  const largeServer = await startBuiltServer({ productsApiUrl: large.url, pinned: false });
+  try {
+    log(`  load average at start: ${loadAverage() ?? 'n/a'}`);
+    await measureTakeover(browser, server.origin, runs, log, report);
+    await measureInteractions(browser, server.origin, largeServer.origin, runs, log, report);
+    log(`  load average at the end: ${loadAverage() ?? 'n/a'}`);
+  } finally {
+    await stopProcess(largeServer.child);
+    await stopProcess(server.child);
+    await large.close();
+    await photos.close();
+  }
+}
+
+// Alone: `node scripts/bench/interactions.mjs` (after `npm run build`).
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  killChildrenOnExit();
+  const report = new Report();
+  const browser = await launchChromium();
+  try {
+    await measureTakeoverAndInteractions({
+      browser,
+      log: (line = '') => console.log(line),
+      report,
+      runs: Number(process.env.BENCH_INTERACTION_RUNS) || 3,
+    });
+  } finally {
+    await browser.close();
+    await stopAllProcesses();
+  }
+  console.log(['', ...report.lines()].join('\n'));
+}
