@@ -19,7 +19,7 @@ import { createImagesSlice } from './images/images-slice.js';
 import type { Logger } from './logger.js';
 import { createOpenApiSlice } from './openapi/openapi-router.js';
 import { loadPageRenderer } from './pages/page-renderer.js';
-import { createPages } from './pages/pages.js';
+import { createPagesSlice } from './pages/pages.js';
 import { createProbesSlice } from './probes/health-router.js';
 import { createProductsSlice } from './products/products-slice.js';
 import { createStaticFilesSlice } from './static/static-files.js';
@@ -97,7 +97,7 @@ export async function buildServer(config: Config, dependencies: ServerDependenci
     createOpenApiSlice(),
     createProbesSlice(parts),
     createStaticFilesSlice(parts),
-    createPages(parts),
+    createPagesSlice(parts),
   ];
   const app = createApp({ config, logger, metrics, rateLimit, cors, slices });
   const listener = createResponseCache({
