@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
-import { catalogueErrorHandlers } from '../catalogue/error-answers.js';
+import { catalogueErrorHandlers } from '../http/failure-answers.js';
 import type { HttpCachingPolicy } from '../http/answer.js';
 import { cacheableApiRoute, mountApiRoute } from '../http/api-route.js';
 import { sendCachedAnswer } from '../http/send-answer.js';

@@ -1,8 +1,8 @@
 import { MESSAGES } from '@catalogue/shared/messages';
 import type { ErrorRequestHandler } from 'express';
-import { requestFields } from '../http/errors.js';
+import { requestFields } from './errors.js';
 import type { Logger } from '../logger.js';
-import { ProductNotFoundError, UpstreamError } from './product-source.js';
+import { ProductNotFoundError, UpstreamError } from '../catalogue/product-source.js';
 
 interface FailureMessages {
   notFound: string;
