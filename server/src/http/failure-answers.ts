@@ -1,53 +1,29 @@
-import { MESSAGES } from '@catalogue/shared/messages';
 import type { ErrorRequestHandler } from 'express';
-import { requestFields } from './errors.js';
 import type { Logger } from '../logger.js';
-import { ProductNotFoundError, UpstreamError } from '../catalogue/product-source.js';
+import { requestFields } from './errors.js';
 
-interface FailureMessages {
-  notFound: string;
-  unavailable: string;
-  timedOut: string;
-}
+/** What went wrong behind a route, as HTTP tells it: nothing there, its source failed, or its source was too slow. */
+export type Failure = 'not-found' | 'unavailable' | 'timed-out';
 
 /**
- * Turns the catalogue's errors into JSON answers for one route: no such product → 404, upstream failure →
- * 502, upstream too slow → 504. Anything else is passed on to the app's last error handler. Error answers are
- * `no-store`, so no shared cache keeps a passing failure.
+ * An error that says which Failure it is. The catalogue's errors (ProductNotFoundError, UpstreamError) extend it,
+ * so this layer maps them to statuses without knowing the catalogue.
  */
-function answerCatalogueErrors(messages: FailureMessages, logger: Logger): ErrorRequestHandler {
-  return (error: unknown, req, res, next) => {
-    if (error instanceof ProductNotFoundError) {
-      res.status(404).set('Cache-Control', 'no-store').json({ error: messages.notFound });
-      return;
-    }
-    if (error instanceof UpstreamError) {
-      logger.warn({ err: error, ...requestFields(req, res) }, 'The product source failed');
-      res
-        .status(error.timedOut ? 504 : 502)
-        .set('Cache-Control', 'no-store')
-        .json({ error: error.timedOut ? messages.timedOut : messages.unavailable });
-      return;
-    }
-    next(error);
-  };
+export abstract class FailureError extends Error {
+  abstract readonly failure: Failure;
 }
 
-/** The error handlers of the product API's routes, logging to `logger`. */
-export function catalogueErrorHandlers(logger: Logger): Record<'product' | 'list' | 'image', ErrorRequestHandler> {
-  return {
-    // One product: the page shows 'Product not found' for any failure, and so does the API (docs/api.md, "Errors").
-    product: answerCatalogueErrors(
-      { notFound: MESSAGES.productNotFound, unavailable: MESSAGES.productNotFound, timedOut: MESSAGES.productNotFound },
-      logger,
-    ),
-    list: answerCatalogueErrors(
-      { notFound: MESSAGES.notFound, unavailable: MESSAGES.catalogueUnavailable, timedOut: MESSAGES.catalogueTimeout },
-      logger,
-    ),
-    image: answerCatalogueErrors(
-      { notFound: MESSAGES.productNotFound, unavailable: MESSAGES.catalogueUnavailable, timedOut: MESSAGES.catalogueTimeout },
-      logger,
-    ),
+const STATUS: Record<Failure, number> = { 'not-found': 404, unavailable: 502, 'timed-out': 504 };
+
+/**
+ * A route's answers to failures, with its own message for each (docs/api.md, "Errors"): not found → 404, the
+ * source failed → 502 (logged), too slow → 504 (logged). Error answers are `no-store`, so no shared cache keeps a
+ * passing failure. Anything else is passed on to the app's last error handler.
+ */
+export function answerFailures(messages: Readonly<Record<Failure, string>>, logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, next) => {
+    if (!(error instanceof FailureError)) return next(error);
+    if (error.failure !== 'not-found') logger.warn({ err: error, ...requestFields(req, res) }, 'The product source failed');
+    res.status(STATUS[error.failure]).set('Cache-Control', 'no-store').json({ error: messages[error.failure] });
   };
 }
