@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { toPublicProduct } from '@catalogue/server/catalogue/public-product';
 import { loadPageRenderer } from '@catalogue/server/pages/page-renderer';
-import { renderPageHtml } from '@catalogue/server/pages/pages';
+import { renderPageHtml } from '@catalogue/server/pages/pages-slice';
 import { resolvePage } from '@catalogue/shared/page-routes';
 import { generateCatalogue } from '@catalogue/testing/generated-catalogue';
 import { SERVER_CORE, startBuiltServer } from './built-server.mjs';

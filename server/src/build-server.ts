@@ -18,12 +18,12 @@ import { createResponseCache } from './http/response-cache.js';
 import type { Slice } from './http/slice.js';
 import { createImagesSlice } from './images/images-slice.js';
 import type { Logger } from './logger.js';
-import { createOpenApiSlice } from './openapi/openapi-router.js';
+import { createOpenApiSlice } from './openapi/openapi-slice.js';
 import { loadPageRenderer } from './pages/page-renderer.js';
-import { createPages } from './pages/pages.js';
-import { createProbesSlice } from './probes/health-router.js';
+import { createPagesSlice } from './pages/pages-slice.js';
+import { createProbesSlice } from './probes/probes-slice.js';
 import { createProductsSlice } from './products/products-slice.js';
-import { createStaticFilesSlice } from './static/static-files.js';
+import { createStaticFilesSlice } from './static/static-files-slice.js';
 
 /**
  * `client/dist`, reached the same way from `server/src/` and from `server/dist/`; joined to import.meta.dirname,
@@ -105,7 +105,7 @@ export async function buildServer(config: Config, dependencies: ServerDependenci
     createOpenApiSlice(),
     createProbesSlice(parts),
     createStaticFilesSlice(parts),
-    createPages(parts),
+    createPagesSlice(parts),
   ];
   const app = createApp({ config, logger, metrics, rateLimit, cors, slices });
   const listener = createResponseCache({

@@ -1,4 +1,5 @@
 import type { Product } from '@catalogue/shared/product';
+import { type Failure, FailureError } from '../http/failure-answers.js';
 
 /** Image bytes as a source holds them, with the content type to send. */
 export interface ProductImage {
@@ -40,18 +41,22 @@ export interface ProductSource {
 }
 
 /** The source could not answer: refused, reset, 5xx, not JSON, wrong shape, or too slow (`timedOut`). */
-export class UpstreamError extends Error {
+export class UpstreamError extends FailureError {
   readonly timedOut: boolean;
+  readonly failure: Failure;
 
   constructor(message: string, options: { timedOut?: boolean; cause?: unknown } = {}) {
     super(message, { cause: options.cause });
     this.name = 'UpstreamError';
     this.timedOut = options.timedOut ?? false;
+    this.failure = this.timedOut ? 'timed-out' : 'unavailable';
   }
 }
 
 /** The source answered definitively that there is no such product. */
-export class ProductNotFoundError extends Error {
+export class ProductNotFoundError extends FailureError {
+  readonly failure = 'not-found';
+
   constructor(readonly productId: number) {
     super(`Product ${productId} not found`);
     this.name = 'ProductNotFoundError';

@@ -84,6 +84,8 @@ export function mountApiRoute<Input>(
     .all(allowOnlyGetAndHead);
 }
 
+const NOTHING_ASKED: RouteRequest = Object.freeze({ params: Object.freeze({}), query: '' });
+
 /**
  * The route for the response cache in front of Express: the URL matched exactly against the route's path (any
  * other spelling — a trailing slash, another case — is Express's), its parameters decoded and read as Express's
@@ -101,10 +103,16 @@ export function cacheableApiRoute<Input>(
       return '/([^/?]+)';
     });
   const exact = new RegExp(`^${source}(?:\\?(.*))?$`);
+  const pattern = apiPattern(route);
   return {
-    pattern: apiPattern(route),
+    pattern,
     rateLimited: true,
     match(url) {
+      // The path alone, no parameters, no query (`/api/products`, the request answered most): no regex to run.
+      if (names.length === 0 && url === pattern) {
+        const input = route.read(NOTHING_ASKED);
+        return isRefusal(input) ? undefined : input;
+      }
       const found = exact.exec(url);
       if (found === null) return undefined;
       const query = found[names.length + 1];

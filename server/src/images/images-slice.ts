@@ -1,6 +1,7 @@
+import { MESSAGES } from '@catalogue/shared/messages';
 import { Router } from 'express';
 import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
-import { catalogueErrorHandlers } from '../catalogue/error-answers.js';
+import { answerFailures, type Failure } from '../http/failure-answers.js';
 import type { ProductSource } from '../catalogue/product-source.js';
 import type { Config } from '../config.js';
 import type { HttpCachingPolicy } from '../http/answer.js';
@@ -24,6 +25,13 @@ export interface ImagesSliceOptions {
   now: () => number;
 }
 
+/** No such product, or its photo or the catalogue could not be had (docs/api.md, "Product images"). */
+const PHOTO_FAILURES: Record<Failure, string> = {
+  'not-found': MESSAGES.productNotFound,
+  unavailable: MESSAGES.catalogueUnavailable,
+  'timed-out': MESSAGES.catalogueTimeout,
+};
+
 /**
  * The photo slice: `/api/products/{id}/image` (image-route.ts), `?w=` for a resized variant. Originals and
  * variants are answered by one rule (prepareAnswer): one ETag mechanism, X-Cache and Age on both. A fresh
@@ -42,7 +50,7 @@ export function createImagesSlice({ catalogue, source, config, caching, logger, 
           : imageAnswer(await images.variant(id, width, chooseVariantFormat(req.headers.accept)), { variesOnAccept: true });
       sendCachedAnswer(req, res, answer, caching);
     },
-    catalogueErrorHandlers(logger).image,
+    answerFailures(PHOTO_FAILURES, logger),
   );
   return {
     mount: 'api',

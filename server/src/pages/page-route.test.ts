@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolvePage } from '@catalogue/shared/page-routes';
-import { cacheablePageRoute, canonicalPath, isCacheablePageUrl } from './page-route.js';
+import { cacheablePageEntry, canonicalPath, isCacheablePageUrl } from './page-route.js';
 
 describe('canonicalPath', () => {
   it('keeps the category and the trimmed search and drops the sort; error pages have none', () => {
@@ -79,19 +79,19 @@ describe('isCacheablePageUrl', () => {
   });
 });
 
-describe('cacheablePageRoute', () => {
+describe('cacheablePageEntry', () => {
   it.each([
-    ['/', 'home', { kind: 'home' }],
-    ['/products?category=jewelery&q=gold', 'products', { kind: 'products', query: 'gold', category: 'jewelery', sort: 'none', page: 1 }],
-    ['/productdetails/7', 'product', { kind: 'product', id: 7 }],
-  ] as const)('resolves %s, kept as a %s page, to its route', (url, page, route) => {
-    expect(cacheablePageRoute(url, page)).toEqual(route);
+    ['/', 'home', { entry: 'list' }],
+    ['/products?category=jewelery&q=gold', 'products', { entry: 'list' }],
+    ['/productdetails/7', 'product', { entry: 'product', id: 7 }],
+  ] as const)('names the entry %s, kept as a %s page, is made from', (url, page, key) => {
+    expect(cacheablePageEntry(url, page)).toEqual(key);
     for (const other of (['home', 'products', 'product'] as const).filter((name) => name !== page)) {
-      expect(cacheablePageRoute(url, other)).toBeUndefined();
+      expect(cacheablePageEntry(url, other)).toBeUndefined();
     }
   });
 
   it.each(['/?utm_source=x', '/products/', '/productdetails/007', '/productdetails/abc', '/nope'])('keeps no page for %s', (url) => {
-    for (const page of ['home', 'products', 'product'] as const) expect(cacheablePageRoute(url, page)).toBeUndefined();
+    for (const page of ['home', 'products', 'product'] as const) expect(cacheablePageEntry(url, page)).toBeUndefined();
   });
 });

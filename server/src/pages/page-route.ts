@@ -1,4 +1,4 @@
-import { type PageRoute, resolvePage } from '@catalogue/shared/page-routes';
+import type { PageRoute } from '@catalogue/shared/page-routes';
 import { parseProductId } from '@catalogue/shared/product-id';
 import { PAGE_PATHS, PRODUCTS_PARAMS, productDetailsPath } from '@catalogue/shared/routes';
 import { isSiteProductsQuery } from '@catalogue/shared/product-paging';
@@ -68,14 +68,21 @@ function isSiteSpelling(url: string, page: CacheablePage): boolean {
   }
 }
 
+/** Which catalogue entry a cacheable page is made from: the list (`/`, `/products…`) or one product. */
+export type PageEntryKey = { entry: 'list' } | { entry: 'product'; id: number };
+
+const LIST: PageEntryKey = { entry: 'list' };
+
 /**
- * The route of `url` when it is a `page` URL the page cache may keep, else undefined. The spelling is tested
- * first, so only a URL the response cache will look up is resolved, and of the three pages' routes one at most.
+ * The entry a `page` URL in the site's own spelling is made from, else undefined: what the response cache looks the
+ * rendered page up by. Read from the URL's text alone (isSiteSpelling): a page is resolved only when Express renders
+ * it.
  */
-export function cacheablePageRoute(url: string, page: CacheablePage): PageRoute | undefined {
+export function cacheablePageEntry(url: string, page: CacheablePage): PageEntryKey | undefined {
   if (!isSiteSpelling(url, page)) return undefined;
-  const route = resolvePage(url);
-  return route.kind === page ? route : undefined;
+  if (page !== 'product') return LIST;
+  const id = parseProductId(PRODUCT_DETAILS_PATH.exec(url)?.[1]);
+  return id === null ? undefined : { entry: 'product', id };
 }
 
 /**

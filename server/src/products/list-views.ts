@@ -34,7 +34,7 @@ const VIEW_BODIES_MAX_BYTES = 16 * 1024 * 1024;
 const EMPTY_KEY = 'empty';
 
 /** Per list fill: the category names, and each category's products once one is asked for. */
-interface ListIndex {
+interface CategoryIndex {
   categories: string[];
   known: Set<string>;
   members: Map<string, Product[]>;
@@ -43,9 +43,9 @@ interface ListIndex {
 export function createListViews(catalogue: CachedCatalogue): ListViews {
   const bodies = createDerivedBodyCache(VIEW_BODIES_MAX_BYTES);
   // By the list entry's body, the identity the derived bodies are tied to: a refill starts a new index.
-  const indexes = new WeakMap<EncodedBody, ListIndex>();
+  const indexes = new WeakMap<EncodedBody, CategoryIndex>();
 
-  function indexOf(list: CacheEntry<Product[]>): ListIndex {
+  function indexOf(list: CacheEntry<Product[]>): CategoryIndex {
     let index = indexes.get(list.body);
     if (index === undefined) {
       const categories = categoriesOf(list.value);
@@ -55,7 +55,7 @@ export function createListViews(catalogue: CachedCatalogue): ListViews {
     return index;
   }
 
-  function membersOf(index: ListIndex, list: CacheEntry<Product[]>, name: string): Product[] {
+  function membersOf(index: CategoryIndex, list: CacheEntry<Product[]>, name: string): Product[] {
     let members = index.members.get(name);
     if (members === undefined) {
       members = productsInCategory(list.value, name);
@@ -94,14 +94,17 @@ export function createListViews(catalogue: CachedCatalogue): ListViews {
     async answer(view) {
       const list = await catalogue.listProducts();
       const planned = plan(view, list);
-      const body = planned === null ? list.body : await bodies.get(planned.key, list.body, () => encodeJsonBody(planned.select()), true);
+      if (planned === null) return jsonAnswer(list);
+      const body = await bodies.get(planned.key, list.body, () => encodeJsonBody(planned.select()), true);
       return jsonAnswer({ ...list, body });
     },
     peek(view) {
       const list = catalogue.peekList();
       if (list === undefined) return undefined;
       const planned = plan(view, list);
-      const body = planned === null ? list.body : bodies.peek(planned.key, list.body);
+      // The list as it is: its own entry, as the most asked-for request deserves.
+      if (planned === null) return jsonAnswer(list);
+      const body = bodies.peek(planned.key, list.body);
       return body && jsonAnswer({ ...list, body });
     },
   };

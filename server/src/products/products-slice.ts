@@ -1,6 +1,7 @@
+import { MESSAGES } from '@catalogue/shared/messages';
 import { Router } from 'express';
 import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
-import { catalogueErrorHandlers } from '../catalogue/error-answers.js';
+import { answerFailures, type Failure } from '../http/failure-answers.js';
 import type { HttpCachingPolicy } from '../http/answer.js';
 import { cacheableApiRoute, mountApiRoute } from '../http/api-route.js';
 import { sendCachedAnswer } from '../http/send-answer.js';
@@ -17,6 +18,20 @@ export interface ProductsSliceOptions {
   logger: Logger;
 }
 
+/** The list, the search, the categories and a category (docs/api.md, "Errors"). */
+const LIST_FAILURES: Record<Failure, string> = {
+  'not-found': MESSAGES.notFound,
+  unavailable: MESSAGES.catalogueUnavailable,
+  'timed-out': MESSAGES.catalogueTimeout,
+};
+
+/** One product: the page shows 'Product not found' for any failure, and so does the API (docs/api.md, "Errors"). */
+const PRODUCT_FAILURES: Record<Failure, string> = {
+  'not-found': MESSAGES.productNotFound,
+  unavailable: MESSAGES.productNotFound,
+  'timed-out': MESSAGES.productNotFound,
+};
+
 /**
  * The JSON API's product routes (products-routes.ts), mounted under `/api`: the list and its views
  * (list-views.ts), the paged search (search-view.ts) and one product, each answered from the cached catalogue.
@@ -26,7 +41,7 @@ export interface ProductsSliceOptions {
 export function createProductsSlice({ catalogue, caching, logger }: ProductsSliceOptions): Slice {
   const views = createListViews(catalogue);
   const search = createSearchView(catalogue);
-  const answerErrors = catalogueErrorHandlers(logger);
+  const answerErrors = { list: answerFailures(LIST_FAILURES, logger), product: answerFailures(PRODUCT_FAILURES, logger) };
   const { list, search: searchRoute, categories, categoryMissing, category, product } = PRODUCTS_ROUTES;
 
   const router = Router();

@@ -1,0 +1,74 @@
+import { categoriesOf, holdsCategory } from '@catalogue/shared/categories';
+import type { ProductsPageData } from '@catalogue/shared/page-render';
+import type { PageRoute } from '@catalogue/shared/page-routes';
+import type { Product } from '@catalogue/shared/product';
+import { LOCAL_LIST_MAX_PRODUCTS, pageCount, type ProductsQuery } from '@catalogue/shared/product-paging';
+import type { CacheEntry, CachedCatalogue } from '../catalogue/cached-catalogue.js';
+import { searchPage } from '../catalogue/list-search.js';
+import { ProductNotFoundError, UpstreamError } from '../catalogue/product-source.js';
+import { toPublicProduct } from '../catalogue/public-product.js';
+import type { Logger } from '../logger.js';
+import type { PageData } from './page-renderer.js';
+
+/** A page's data, the status it answers with, and the catalogue entry behind a page that may be cached. */
+export interface LoadedPage {
+  data: PageData;
+  status: 200 | 400 | 404 | 503;
+  /** The entry the page was made from: its freshness is the page's, its body the page cache's key. */
+  entry?: CacheEntry<unknown>;
+}
+
+/** The first page of the whole list, sorted as listed: what `/` shows. */
+const HOME_QUERY: ProductsQuery = { search: '', category: '', sort: 'none', page: 1 };
+
+/**
+ * What a page shows, from the catalogue's cached data (docs/pages.md): `/` and `/products` from the list (404 for a
+ * category it does not hold or a page past the last), `/productdetails/{id}` from that product, nothing for an
+ * invalid id (400, no upstream request) or an unknown path (404). When the source fails, the page shows its error
+ * (503).
+ */
+export async function loadPage(route: PageRoute, catalogue: CachedCatalogue, logger: Logger): Promise<LoadedPage> {
+  try {
+    switch (route.kind) {
+      case 'home':
+      case 'products': {
+        const entry = await catalogue.listProducts();
+        const query: ProductsQuery =
+          route.kind === 'home' ? HOME_QUERY : { search: route.query, category: route.category, sort: route.sort, page: route.page };
+        const data = productsPageData(entry.value, query);
+        // A category the catalogue does not hold shows the list with no products (docs/product.md, "Products"),
+        // and so does a page past the last; both answer 404 and are not kept, so stale or made-up links are
+        // neither indexed nor cached.
+        const page = (data.productsPage as ProductsPageData).page;
+        if (route.kind === 'products' && (!holdsCategory(entry.value, route.category) || route.page > pageCount(page.total))) {
+          return { data, status: 404 };
+        }
+        return { data, status: 200, entry };
+      }
+      case 'product': {
+        const entry = await catalogue.getProduct(route.id);
+        return { data: { product: toPublicProduct(entry.value) }, status: 200, entry };
+      }
+      case 'invalid-id':
+        return { data: {}, status: 400 };
+      case 'not-found':
+        return { data: {}, status: 404 };
+    }
+  } catch (error) {
+    const product = route.kind === 'product';
+    if (product && error instanceof ProductNotFoundError) return { data: { product: 'not-found' }, status: 404 };
+    if (!(error instanceof UpstreamError)) throw error;
+    logger.warn({ err: error, page: route.kind }, 'The product source failed; the page shows its error');
+    return { data: product ? { product: 'error' } : { products: 'error', productsPage: 'error' }, status: 503 };
+  }
+}
+
+/**
+ * What `/` and `/products` render with: the page of products the query selects (one page, whatever the
+ * catalogue's size) and the categories; the whole list too while it is small enough to travel, so the browser
+ * filters it as the visitor types (docs/product.md, "Products").
+ */
+function productsPageData(products: readonly Product[], query: ProductsQuery): PageData {
+  const productsPage = { page: searchPage(products, query), categories: categoriesOf(products) };
+  return products.length <= LOCAL_LIST_MAX_PRODUCTS ? { productsPage, products: products.map(toPublicProduct) } : { productsPage };
+}

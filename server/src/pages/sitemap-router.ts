@@ -1,0 +1,55 @@
+import { categoriesOf } from '@catalogue/shared/categories';
+import { type RequestHandler, type Response, Router } from 'express';
+import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
+import { UpstreamError } from '../catalogue/product-source.js';
+import type { Config } from '../config.js';
+import { publicOrigin } from './public-origin.js';
+import { robotsTxt, sitemapPage, sitemapXml } from './sitemap.js';
+import { BAD_HOST, RETRY_AFTER_SECONDS, sendText } from './text-answer.js';
+
+export interface SitemapRouterOptions {
+  catalogue: CachedCatalogue;
+  config: Pick<Config, 'publicUrl' | 'trustProxy'>;
+  /** Milliseconds since the epoch, for the sitemap's `lastmod`. */
+  now: () => number;
+}
+
+/** `/robots.txt`, `/sitemap.xml` and its numbered files (sitemap.ts), for the request's public origin. */
+export function createSitemapRouter({ catalogue, config, now }: SitemapRouterOptions): Router {
+  const sitemap: RequestHandler = async (req, res) => {
+    const origin = publicOrigin(req, config);
+    if (origin === undefined) return sendText(res, 400, BAD_HOST);
+    const entry = await listOrUnavailable(res);
+    if (entry === undefined) return;
+    const input = {
+      origin,
+      productIds: entry.value.map((product) => product.id),
+      categories: categoriesOf(entry.value),
+      lastModified: new Date(now() - entry.ageSeconds * 1000),
+    };
+    const pageNumber = req.params.page;
+    const xml = pageNumber === undefined ? sitemapXml(input) : sitemapPage(input, Number(pageNumber));
+    if (xml === undefined) return sendText(res, 404, 'Not found\n');
+    res.status(200).set('Cache-Control', `public, max-age=${entry.freshForSeconds}`).type('application/xml').send(xml);
+  };
+
+  async function listOrUnavailable(res: Response) {
+    try {
+      return await catalogue.listProducts();
+    } catch (error) {
+      if (!(error instanceof UpstreamError)) throw error;
+      sendText(res.set('Retry-After', String(RETRY_AFTER_SECONDS)), 503, 'The product catalogue is unavailable right now\n');
+      return undefined;
+    }
+  }
+
+  const router = Router();
+  router.get('/robots.txt', (req, res) => {
+    const origin = publicOrigin(req, config);
+    if (origin === undefined) return sendText(res, 400, BAD_HOST);
+    res.status(200).set('Cache-Control', 'public, max-age=86400').type('text/plain').send(robotsTxt(origin));
+  });
+  router.get('/sitemap.xml', sitemap);
+  router.get('/sitemap-:page.xml', sitemap);
+  return router;
+}
