@@ -21,7 +21,7 @@ import { pageHead, stateBlock } from './page-head.js';
 import { fillTemplate, type PageData, type PageRenderer } from './page-renderer.js';
 import { cacheablePageRoute, isCacheablePageUrl } from './page-route.js';
 import { publicOrigin } from './public-origin.js';
-import { robotsTxt, sitemapPage, sitemapXml } from './sitemap.js';
+import { robotsTxt, sitemapPage, sitemapXml } from '../catalogue/sitemap.js';
 
 export interface PagesOptions {
   catalogue: CachedCatalogue;
