@@ -1,15 +1,11 @@
 import type { IncomingMessage } from 'node:http';
-import { categoriesOf, holdsCategory } from '@catalogue/shared/categories';
-import type { ProductsPageData } from '@catalogue/shared/page-render';
-import type { Product } from '@catalogue/shared/product';
-import { LOCAL_LIST_MAX_PRODUCTS, pageCount, type ProductsQuery } from '@catalogue/shared/product-paging';
+import { pageCount, type ProductsQuery } from '@catalogue/shared/product-paging';
 import { PAGE_ROUTES, type PageRoute, resolvePage } from '@catalogue/shared/page-routes';
 import { PAGE_PATHS } from '@catalogue/shared/routes';
 import { type ErrorRequestHandler, type Request, type RequestHandler, type Response, Router } from 'express';
 import { sendCachedAnswer } from '../http/send-answer.js';
-import type { CacheEntry, CachedCatalogue } from '../catalogue/cached-catalogue.js';
+import type { CacheEntry, CachedCatalogue, ProductsPageContent } from '../catalogue/cached-catalogue.js';
 import { createDerivedBodyCache } from '../catalogue/derived-body-cache.js';
-import { searchPage } from '../catalogue/list-search.js';
 import { encodeBody, type EncodedBody } from '../http/encoded-body.js';
 import { ProductNotFoundError, UpstreamError } from '../catalogue/product-source.js';
 import { toPublicProduct } from '../catalogue/public-product.js';
@@ -21,7 +17,7 @@ import { pageHead, stateBlock } from './page-head.js';
 import { fillTemplate, type PageData, type PageRenderer } from './page-renderer.js';
 import { cacheablePageRoute, isCacheablePageUrl } from './page-route.js';
 import { publicOrigin } from './public-origin.js';
-import { robotsTxt, sitemapPage, sitemapXml } from '../catalogue/sitemap.js';
+import { robotsTxt } from '../catalogue/sitemap.js';
 
 export interface PagesOptions {
   catalogue: CachedCatalogue;
@@ -93,12 +89,12 @@ export function createPages({ catalogue, config, caching, renderer, logger, now 
             route.kind === 'home'
               ? { search: '', category: '', sort: 'none', page: 1 }
               : { search: route.query, category: route.category, sort: route.sort, page: route.page };
-          const data = productsPageData(answer.value, query);
+          const content = await answer.value.productsPage(query);
+          const data = productsPageData(content);
           // A category the catalogue does not hold shows the list with no products (docs/product.md, "Products"),
           // and so does a page past the last; both answer 404 and are not kept, so stale or made-up links are
           // neither indexed nor cached.
-          const page = (data.productsPage as ProductsPageData).page;
-          if (route.kind === 'products' && (!holdsCategory(answer.value, route.category) || route.page > pageCount(page.total))) {
+          if (route.kind === 'products' && (!content.holdsCategory || route.page > pageCount(content.page.total))) {
             return { data, status: 404 };
           }
           return { data, status: 200, source: answer };
@@ -149,16 +145,15 @@ export function createPages({ catalogue, config, caching, renderer, logger, now 
     if (origin === undefined) return sendText(res, 400, BAD_HOST);
     const answer = await listOrUnavailable(res);
     if (answer === undefined) return;
-    const input = {
-      origin,
-      productIds: answer.value.map((product) => product.id),
-      categories: categoriesOf(answer.value),
-      lastModified: new Date(now() - answer.ageSeconds * 1000),
-    };
     const pageNumber = req.params.page;
-    const xml = pageNumber === undefined ? sitemapXml(input) : sitemapPage(input, Number(pageNumber));
+    // Made where the list is held (catalogue-list.ts): 200,000 products' URLs are megabytes of XML.
+    const xml = await answer.value.sitemap(
+      origin,
+      new Date(now() - answer.ageSeconds * 1000),
+      pageNumber === undefined ? null : Number(pageNumber),
+    );
     if (xml === undefined) return sendText(res, 404, 'Not found\n');
-    res.status(200).set('Cache-Control', `public, max-age=${answer.freshForSeconds}`).type('application/xml').send(xml);
+    res.status(200).set('Cache-Control', `public, max-age=${answer.freshForSeconds}`).type('application/xml; charset=utf-8').send(xml);
   };
 
   async function listOrUnavailable(res: Response) {
@@ -238,9 +233,9 @@ export async function renderPageHtml(
  * catalogue's size) and the categories; the whole list too while it is small enough to travel, so the browser
  * filters it as the visitor types (docs/product.md, "Products").
  */
-function productsPageData(products: readonly Product[], query: ProductsQuery): PageData {
-  const productsPage = { page: searchPage(products, query), categories: categoriesOf(products) };
-  return products.length <= LOCAL_LIST_MAX_PRODUCTS ? { productsPage, products: products.map(toPublicProduct) } : { productsPage };
+function productsPageData({ page, categories, products }: ProductsPageContent): PageData {
+  const productsPage = { page, categories };
+  return products === undefined ? { productsPage } : { productsPage, products };
 }
 
 /** A rendered page as a cached answer: its bytes, with the freshness of the catalogue entry it was rendered from. */
