@@ -4,8 +4,6 @@
  * public body), or loads a copy another replica shared, and then keeps a large list and answers the request
  * thread's questions about it (compact-list.ts), so the request thread never holds or rebuilds the products.
  */
-import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import type { Product } from '@catalogue/shared/product';
 import { type EncodedBody, encodeBody } from '../http/encoded-body.js';
@@ -15,20 +13,11 @@ import { describeProductIssues, productSchema, productsOfCopy } from './product-
 import { UpstreamError } from './product-source.js';
 import { createUpstreamClient, isSuccess, type UpstreamClient } from './upstream-request.js';
 
-/**
- * This thread yields the processor to the event loop: on Linux a thread's nice value is its own, so the lowest
- * priority here leaves the main thread's (answers, probes) as it is when both want the same core. Elsewhere, or
- * where /proc is not mounted, the thread runs at the process's priority.
+/*
+ * This thread runs at the process's priority, unlike the fill thread before it (which had the lowest): it answers
+ * requests now, and a visitor's search waits for it. What stalled the request thread during a fill was the list
+ * rebuilt on its heap, which no longer happens; a fill's work on another core does not stall it.
  */
-function yieldToTheEventLoop(): void {
-  try {
-    const threadId = Number(readlinkSync('/proc/thread-self').split('/').at(-1));
-    if (Number.isSafeInteger(threadId)) setPriority(threadId, 19);
-  } catch {
-    // Not Linux: nothing to do.
-  }
-}
-yieldToTheEventLoop();
 
 /**
  * A list whose JSON is at most this big is handed to the request thread whole (some 2,000 products): holding it
