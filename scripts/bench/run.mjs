@@ -70,7 +70,7 @@ log(`  built in ${((performance.now() - buildStarted) / 1000).toFixed(1)} s`);
 
 // These load our workspaces (the upstream double, the sort rule) from their built `dist`: only now do they exist.
 const { reportScenario, runScenario, SCENARIOS } = await import('./api-throughput.mjs');
-const { runLargeCatalogue } = await import('./large-catalogue.mjs');
+const { runLargeCatalogue } = await import('./large-catalogue-browser.mjs');
 const { measurePages } = await import('./pages.mjs');
 const { measureProductPhotos } = await import('./images.mjs');
 
