@@ -11,7 +11,7 @@ import { categoriesOf } from '@catalogue/shared/categories';
 import { startSoakedServer } from '../soak/soaked-server.mjs';
 import { get } from './http.mjs';
 import { killChildrenOnExit, stopAllProcesses } from './processes.mjs';
-import { fmt, loadAverage, Report } from './report.mjs';
+import { fmt, loadAverage, median, Report } from './report.mjs';
 import { startUpstream } from './upstream.mjs';
 
 const PAGE_SIZE = 24;
@@ -24,6 +24,18 @@ const MB = 1024 * 1024;
 const TARGETS = { 50_000: { rssMb: 300 }, 200_000: { rssMb: 600 } };
 const HEALTHZ_MAX_MS = 50;
 const FILL_TIMEOUT_MS = 300_000;
+/** Searches the server has not answered before, each timed over HTTP. */
+const SEARCHES = 20;
+
+/** Distinct words of the titles, from the end of the list (a search that must look past the first page). */
+function newWords(products, count) {
+  const words = new Set();
+  for (let index = products.length - 1; index >= 0 && words.size < count; index--) {
+    const [word] = products[index].title.split(' ');
+    if (word.length >= 3) words.add(word);
+  }
+  return [...words];
+}
 
 /** What a visitor and a crawler ask for: pages of products, a search, a category, the API's search, the sitemap. */
 function urlsOf(products) {
@@ -70,9 +82,16 @@ async function measureHeld(upstream, log) {
       answers.push({ url, page, status: response.status, bytes: response.body.length });
       log(`    ${url}: ${response.status}, ${fmt(response.body.length / 1024, 1)} KB`);
     }
+    // Searches the server has not answered before: whole words of titles, each a new cache key.
+    const searchMs = [];
+    for (const word of newWords(upstream.products, SEARCHES)) {
+      const started = performance.now();
+      await get(`${server.origin}/api/products/search?q=${encodeURIComponent(word)}&sort=nameAZ`, {}, 60_000);
+      searchMs.push(performance.now() - started);
+    }
     const held = await server.measure();
     const { rssMb, peakRssMb } = server.rss();
-    return { empty, held, rssMb, peakRssMb, answers };
+    return { empty, held, rssMb, peakRssMb, answers, searchMs };
   } finally {
     await server.stop();
   }
@@ -126,7 +145,10 @@ export async function runLargeCatalogueServer({ log, report, sizes }) {
     log(`  ${count.toLocaleString('en')} products (load average ${loadAverage()}):`);
     const upstream = await startUpstream(count);
     try {
-      const { empty, held, rssMb, peakRssMb, answers } = await measureHeld(upstream, log);
+      const { empty, held, rssMb, peakRssMb, answers, searchMs } = await measureHeld(upstream, log);
+      const searches = `${fmt(median(searchMs))} ms (slowest ${fmt(Math.max(...searchMs))} ms)`;
+      log(`    search API, ${searchMs.length} new searches: median ${searches}`);
+      report.add(section, `GET /api/products/search, a new search (median of ${searchMs.length})`, searches);
       const failed = answers.filter((answer) => answer.status !== 200);
       report.add(
         section,
