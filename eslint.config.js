@@ -11,7 +11,16 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /** The server's slices, each owning its routes and caches over the one HTTP layer (server/src/http). */
-const SERVER_SLICES = ['products', 'pages', 'images', 'static', 'probes'];
+const SERVER_SLICES = ['products', 'images', 'openapi', 'pages', 'static', 'probes'];
+
+/**
+ * The one exception to "slices never import each other": the OpenAPI slice describes the others' routes, so it
+ * reads their route declarations (http/api-route.ts) and the constants it documents, and nothing else of theirs.
+ */
+const DESCRIBED_BY_OPENAPI = {
+  products: ['./products-routes.ts', './list-options.ts'],
+  images: ['./image-route.ts', './image-headers.ts'],
+};
 
 export default tseslint.config(
   {
@@ -70,13 +79,19 @@ export default tseslint.config(
               from: './server/src/testing',
               message: 'The server never imports its test support.',
             },
-            // The server by slice (docs/architecture.md): slices (products, pages, images, static, probes) use
+            // The server by slice (docs/architecture.md): slices (products, images, openapi, pages, static, probes) use
             // http/ and catalogue/, never each other; catalogue/ uses http/ and never a slice; http/ uses only the
-            // top-level modules (config, logger).
-            ...SERVER_SLICES.map((slice) => ({
+            // top-level modules (config, logger). The OpenAPI slice reads the declarations of the routes it describes.
+            ...SERVER_SLICES.filter((slice) => slice !== 'openapi').map((slice) => ({
               target: `./server/src/${slice}`,
               from: SERVER_SLICES.filter((other) => other !== slice).map((other) => `./server/src/${other}`),
               message: 'A server slice never imports another slice: share through http/ or catalogue/.',
+            })),
+            ...SERVER_SLICES.filter((slice) => slice !== 'openapi').map((slice) => ({
+              target: './server/src/openapi',
+              from: `./server/src/${slice}`,
+              except: DESCRIBED_BY_OPENAPI[slice] ?? [],
+              message: 'The OpenAPI slice reads only the route declarations and constants of the slices it describes.',
             })),
             {
               target: './server/src/catalogue',

@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 
 // Our workspaces (@catalogue/shared, @catalogue/testing) export their TypeScript sources under the `source`
 // condition: tests run them as they are, so `npm test` needs no build first. Node itself, without the
-// condition, loads the built `dist` (README, "Repository layout").
+// condition, loads the built `dist` (docs/decisions/workspace-resolution.md).
 // (Vitest's own conditions for Node, without Vite's `module`, which would load dependencies' ESM builds that
 // Node cannot run as they are.)
 const nodeProject = { ssr: { resolve: { conditions: ['source', 'node', 'development|production'] } } };

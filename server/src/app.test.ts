@@ -1,16 +1,14 @@
 import { MESSAGES } from '@catalogue/shared/messages';
-import { Router } from 'express';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createListViews } from './products/list-views.js';
-import { createSearchView } from './products/search-view.js';
+import { createProductsSlice } from './products/products-slice.js';
+import { httpCachingPolicy } from './http/answer.js';
 import { createApp } from './app.js';
 import type { CachedCatalogue } from './catalogue/cached-catalogue.js';
 import { loadConfig } from './config.js';
 import { createCorsPolicy } from './http/cors.js';
 import { createMetrics } from './http/metrics.js';
 import { createCapturingLogger } from './testing/capturing-logger.js';
-import { createStaticDir } from '@catalogue/testing/static-dir';
 import { startTestSite, type TestSite } from './testing/test-site.js';
 
 let site: TestSite | undefined;
@@ -46,30 +44,20 @@ describe('createApp', () => {
       close: () => undefined,
     };
     const { logger, records } = createCapturingLogger('error');
-    const statics = createStaticDir();
-    try {
-      const config = loadConfig({});
-      const app = createApp({
-        config,
-        catalogue: failing,
-        logger,
-        metrics: createMetrics(),
-        staticDir: statics.staticDir,
-        pages: Router(),
-        images: Router(),
-        rateLimit: null,
-        views: createListViews(failing),
-        search: createSearchView(failing),
-        cors: createCorsPolicy(config),
-      });
-      for (const path of ['/api/products', '/api/products/1', '/api/products/search?q=a']) {
-        const response = await request(app).get(path).expect(500);
-        expect(response.body).toEqual({ error: MESSAGES.internalError });
-        expect(response.text).not.toMatch(/secret|\.ts|at |undefined/);
-      }
-      expect(records.some((record) => record.msg === 'Unexpected error')).toBe(true);
-    } finally {
-      statics.remove();
+    const config = loadConfig({});
+    const app = createApp({
+      config,
+      logger,
+      metrics: createMetrics(),
+      rateLimit: null,
+      cors: createCorsPolicy(config),
+      slices: [createProductsSlice({ catalogue: failing, caching: httpCachingPolicy(config), logger })],
+    });
+    for (const path of ['/api/products', '/api/products/1', '/api/products/search?q=a']) {
+      const response = await request(app).get(path).expect(500);
+      expect(response.body).toEqual({ error: MESSAGES.internalError });
+      expect(response.text).not.toMatch(/secret|\.ts|at |undefined/);
     }
+    expect(records.some((record) => record.msg === 'Unexpected error')).toBe(true);
   });
 });

@@ -1,59 +1,32 @@
 import { MESSAGES } from '@catalogue/shared/messages';
-import express, { type Express, type Router } from 'express';
+import express, { type Express } from 'express';
 import { accessLog } from './http/access-log.js';
 import { answerContext } from './http/answer-context.js';
+import { API_BASE } from './http/api-route.js';
 import { answerUnexpectedError } from './http/errors.js';
-import { createHealthRouter } from './probes/health-router.js';
-import type { ListViews } from './products/list-views.js';
-import type { SearchView } from './products/search-view.js';
-import { createOpenApiRouter } from './products/openapi-router.js';
-import { createProductsRouter } from './products/products-router.js';
 import { refuseLongUrls } from './http/uri-too-long.js';
-import type { CachedCatalogue } from './catalogue/cached-catalogue.js';
 import type { Config } from './config.js';
 import type { CorsPolicy } from './http/cors.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './http/metrics.js';
 import type { ApiRateLimit } from './http/rate-limit.js';
-import { httpCachingPolicy } from './http/answer.js';
-import { createStaticFiles } from './static/static-files.js';
+import type { Slice } from './http/slice.js';
 
+/** What the app is made of: the HTTP layer's shared parts (made by buildServer, shared with the response cache) and the slices. */
 export interface AppDependencies {
-  config: Config;
-  catalogue: CachedCatalogue;
+  config: Pick<Config, 'trustProxy'>;
   logger: Logger;
   metrics: Metrics;
-  /** The built client (`client/dist`): its static files are served from here. */
-  staticDir: string;
-  /** The server-rendered pages, sitemap and robots.txt (pages/pages.ts), made by buildServer. */
-  pages: Router;
-  /** The images slice's `/products/:id/image` (images/images-router.ts), mounted under `/api`. */
-  images: Router;
-  /**
-   * The API's rate limit (`null`: off), made by buildServer and shared with the layer in front of the app, so
-   * both count against one budget.
-   */
+  /** The API's rate limit (`null`: off): one budget for this app and the response cache in front of it. */
   rateLimit: ApiRateLimit | null;
-  /** The list's views and the CORS policy, made by buildServer and shared with the layer in front of the app. */
-  views: ListViews;
-  search: SearchView;
+  /** The CORS policy of `/api`, as the response cache applies it too. */
   cors: CorsPolicy;
+  /** In mounting order within each mount point (http/slice.ts). */
+  slices: readonly Slice[];
 }
 
 /** The Express application behind the response cache. It never listens: buildServer wires it in. */
-export function createApp({
-  config,
-  catalogue,
-  logger,
-  metrics,
-  staticDir,
-  pages,
-  images,
-  rateLimit,
-  views,
-  search,
-  cors,
-}: AppDependencies): Express {
+export function createApp({ config, logger, metrics, rateLimit, cors, slices }: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   // Every answer with a validator goes through sendCachedAnswer (a strong ETag per encoding, 304 on If-None-Match);
@@ -68,8 +41,6 @@ export function createApp({
   app.use(answerContext);
   app.use(accessLog(logger));
   app.use(metrics.recordRequests);
-
-  app.use(createHealthRouter(catalogue));
   app.get('/metrics', async (_req, res) => {
     res
       .set('Cache-Control', 'no-store')
@@ -83,17 +54,14 @@ export function createApp({
   api.use(cors.middleware);
   api.use(refuseLongUrls);
   if (rateLimit !== null) api.use(rateLimit.middleware);
-  api.use(createProductsRouter({ catalogue, views, search, caching: httpCachingPolicy(config), logger }));
-  // After the products router, whose category routes must see `/products/category/image` first.
-  api.use(images);
-  api.use(createOpenApiRouter());
+  for (const slice of slices) if (slice.mount === 'api') api.use(slice.router);
   api.use((_req, res) => {
     res.status(404).set('Cache-Control', 'no-store').json({ error: MESSAGES.notFound });
   });
-  app.use('/api', api);
+  // Before the site's slices: the pages take every path they are given.
+  app.use(API_BASE, api);
 
-  app.use(createStaticFiles({ staticDir }));
-  app.use(pages);
+  for (const slice of slices) if (slice.mount === 'site') app.use(slice.router);
   // What the pages do not take (other methods on page paths) is not found either.
   app.use((_req, res) => {
     res.status(404).json({ error: MESSAGES.notFound });

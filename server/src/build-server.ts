@@ -2,9 +2,6 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { collectDefaultMetrics } from 'prom-client';
-import { cacheableProductRoutes, cacheableSearchRoute, cacheableViewRoutes } from './products/product-answers.js';
-import { createListViews } from './products/list-views.js';
-import { createSearchView } from './products/search-view.js';
 import { createApp } from './app.js';
 import { type CachedCatalogue, createCachedCatalogue } from './catalogue/cached-catalogue.js';
 import { createEmbeddedSource } from './catalogue/embedded-source.js';
@@ -12,17 +9,20 @@ import { measuredSource } from './catalogue/measured-source.js';
 import { createRedisStore } from './catalogue/redis-store.js';
 import type { ProductSource } from './catalogue/product-source.js';
 import type { Config } from './config.js';
+import { httpCachingPolicy } from './http/answer.js';
 import { createCorsPolicy } from './http/cors.js';
-import { cacheableImageVariantRoute } from './images/image-answer.js';
-import { createImagesRouter } from './images/images-router.js';
-import { createProductImages } from './images/product-images.js';
-import type { Logger } from './logger.js';
-import { loadPageRenderer } from './pages/page-renderer.js';
-import { createPages } from './pages/pages.js';
 import { createMetrics, type Metrics } from './http/metrics.js';
 import { createApiRateLimit } from './http/rate-limit.js';
-import { httpCachingPolicy } from './http/answer.js';
 import { createResponseCache } from './http/response-cache.js';
+import type { Slice } from './http/slice.js';
+import { createImagesSlice } from './images/images-slice.js';
+import type { Logger } from './logger.js';
+import { createOpenApiSlice } from './openapi/openapi-router.js';
+import { loadPageRenderer } from './pages/page-renderer.js';
+import { createPages } from './pages/pages.js';
+import { createProbesSlice } from './probes/health-router.js';
+import { createProductsSlice } from './products/products-slice.js';
+import { createStaticFilesSlice } from './static/static-files.js';
 
 /**
  * `client/dist`, reached the same way from `server/src/` and from `server/dist/`; joined to import.meta.dirname,
@@ -68,10 +68,10 @@ export class ListenError extends Error {
 
 /**
  * The one way the server is put together, by index.ts and by every test that runs it: metrics, the product
- * source, the cached catalogue, one rate limit, one CORS policy, the list's views, the Express app, and the response cache in front of it that
- * answers fresh cache hits (http/response-cache.ts; cacheable routes are registered here). The rate limit, the metrics
- * and the logger are shared by both, so every request is limited, counted and logged the same way whichever
- * answers it. Logs nothing itself.
+ * source, the cached catalogue, one rate limit, one CORS policy, one caching policy, the slices, the Express app
+ * that mounts them, and the response cache in front of it that answers fresh cache hits (http/response-cache.ts)
+ * with the routes the slices name. The rate limit, the metrics and the logger are shared by both, so every request
+ * is limited, counted and logged the same way whichever answers it. Logs nothing itself.
  */
 export async function buildServer(config: Config, dependencies: ServerDependencies): Promise<BuiltServer> {
   const { logger, staticDir = CLIENT_DIST_DIR, now = Date.now, embeddedDirectory } = dependencies;
@@ -86,40 +86,23 @@ export async function buildServer(config: Config, dependencies: ServerDependenci
   const catalogue = createCachedCatalogue({ source, config, logger, now, ...(sharedStore && { sharedStore }) });
   const rateLimit = createApiRateLimit(config, now);
   const cors = createCorsPolicy(config);
-  const views = createListViews(catalogue);
-  const search = createSearchView(catalogue);
-  const pages = createPages({
-    catalogue,
-    config,
-    caching: httpCachingPolicy(config),
-    renderer: await loadPageRenderer(staticDir),
-    logger,
-    now,
-  });
-  const images = createProductImages({ catalogue, source, config, logger, metrics, now });
-  const imagesRouter = createImagesRouter({ images, caching: httpCachingPolicy(config), logger });
-  const app = createApp({
-    config,
-    catalogue,
-    logger,
-    metrics,
-    staticDir,
-    pages: pages.router,
-    images: imagesRouter,
-    rateLimit,
-    views,
-    search,
-    cors,
-  });
+  // One policy for every cached answer, whichever path sends it.
+  const caching = httpCachingPolicy(config);
+  const parts = { config, catalogue, source, caching, logger, metrics, now, staticDir, renderer: await loadPageRenderer(staticDir) };
+  // Each slice from its dependencies (http/slice.ts), in mounting order: under /api the products' routes before
+  // the photo's (a category named `image` is a category); at the root the pages, which take every path, last.
+  const slices: Slice[] = [
+    createProductsSlice(parts),
+    createImagesSlice(parts),
+    createOpenApiSlice(),
+    createProbesSlice(parts),
+    createStaticFilesSlice(parts),
+    createPages(parts),
+  ];
+  const app = createApp({ config, logger, metrics, rateLimit, cors, slices });
   const listener = createResponseCache({
-    routes: [
-      ...cacheableProductRoutes(catalogue),
-      ...cacheableViewRoutes(views),
-      cacheableSearchRoute(search),
-      cacheableImageVariantRoute(images),
-      ...pages.cacheableRoutes,
-    ],
-    policy: httpCachingPolicy(config),
+    routes: slices.flatMap((slice) => slice.cacheableRoutes),
+    policy: caching,
     metrics,
     logger,
     rateLimit,
@@ -165,7 +148,7 @@ export async function buildServer(config: Config, dependencies: ServerDependenci
         server.close(() => {
           clearTimeout(deadline);
           catalogue.close();
-          images.close();
+          for (const slice of slices) slice.close();
           resolve();
         });
         server.closeIdleConnections();

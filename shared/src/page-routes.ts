@@ -1,5 +1,5 @@
 import { parseProductId } from './product-id.js';
-import { readProductsQuery } from './product-paging.js';
+import { parseProductsQuery } from './product-paging.js';
 import { PAGE_PATHS } from './routes.js';
 import type { SortOption } from './sort.js';
 
@@ -101,7 +101,10 @@ export function resolvePage(url: string): PageRoute {
     case 'home':
       return { kind: 'home' };
     case 'products': {
-      const { search, category, sort, page } = readProductsQuery(new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1)));
+      const { search, category, sort, page } = parseProductsQuery(
+        new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1)),
+        'lenient',
+      );
       return { kind: 'products', query: search, category, sort, page };
     }
     case 'productDetails': {

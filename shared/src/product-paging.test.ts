@@ -6,7 +6,10 @@ import {
   parsePageNumber,
   productsPagePath,
   PRODUCTS_PAGE_SIZE,
-  readProductsQuery,
+  parseProductsQuery,
+  isSiteProductsQuery,
+  MAX_SEARCH_CHARS,
+  PRODUCTS_QUERY_ERRORS,
 } from './product-paging.js';
 
 describe('paging the products list', () => {
@@ -44,13 +47,18 @@ describe('paging the products list', () => {
   });
 
   it('reads the list state from the URL, an odd page or sort meaning the default', () => {
-    expect(readProductsQuery(new URLSearchParams('q=Gold%20ring&category=jewelery&sort=nameAZ&page=3'))).toEqual({
+    expect(parseProductsQuery(new URLSearchParams('q=Gold%20ring&category=jewelery&sort=nameAZ&page=3'), 'lenient')).toEqual({
       search: 'Gold ring',
       category: 'jewelery',
       sort: 'nameAZ',
       page: 3,
     });
-    expect(readProductsQuery(new URLSearchParams('sort=cheapest&page=last'))).toEqual({ search: '', category: '', sort: 'none', page: 1 });
+    expect(parseProductsQuery(new URLSearchParams('sort=cheapest&page=last'), 'lenient')).toEqual({
+      search: '',
+      category: '',
+      sort: 'none',
+      page: 1,
+    });
   });
 
   it('writes one spelling for each state, leaving the defaults out, so every link reads back intact', () => {
@@ -58,11 +66,73 @@ describe('paging the products list', () => {
     const hostile = `home & garden/outdoor 🏕️ 100% "kids"?#`;
     const path = productsPagePath({ search: ' a+b ', category: hostile, sort: 'priceHighLow', page: 7 });
     expect(path).toBe(`/products?q=+a%2Bb+&category=${new URLSearchParams({ c: hostile }).toString().slice(2)}&sort=priceHighLow&page=7`);
-    expect(readProductsQuery(new URL(path, 'http://localhost').searchParams)).toEqual({
+    expect(parseProductsQuery(new URL(path, 'http://localhost').searchParams, 'lenient')).toEqual({
       search: ' a+b ',
       category: hostile,
       sort: 'priceHighLow',
       page: 7,
     });
   });
+});
+
+describe('parseProductsQuery, strict (the API)', () => {
+  const strict = (raw: string) => parseProductsQuery(new URLSearchParams(raw), 'strict');
+
+  it('reads every parameter, each optional, and ignores the others', () => {
+    expect(strict('')).toEqual({ search: '', category: '', sort: 'none', page: 1 });
+    expect(strict('q=Gold+ring&category=men%27s%20clothing&sort=priceLowHigh&page=12&utm_source=x')).toEqual({
+      search: 'Gold ring',
+      category: "men's clothing",
+      sort: 'priceLowHigh',
+      page: 12,
+    });
+  });
+
+  it.each([
+    ['q=a&q=b', PRODUCTS_QUERY_ERRORS.repeated('q')],
+    ['category=a&category=b', PRODUCTS_QUERY_ERRORS.repeated('category')],
+    ['sort=nameAZ&sort=nameAZ', PRODUCTS_QUERY_ERRORS.repeated('sort')],
+    ['page=1&page=2', PRODUCTS_QUERY_ERRORS.repeated('page')],
+    [`q=${'a'.repeat(MAX_SEARCH_CHARS + 1)}`, PRODUCTS_QUERY_ERRORS.search],
+    ['sort=asc', PRODUCTS_QUERY_ERRORS.sort],
+    ['sort=', PRODUCTS_QUERY_ERRORS.sort],
+    ['page=0', PRODUCTS_QUERY_ERRORS.page],
+    ['page=', PRODUCTS_QUERY_ERRORS.page],
+    ['page=01', PRODUCTS_QUERY_ERRORS.page],
+    ['page=2.5', PRODUCTS_QUERY_ERRORS.page],
+    ['page=1e3', PRODUCTS_QUERY_ERRORS.page],
+    ['page=99999999', PRODUCTS_QUERY_ERRORS.page],
+  ])('refuses %s with a message naming the parameter', (query, error) => {
+    expect(strict(query)).toEqual({ error });
+  });
+
+  it('says which values are allowed', () => {
+    expect(PRODUCTS_QUERY_ERRORS.sort).toBe('sort must be one of none, priceLowHigh, priceHighLow, nameAZ');
+    expect(PRODUCTS_QUERY_ERRORS.page).toBe('page must be a whole number from 1 to 1000000');
+  });
+
+  it('reads what the lenient reading reads wherever the strict one accepts it', () => {
+    const raw = 'q=%20a%2Bb&category=jewelery&sort=nameAZ&page=4';
+    expect(strict(raw)).toEqual(parseProductsQuery(new URLSearchParams(raw), 'lenient'));
+  });
+});
+
+describe('isSiteProductsQuery', () => {
+  it.each([
+    '',
+    'q=gold',
+    'category=jewelery&q=gold',
+    'q=gold&category=jewelery&sort=nameAZ&page=2',
+    'page=3&sort=priceLowHigh',
+    'q=+a%2Bb+',
+  ])('takes %j, as the site writes it', (raw) => {
+    expect(isSiteProductsQuery(raw)).toBe(true);
+  });
+
+  it.each(['q=', 'category=', 'sort=none', 'sort=cheapest', 'page=1', 'page=01', 'q=a&q=b', 'utm_source=x', 'q=a%20b', 'q=gold&'])(
+    'refuses %j, a spelling the site never writes',
+    (raw) => {
+      expect(isSiteProductsQuery(raw)).toBe(false);
+    },
+  );
 });

@@ -1,6 +1,6 @@
 import type { Product } from './product.js';
 import { PAGE_PATHS, PRODUCTS_PARAMS } from './routes.js';
-import { isSortOption, type SortOption } from './sort.js';
+import { isSortOption, SORT_OPTIONS, type SortOption } from './sort.js';
 
 /**
  * The products list is shown one page at a time (docs/product.md, "Products"): 24 cards, six full rows at four
@@ -61,18 +61,53 @@ export function parsePageNumber(raw: string | null): number | null {
   return page <= MAX_PAGE ? page : null;
 }
 
+/** Longer than any title a visitor would type; a bound keeps the API's cache keys small. */
+export const MAX_SEARCH_CHARS = 200;
+
+/** The strict reading's 400 messages, each naming its parameter (docs/api.md, "Errors"). */
+export const PRODUCTS_QUERY_ERRORS = {
+  repeated: (name: string) => `${name} must be given at most once`,
+  search: `${PRODUCTS_PARAMS.search} must be at most ${MAX_SEARCH_CHARS} characters`,
+  sort: `${PRODUCTS_PARAMS.sort} must be one of ${SORT_OPTIONS.map((option) => option.value).join(', ')}`,
+  page: `${PRODUCTS_PARAMS.page} must be a whole number from 1 to ${MAX_PAGE}`,
+} as const;
+
 /**
- * The products list's state as the page reads it from the URL: like an unknown sort, a `page` that is not a
- * page number means the first page, so an odd link still shows the list.
+ * The one reading of `?q&category&sort&page`, for the page and the API alike. `lenient` is the page's: an unknown
+ * sort is none, a `page` that is not a page number the first, a repeated parameter its first value, so an odd link
+ * still shows the list. `strict` is the API's (`/api/products/search`): each parameter at most once, `q` at most
+ * MAX_SEARCH_CHARS, anything else a 400 whose message names the parameter. Other parameters are ignored by both.
  */
-export function readProductsQuery(params: URLSearchParams): ProductsQuery {
-  const sort = params.get(PRODUCTS_PARAMS.sort);
-  return {
-    search: params.get(PRODUCTS_PARAMS.search) ?? '',
-    category: params.get(PRODUCTS_PARAMS.category) ?? '',
-    sort: isSortOption(sort) ? sort : 'none',
-    page: parsePageNumber(params.get(PRODUCTS_PARAMS.page)) ?? 1,
-  };
+export function parseProductsQuery(params: URLSearchParams, mode: 'lenient'): ProductsQuery;
+export function parseProductsQuery(params: URLSearchParams, mode: 'strict'): ProductsQuery | { error: string };
+export function parseProductsQuery(params: URLSearchParams, mode: 'lenient' | 'strict'): ProductsQuery | { error: string } {
+  const search = params.get(PRODUCTS_PARAMS.search) ?? '';
+  const category = params.get(PRODUCTS_PARAMS.category) ?? '';
+  const rawSort = params.get(PRODUCTS_PARAMS.sort);
+  const rawPage = params.get(PRODUCTS_PARAMS.page);
+  const sort = isSortOption(rawSort) ? rawSort : null;
+  const page = parsePageNumber(rawPage);
+  if (mode === 'lenient') return { search, category, sort: sort ?? 'none', page: page ?? 1 };
+
+  for (const name of Object.values(PRODUCTS_PARAMS)) {
+    if (params.getAll(name).length > 1) return { error: PRODUCTS_QUERY_ERRORS.repeated(name) };
+  }
+  if (search.length > MAX_SEARCH_CHARS) return { error: PRODUCTS_QUERY_ERRORS.search };
+  if (rawSort !== null && sort === null) return { error: PRODUCTS_QUERY_ERRORS.sort };
+  if (rawPage !== null && page === null) return { error: PRODUCTS_QUERY_ERRORS.page };
+  return { search, category, sort: sort ?? 'none', page: page ?? 1 };
+}
+
+/**
+ * Whether a raw query string (what follows `?`, undecoded) is spelt exactly as the site writes one
+ * (productsQueryString), its parameters in any order: each non-default part once, nothing else. What the page
+ * cache keys on, so the space of cached URLs stays what the site links to.
+ */
+export function isSiteProductsQuery(rawQuery: string): boolean {
+  const params = new URLSearchParams(rawQuery);
+  if (params.toString() !== rawQuery) return false;
+  const canonical = new URLSearchParams(productsQueryString(parseProductsQuery(params, 'lenient')));
+  return params.size === canonical.size && [...params].every(([name, value]) => canonical.get(name) === value);
 }
 
 /**

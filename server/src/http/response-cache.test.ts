@@ -286,8 +286,10 @@ describe('the response cache in front of Express', () => {
     }
     const answered = await cachedAnswers(sites.production);
     await sendToBoth(sites, { ...exchange, headers: { ...exchange.headers, 'X-Request-Id': 'trace-2' } });
-    // Leading zeros name the same entry, and are the one spelling here that the response cache may answer itself.
-    expect(await cachedAnswers(sites.production)).toBe(exchange.path === '/api/products/009' ? answered + 1 : answered);
+    // Leading zeros and an escaped digit name the same entry as Express reads them (the route's one reading,
+    // http/api-route.ts): the spellings here that the response cache may answer itself.
+    const sameEntry = exchange.path === '/api/products/009' || exchange.path === '/api/products/%39';
+    expect(await cachedAnswers(sites.production)).toBe(sameEntry ? answered + 1 : answered);
   });
 
   it("answers the 304 of If-None-Match itself, as Express does, for every encoding's tag", async () => {

@@ -17,7 +17,7 @@ export interface CachedImage {
   madeFrom: string;
 }
 
-/** An image as one request gets it, described as the catalogue describes its JSON (README, "Caching"). */
+/** An image as one request gets it, described as the catalogue describes its JSON (docs/api.md, "Caching"). */
 export interface ImageAnswer {
   image: CachedImage;
   cacheStatus: CacheStatus;

@@ -26,7 +26,7 @@ export interface PageHeadInput {
  * Everything a page puts at the end of its `<head>`: title and description (shared/src/page-meta.ts), canonical
  * URL, Open Graph and Twitter card, `noindex` on pages that are not content, the JSON-LD `Product` of a product
  * page, the preload of the photo that is the page's largest paint, the route's chunks and the page's styles.
- * Every value from the catalogue is escaped for where it goes (escape.ts).
+ * Every value from the catalogue is escaped for where it goes (http/escape-html.ts).
  */
 export function pageHead({ route, data, origin, styles, preloads }: PageHeadInput): string {
   const meta = pageMeta(metaInput(route, data));

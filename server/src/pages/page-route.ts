@@ -1,8 +1,7 @@
 import { type PageRoute, resolvePage } from '@catalogue/shared/page-routes';
 import { parseProductId } from '@catalogue/shared/product-id';
 import { PAGE_PATHS, PRODUCTS_PARAMS, productDetailsPath } from '@catalogue/shared/routes';
-import { isSortOption } from '@catalogue/shared/sort';
-import { parsePageNumber } from '@catalogue/shared/product-paging';
+import { isSiteProductsQuery } from '@catalogue/shared/product-paging';
 
 /**
  * The page's canonical path, or null for pages that are not to be indexed. The sort only reorders a list, so it
@@ -41,11 +40,11 @@ const PRODUCT_DETAILS_PATH = new RegExp(`^${PAGE_PATHS.productDetailsPattern.rep
 
 /**
  * Whether `url` is spelt exactly as the site writes a `page` URL, the only spellings the page cache keeps: `/`,
- * `/products` with a `q`, a `category` and a sort other than none, each non-empty and at most once, in any order,
- * encoded as URLSearchParams encodes them, a `page` from 2 up without leading zeros, `/productdetails/<id>` without
- * leading zeros. Any other spelling
- * (`/products/`, `?utm_source=…`, `%20` for a space, `/productdetails/007`) is rendered for that request and not
- * kept, so the space of cached URLs stays what the site links to. Read from the text alone, before any resolving.
+ * `/products` with a query in the site's own spelling (isSiteProductsQuery, shared/src/product-paging.ts) whose
+ * search text is at most CACHEABLE_QUERY_MAX_CHARS, `/productdetails/<id>` without leading zeros. Any other
+ * spelling (`/products/`, `?utm_source=…`, `%20` for a space, `/productdetails/007`) is rendered for that request
+ * and not kept, so the space of cached URLs stays what the site links to. Read from the text alone, before any
+ * resolving.
  */
 function isSiteSpelling(url: string, page: CacheablePage): boolean {
   switch (page) {
@@ -55,26 +54,18 @@ function isSiteSpelling(url: string, page: CacheablePage): boolean {
       const digits = PRODUCT_DETAILS_PATH.exec(url)?.[1];
       return digits !== undefined && parseProductId(digits) !== null;
     }
-    case 'products':
-      break;
+    case 'products': {
+      const queryAt = url.indexOf('?');
+      if (queryAt === -1) return url === PAGE_PATHS.products;
+      const query = url.slice(queryAt + 1);
+      return (
+        url.slice(0, queryAt) === PAGE_PATHS.products &&
+        query !== '' &&
+        isSiteProductsQuery(query) &&
+        (new URLSearchParams(query).get(PRODUCTS_PARAMS.search)?.length ?? 0) <= CACHEABLE_QUERY_MAX_CHARS
+      );
+    }
   }
-  const queryAt = url.indexOf('?');
-  if ((queryAt === -1 ? url : url.slice(0, queryAt)) !== PAGE_PATHS.products) return false;
-  if (queryAt === -1) return true;
-  const query = url.slice(queryAt + 1);
-  const params = new URLSearchParams(query);
-  const names = [...params.keys()];
-  if (names.length === 0 || new Set(names).size !== names.length) return false;
-  const known: readonly string[] = Object.values(PRODUCTS_PARAMS);
-  if (!names.every((name) => known.includes(name))) return false;
-  const q = params.get(PRODUCTS_PARAMS.search);
-  const sort = params.get(PRODUCTS_PARAMS.sort);
-  const pageNumber = params.get(PRODUCTS_PARAMS.page);
-  if (q !== null && (q === '' || q.length > CACHEABLE_QUERY_MAX_CHARS)) return false;
-  if (params.get(PRODUCTS_PARAMS.category) === '') return false;
-  if (sort !== null && (!isSortOption(sort) || sort === 'none')) return false;
-  if (pageNumber !== null && (parsePageNumber(pageNumber) === null || pageNumber === '1')) return false;
-  return params.toString() === query;
 }
 
 /**

@@ -13,6 +13,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { Answer, HttpCachingPolicy } from '../http/answer.js';
 import type { CacheableRoute } from '../http/response-cache.js';
+import type { Slice } from '../http/slice.js';
 import { pageHead, stateBlock } from './page-head.js';
 import { fillTemplate, type PageData, type PageRenderer } from './page-renderer.js';
 import { cacheablePageRoute, isCacheablePageUrl } from './page-route.js';
@@ -28,13 +29,6 @@ export interface PagesOptions {
   logger: Logger;
   /** Milliseconds since the epoch, for the sitemap's `lastmod`. */
   now: () => number;
-}
-
-export interface Pages {
-  /** The Express routes: every page path, `/sitemap.xml`, `/robots.txt`. */
-  router: Router;
-  /** Fresh rendered pages, for the response cache in front of Express. */
-  cacheableRoutes: CacheableRoute<CacheablePageUrl>[];
 }
 
 const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
@@ -72,7 +66,7 @@ interface LoadedPage {
  * 200 as a cached answer, with the catalogue entry's freshness, ETag and encodings prepared once per render; error
  * pages answer `no-store`.
  */
-export function createPages({ catalogue, config, caching, renderer, logger, now }: PagesOptions): Pages {
+export function createPages({ catalogue, config, caching, renderer, logger, now }: PagesOptions): Slice {
   const cache = createDerivedBodyCache(PAGE_CACHE_MAX_BYTES);
   // The routes the response cache's look resolved for requests it then left to Express (a page not rendered yet, or
   // stale), so that the page handler does not resolve them again: every page request is resolved once.
@@ -182,7 +176,8 @@ export function createPages({ catalogue, config, caching, renderer, logger, now 
   const undecodable: ErrorRequestHandler = (error, req, res, next) => (error instanceof URIError ? page(req, res, next) : next(error));
   router.use(undecodable);
 
-  return { router, cacheableRoutes: cacheablePageRoutes() };
+  // The router takes every other path: the site's slices mount it last.
+  return { mount: 'site', router, cacheableRoutes: cacheablePageRoutes(), close: () => undefined };
 
   /**
    * The three pages that answer with data, for the response cache in front of Express: fresh pages are sent there.

@@ -1,12 +1,13 @@
 import { Router } from 'express';
 import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
 import { probesAllowOnlyGetAndHead } from '../http/method-not-allowed.js';
+import type { Slice } from '../http/slice.js';
 
 /**
  * `/healthz` (liveness: the process serves) and `/readyz` (readiness: catalogue requests can be answered, from a
  * cached copy or from the source). Probes must see the truth each time, so neither answer may be cached.
  */
-export function createHealthRouter(catalogue: CachedCatalogue): Router {
+export function createProbesSlice({ catalogue }: { catalogue: CachedCatalogue }): Slice {
   const router = Router();
 
   router
@@ -35,5 +36,5 @@ export function createHealthRouter(catalogue: CachedCatalogue): Router {
     })
     .all(probesAllowOnlyGetAndHead);
 
-  return router;
+  return { mount: 'site', router, cacheableRoutes: [], close: () => undefined };
 }

@@ -6,10 +6,10 @@ import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import { startTestSite, type TestSite } from '../testing/test-site.js';
 import type { PathMode } from '@catalogue/testing/upstream-double';
 import { MALFORMED_ESCAPE } from '../http/errors.js';
-import { LIST_QUERY_ERRORS } from './list-query.js';
+import { LIST_OPTIONS_ERRORS } from './list-options.js';
 import { createListViews } from './list-views.js';
 import { MAX_API_URL_LENGTH } from '../http/uri-too-long.js';
-import { MISSING_CATEGORY_NAME } from './products-router.js';
+import { MISSING_CATEGORY_NAME } from './products-routes.js';
 
 let site: TestSite;
 
@@ -108,8 +108,8 @@ describe('GET /api/products/category/{name}', () => {
     expect(ids(await request(server).get(categoryPath("women's clothing", '?sort=desc')).expect(200))).toEqual([18, 17, 16, 15, 9]);
     expect(ids(await request(server).get(categoryPath("women's clothing", '?sort=desc&limit=2')).expect(200))).toEqual([18, 17]);
     expect(ids(await request(server).get(categoryPath("women's clothing", '?limit=99')).expect(200))).toEqual([9, 15, 16, 17, 18]);
-    await request(server).get(categoryPath('jewelery', '?limit=0')).expect(400, { error: LIST_QUERY_ERRORS.limit });
-    await request(server).get(categoryPath('nope', '?sort=up')).expect(400, { error: LIST_QUERY_ERRORS.sort });
+    await request(server).get(categoryPath('jewelery', '?limit=0')).expect(400, { error: LIST_OPTIONS_ERRORS.limit });
+    await request(server).get(categoryPath('nope', '?sort=up')).expect(400, { error: LIST_OPTIONS_ERRORS.sort });
     expect(upstream.requestedPaths()).toEqual(['/products']);
   });
 
@@ -292,16 +292,16 @@ describe('the views of the list', () => {
 
 describe('bad query input', () => {
   it.each([
-    ['limit=-1', LIST_QUERY_ERRORS.limit],
-    ['limit=0', LIST_QUERY_ERRORS.limit],
-    ['limit=2.5', LIST_QUERY_ERRORS.limit],
-    ['limit=abc', LIST_QUERY_ERRORS.limit],
-    ['limit=', LIST_QUERY_ERRORS.limit],
-    ['limit=10001', LIST_QUERY_ERRORS.limit],
-    ['limit=1&limit=2', LIST_QUERY_ERRORS.limitRepeated],
-    ['sort=price', LIST_QUERY_ERRORS.sort],
-    ['sort=', LIST_QUERY_ERRORS.sort],
-    ['sort=asc&sort=desc', LIST_QUERY_ERRORS.sortRepeated],
+    ['limit=-1', LIST_OPTIONS_ERRORS.limit],
+    ['limit=0', LIST_OPTIONS_ERRORS.limit],
+    ['limit=2.5', LIST_OPTIONS_ERRORS.limit],
+    ['limit=abc', LIST_OPTIONS_ERRORS.limit],
+    ['limit=', LIST_OPTIONS_ERRORS.limit],
+    ['limit=10001', LIST_OPTIONS_ERRORS.limit],
+    ['limit=1&limit=2', LIST_OPTIONS_ERRORS.limitRepeated],
+    ['sort=price', LIST_OPTIONS_ERRORS.sort],
+    ['sort=', LIST_OPTIONS_ERRORS.sort],
+    ['sort=asc&sort=desc', LIST_OPTIONS_ERRORS.sortRepeated],
   ])('answers /api/products?%s with a 400 naming the parameter, before asking the upstream', async (query, error) => {
     const { server, upstream } = await start();
     const response = await request(server).get(`/api/products?${query}`).expect(400, { error });

@@ -3,10 +3,10 @@ import { createDerivedBodyCache } from '../catalogue/derived-body-cache.js';
 import { type EncodedBody, encodeJsonBody } from '../http/encoded-body.js';
 import type { Answer } from '../http/answer.js';
 import { jsonAnswer } from './json-answer.js';
-import type { ListQuery } from './list-query.js';
+import type { ListOptions } from './list-options.js';
 
 /** What a request asks of the product list: the list (`?limit&sort`), its category names, or one category. */
-export type ListView = ({ of: 'products' } & ListQuery) | { of: 'categories' } | ({ of: 'category'; name: string } & ListQuery);
+export type ListView = ({ of: 'products' } & ListOptions) | { of: 'categories' } | ({ of: 'category'; name: string } & ListOptions);
 
 /**
  * The views of the cached list, each answered with the list entry's freshness (`X-Cache`, `Age`,

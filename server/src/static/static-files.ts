@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import compression from 'compression';
 import express, { type RequestHandler, Router } from 'express';
+import type { Slice } from '../http/slice.js';
 
 declare module 'express-serve-static-core' {
   interface Locals {
@@ -30,7 +31,7 @@ const TEMPLATE = 'index.html';
  * else; every other GET goes on to the pages. express.static (send) refuses `..` segments, encoded or not, and
  * NUL bytes, and only files listed at start-up are looked for at the top, so nothing outside those is read.
  */
-export function createStaticFiles({ staticDir }: StaticFilesOptions): Router {
+export function createStaticFilesSlice({ staticDir }: StaticFilesOptions): Slice {
   const topFiles = new Set(
     listFiles(staticDir)
       .filter((name) => name !== TEMPLATE)
@@ -55,7 +56,7 @@ export function createStaticFiles({ staticDir }: StaticFilesOptions): Router {
   const topLevel = serve(staticDir, REVALIDATE);
   const onlyListedFiles: RequestHandler = (req, res, next) => (topFiles.has(req.path) ? topLevel(req, res, next) : next());
   router.use(onlyListedFiles);
-  return router;
+  return { mount: 'site', router, cacheableRoutes: [], close: () => undefined };
 }
 
 /** The regular files directly in `dir`; none when it does not exist (the client is not built). */

@@ -1,36 +1,34 @@
-import { Router, type RequestHandler } from 'express';
+import { Router } from 'express';
 import { encodeBody, type EncodedBody, encodeJsonBody } from '../http/encoded-body.js';
 import type { Answer, HttpCachingPolicy } from '../http/answer.js';
-import { allowOnlyGetAndHead } from '../http/method-not-allowed.js';
+import { mountApiRoute } from '../http/api-route.js';
+import { sendCachedAnswer } from '../http/send-answer.js';
+import type { Slice } from '../http/slice.js';
 import { OPENAPI_CACHE_CONTROL, OPENAPI_DOCUMENT } from './openapi-document.js';
 import { renderReferencePage } from './openapi-reference-page.js';
-import { sendCachedAnswer } from '../http/send-answer.js';
-
-/** The paths this router answers under `/api`. */
-export const OPENAPI_PATHS = { document: '/openapi.json', referencePage: '/docs' } as const;
+import { OPENAPI_ROUTES } from './openapi-routes.js';
 
 // The answers carry their own Cache-Control (OPENAPI_CACHE_CONTROL), so the catalogue's stale-serving policy,
 // which only shapes the Cache-Control of catalogue answers, does not apply to them.
 const UNUSED_POLICY: HttpCachingPolicy = { staleWhileRevalidateSeconds: 0, staleIfErrorSeconds: 0 };
 
 /**
- * `/openapi.json` (the OpenAPI 3.1 document of `/api`) and `/docs` (its reference page), mounted under `/api`.
- * Both bodies are built and compressed once, when the router is made, and answered like any cached answer
- * (sendCachedAnswer): gzip or brotli by `Accept-Encoding`, an `ETag` with `304`s, the security and rate-limit
- * headers. They change only with a deploy.
+ * `/api/openapi.json` (the OpenAPI 3.1 document of `/api`) and `/api/docs` (its reference page). Both bodies are
+ * built and compressed once, when the slice is made, and answered like any cached answer (sendCachedAnswer):
+ * gzip or brotli by `Accept-Encoding`, an `ETag` with `304`s, the security and rate-limit headers. They change
+ * only with a deploy.
  */
-export function createOpenApiRouter(): Router {
+export function createOpenApiSlice(): Slice {
   const router = Router();
   const document = encodeJsonBody(OPENAPI_DOCUMENT);
   const page = encodeBody(Buffer.from(renderReferencePage(OPENAPI_DOCUMENT), 'utf8'));
-
-  router.route(OPENAPI_PATHS.document).get(answerWith(document, 'application/json; charset=utf-8')).all(allowOnlyGetAndHead);
-  router.route(OPENAPI_PATHS.referencePage).get(answerWith(page, 'text/html; charset=utf-8')).all(allowOnlyGetAndHead);
-  return router;
+  mountApiRoute(router, OPENAPI_ROUTES.document, answerWith(document, 'application/json; charset=utf-8'));
+  mountApiRoute(router, OPENAPI_ROUTES.referencePage, answerWith(page, 'text/html; charset=utf-8'));
+  return { mount: 'api', router, cacheableRoutes: [], close: () => undefined };
 }
 
-function answerWith(body: Promise<EncodedBody>, contentType: string): RequestHandler {
-  return async (req, res) => {
+function answerWith(body: Promise<EncodedBody>, contentType: string): Parameters<typeof mountApiRoute<string>>[2] {
+  return async (_input, req, res) => {
     const answer: Answer = {
       body: await body,
       contentType,

@@ -20,11 +20,14 @@ import type {
 } from 'openapi3-ts/oas31';
 import { z } from 'zod';
 import { ALLOWED_METHODS, API_ALLOW, EXPOSED_HEADERS, PREFLIGHT_MAX_AGE_SECONDS } from '../http/cors.js';
-import { IMAGE_CACHE_CONTROL } from '../http/image-headers.js';
+import { IMAGE_CACHE_CONTROL } from '../images/image-headers.js';
+import { IMAGE_ROUTE } from '../images/image-route.js';
+import { API_BASE, openApiPath } from '../http/api-route.js';
+import { OPENAPI_ROUTES } from './openapi-routes.js';
 import { MALFORMED_ESCAPE } from '../http/errors.js';
-import { LIST_QUERY_ERRORS, MAX_LIST_LIMIT } from './list-query.js';
-import { MAX_SEARCH_CHARS, SEARCH_QUERY_ERRORS } from './search-query.js';
-import { MISSING_CATEGORY_NAME } from './products-router.js';
+import { LIST_OPTIONS_ERRORS, MAX_LIST_LIMIT } from '../products/list-options.js';
+import { MAX_SEARCH_CHARS, PRODUCTS_QUERY_ERRORS } from '@catalogue/shared/product-paging';
+import { MISSING_CATEGORY_NAME, PRODUCTS_ROUTES } from '../products/products-routes.js';
 import { MAX_API_URL_LENGTH } from '../http/uri-too-long.js';
 
 /**
@@ -358,7 +361,7 @@ function listResponse(description: string): ResponseObject {
   };
 }
 
-const INVALID_QUERY_MESSAGES = Object.values(LIST_QUERY_ERRORS);
+const INVALID_QUERY_MESSAGES = Object.values(LIST_OPTIONS_ERRORS);
 
 // ---------------------------------------------------------------------------------------------------------------
 // Parameters.
@@ -555,10 +558,10 @@ const searchProducts: OperationObject = {
     },
     '304': ref('responses', 'NotModified'),
     '400': errorResponse('A `q` too long, an unknown `sort`, a `page` that is not a page number, or a parameter given twice.', [
-      SEARCH_QUERY_ERRORS.search,
-      SEARCH_QUERY_ERRORS.sort,
-      SEARCH_QUERY_ERRORS.page,
-      SEARCH_QUERY_ERRORS.repeated('q'),
+      PRODUCTS_QUERY_ERRORS.search,
+      PRODUCTS_QUERY_ERRORS.sort,
+      PRODUCTS_QUERY_ERRORS.page,
+      PRODUCTS_QUERY_ERRORS.repeated('q'),
     ]),
     ...ANY_REQUEST_RESPONSES,
     ...LIST_FAILURE_RESPONSES,
@@ -693,22 +696,23 @@ export const OPENAPI_DOCUMENT: ApiDocument = {
   },
   // A public, read-only API: no operation asks for credentials (an empty list says so, where none would leave it unsaid).
   security: [],
-  servers: [{ url: '/api', description: 'This origin: a Fake Store client changes only its base URL to `{origin}/api`.' }],
+  servers: [{ url: API_BASE, description: 'This origin: a Fake Store client changes only its base URL to `{origin}/api`.' }],
   tags: [
     { name: PRODUCT_TAG, description: 'The catalogue’s products and their images.' },
     { name: CATEGORY_TAG, description: 'The products grouped by their `category`.' },
     { name: ABOUT_TAG, description: 'This document, as JSON and as a web page.' },
   ],
+  // Each path from its route's one declaration (http/api-route.ts), as Express mounts it.
   paths: {
-    '/products': { get: listProducts },
-    '/products/search': { get: searchProducts },
-    '/products/{id}': { get: getProduct },
-    '/products/{id}/image': { get: getProductImage },
-    '/products/categories': { get: listCategories },
-    '/products/category/{name}': { get: listProductsInCategory },
-    '/products/category': { get: categoryNameMissing },
-    '/openapi.json': { get: getOpenApiDocument },
-    '/docs': { get: getReferencePage },
+    [openApiPath(PRODUCTS_ROUTES.list)]: { get: listProducts },
+    [openApiPath(PRODUCTS_ROUTES.search)]: { get: searchProducts },
+    [openApiPath(PRODUCTS_ROUTES.product)]: { get: getProduct },
+    [openApiPath(IMAGE_ROUTE)]: { get: getProductImage },
+    [openApiPath(PRODUCTS_ROUTES.categories)]: { get: listCategories },
+    [openApiPath(PRODUCTS_ROUTES.category)]: { get: listProductsInCategory },
+    [openApiPath(PRODUCTS_ROUTES.categoryMissing)]: { get: categoryNameMissing },
+    [openApiPath(OPENAPI_ROUTES.document)]: { get: getOpenApiDocument },
+    [openApiPath(OPENAPI_ROUTES.referencePage)]: { get: getReferencePage },
   },
   components: {
     schemas: SCHEMAS,

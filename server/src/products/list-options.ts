@@ -8,7 +8,8 @@ import type { Product } from '@catalogue/shared/product';
  */
 export type ListSort = 'asc' | 'desc';
 
-export interface ListQuery {
+/** Not the page's `?q&category&sort&page` (ProductsQuery, shared/src/product-paging.ts): the Fake Store's own two. */
+export interface ListOptions {
   /** null: the catalogue's own order. */
   sort: ListSort | null;
   /** null: every product. */
@@ -21,7 +22,7 @@ export interface ListQuery {
  */
 export const MAX_LIST_LIMIT = 10_000;
 
-export const LIST_QUERY_ERRORS = {
+export const LIST_OPTIONS_ERRORS = {
   limit: `limit must be a whole number from 1 to ${MAX_LIST_LIMIT}`,
   limitRepeated: 'limit must be given at most once',
   sort: 'sort must be asc or desc',
@@ -30,38 +31,37 @@ export const LIST_QUERY_ERRORS = {
 
 const DIGITS = /^[0-9]+$/;
 
+/** No options: the catalogue's order, every product. */
+const AS_LISTED: ListOptions = Object.freeze({ sort: null, limit: null });
+
 /**
  * Reads `limit` and `sort` from a raw query string (what follows `?`, undecoded). Other parameters are ignored.
- * Returns the query, or the message of a 400.
+ * Returns the options, or the message of a 400.
  */
-export function parseListQuery(rawQuery: string): ListQuery | { error: string } {
+export function parseListOptions(rawQuery: string): ListOptions | { error: string } {
+  // The list as it is, the request the response cache answers most: no URLSearchParams to read nothing.
+  if (rawQuery === '') return AS_LISTED;
   const params = new URLSearchParams(rawQuery);
   const limits = params.getAll('limit');
   const sorts = params.getAll('sort');
-  if (limits.length > 1) return { error: LIST_QUERY_ERRORS.limitRepeated };
-  if (sorts.length > 1) return { error: LIST_QUERY_ERRORS.sortRepeated };
+  if (limits.length > 1) return { error: LIST_OPTIONS_ERRORS.limitRepeated };
+  if (sorts.length > 1) return { error: LIST_OPTIONS_ERRORS.sortRepeated };
 
   let limit: number | null = null;
   const [rawLimit] = limits;
   if (rawLimit !== undefined) {
     // Digits only: `-1`, `1.5`, `1e3`, ` 3`, `0x10` and an empty value are refused rather than half-read.
     limit = DIGITS.test(rawLimit) ? Number(rawLimit) : Number.NaN;
-    if (!(limit >= 1 && limit <= MAX_LIST_LIMIT)) return { error: LIST_QUERY_ERRORS.limit };
+    if (!(limit >= 1 && limit <= MAX_LIST_LIMIT)) return { error: LIST_OPTIONS_ERRORS.limit };
   }
 
   const [sort] = sorts;
-  if (sort !== undefined && sort !== 'asc' && sort !== 'desc') return { error: LIST_QUERY_ERRORS.sort };
+  if (sort !== undefined && sort !== 'asc' && sort !== 'desc') return { error: LIST_OPTIONS_ERRORS.sort };
   return { sort: sort ?? null, limit };
 }
 
-/** The query string of a request target (`/path?a=1` → `a=1`), undecoded; empty when there is none. */
-export function rawQueryOf(url: string): string {
-  const start = url.indexOf('?');
-  return start === -1 ? '' : url.slice(start + 1);
-}
-
-/** The products a query selects: ordered by id if asked (a stable sort), then the first `limit`. */
-export function applyListQuery<T extends Pick<Product, 'id'>>(products: readonly T[], { sort, limit }: ListQuery): T[] {
+/** The products the options select: ordered by id if asked (a stable sort), then the first `limit`. */
+export function applyListOptions<T extends Pick<Product, 'id'>>(products: readonly T[], { sort, limit }: ListOptions): T[] {
   const ordered = sort === null ? products : [...products].sort(sort === 'asc' ? (a, b) => a.id - b.id : (a, b) => b.id - a.id);
   return ordered.slice(0, limit ?? undefined);
 }

@@ -1,0 +1,123 @@
+import type { IncomingMessage } from 'node:http';
+import type { ErrorRequestHandler, Request, Response, Router } from 'express';
+import type { Answer } from './answer.js';
+import { decodePathSegment } from './decode-path-segment.js';
+import { allowOnlyGetAndHead } from './method-not-allowed.js';
+import type { CacheableRoute } from './response-cache.js';
+
+/** Where the JSON API is mounted (app.ts): every ApiRoute's path is under it. */
+export const API_BASE = '/api';
+
+/** A request a route will not answer: a 400 with this one-line message, before anything reaches the catalogue. */
+export interface Refusal {
+  error: string;
+}
+
+/** What a route reads of a request: its path parameters, decoded as Express decodes them, and its raw query. */
+export interface RouteRequest {
+  params: Readonly<Record<string, string>>;
+  /** What follows `?`, undecoded; '' when there is none. */
+  query: string;
+}
+
+/**
+ * One `/api` route, declared once by its slice: its path under API_BASE in Express's syntax (`/products/:id`), and
+ * how it reads a request into what it answers for (`Input`: an id, a query) or refuses it. The declaration
+ * feeds the three places that name a route: Express's path (mountApiRoute), the response cache's matcher
+ * (cacheableApiRoute, which reads the URL with the same `read`, so a URL it takes is one Express would answer the
+ * same way) and the OpenAPI document's path (openApiPath).
+ */
+export interface ApiRoute<Input> {
+  readonly path: string;
+  /** Whether `read` looks at the query: the response cache leaves a URL with a query to Express otherwise. */
+  readonly readsQuery: boolean;
+  read(request: RouteRequest): Input | Refusal;
+}
+
+/** A route's declaration, typed by what it reads (`apiRoute<number>({ path: '/products/:id', … })`). */
+export function apiRoute<Input>(route: ApiRoute<Input>): ApiRoute<Input> {
+  return route;
+}
+
+export function isRefusal(value: unknown): value is Refusal {
+  return typeof value === 'object' && value !== null && 'error' in value;
+}
+
+/** The route as the metrics name it (`/api/products/:id`): Express's `baseUrl` and route path. */
+export function apiPattern(route: ApiRoute<unknown>): string {
+  return `${API_BASE}${route.path}`;
+}
+
+/** The route's path as the OpenAPI document writes it, relative to its server `/api`: `/products/{id}`. */
+export function openApiPath(route: ApiRoute<unknown>): string {
+  return route.path.replace(/:(\w+)/g, '{$1}');
+}
+
+/** The query string of a request target (`/path?a=1` → `a=1`), undecoded; empty when there is none. */
+export function rawQueryOf(url: string): string {
+  const start = url.indexOf('?');
+  return start === -1 ? '' : url.slice(start + 1);
+}
+
+/**
+ * Mounts a route on its slice's router (under API_BASE): GET and HEAD read the request (a refusal is the 400) and
+ * hand what was read to `handle`; `onError` answers what `handle` throws (the catalogue's failures); any other
+ * method is a 405.
+ */
+export function mountApiRoute<Input>(
+  router: Router,
+  route: ApiRoute<Input>,
+  handle: (input: Input, req: Request, res: Response) => Promise<void> | void,
+  onError?: ErrorRequestHandler,
+): void {
+  const read = async (req: Request, res: Response) => {
+    const input = route.read({ params: req.params as Record<string, string>, query: rawQueryOf(req.originalUrl) });
+    if (isRefusal(input)) {
+      res.status(400).set('Cache-Control', 'no-store').json({ error: input.error });
+      return;
+    }
+    await handle(input, req, res);
+  };
+  router
+    .route(route.path)
+    .get(read, ...(onError ? [onError] : []))
+    .all(allowOnlyGetAndHead);
+}
+
+/**
+ * The route for the response cache in front of Express: the URL matched exactly against the route's path (any
+ * other spelling — a trailing slash, another case — is Express's), its parameters decoded and read as Express's
+ * route reads them, and what was read handed to `peek`. A URL the route refuses is left to Express, which says why.
+ */
+export function cacheableApiRoute<Input>(
+  route: ApiRoute<Input>,
+  peek: (input: Input, req: IncomingMessage) => Answer | undefined,
+): CacheableRoute<Input> {
+  const names: string[] = [];
+  const source = apiPattern(route)
+    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    .replace(/\/:(\w+)/g, (_segment, name: string) => {
+      names.push(name);
+      return '/([^/?]+)';
+    });
+  const exact = new RegExp(`^${source}(?:\\?(.*))?$`);
+  return {
+    pattern: apiPattern(route),
+    rateLimited: true,
+    match(url) {
+      const found = exact.exec(url);
+      if (found === null) return undefined;
+      const query = found[names.length + 1];
+      if (query !== undefined && !route.readsQuery) return undefined;
+      const params: Record<string, string> = {};
+      for (const [index, name] of names.entries()) {
+        const value = decodePathSegment(found[index + 1] ?? '');
+        if (value === undefined) return undefined;
+        params[name] = value;
+      }
+      const input = route.read({ params, query: query ?? '' });
+      return isRefusal(input) ? undefined : input;
+    },
+    peek,
+  };
+}
