@@ -62,7 +62,7 @@ function urlsOf(products) {
 
 function serverEnv(count, env = {}) {
   return {
-    // 94 MB of JSON at 200,000 products: past the default 64 MiB, raised as docs/configuration.md says.
+    // 94 MB of JSON at 200,000 products: past the default 64 MiB, raised as the README's configuration table says.
     ...(count > 100_000 && { UPSTREAM_MAX_BYTES: String(512 * MB) }),
     RATE_LIMIT_PER_MINUTE: '0',
     ...env,
