@@ -103,6 +103,11 @@ test.describe('Top bar', () => {
     await waitForProductsPage(page);
     await menuButton(page).click();
     await expect(mobileMenu(page)).toBeVisible();
+    // Wait out the 300 ms slide: measured mid-slide, the panel's edge is not yet where it rests, and the press
+    // meant for beside it could land on it.
+    await expect
+      .poll(() => mobileMenu(page).evaluate((nav) => getComputedStyle(nav).transform))
+      .toMatch(/^(none|matrix\(1, 0, 0, 1, 0, 0\))$/);
     const panel = (await mobileMenu(page).boundingBox())!;
     // A press on the dimmed page beside the panel.
     expect(panel.x).toBeGreaterThan(20);

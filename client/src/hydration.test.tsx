@@ -86,8 +86,11 @@ afterEach(() => {
   window.history.replaceState(null, '', '/');
 });
 
-/** Puts the server's page in the document as the server's template does, then starts the app on it (main.tsx). */
-async function hydrate(name: PageName, theme: 'light' | 'dark' = 'light') {
+/**
+ * Puts the server's page in the document as the server's template does, then starts the app on it (main.tsx);
+ * `beforeApp` is what the visitor does in the server's page before that.
+ */
+async function hydrate(name: PageName, theme: 'light' | 'dark' = 'light', beforeApp?: () => Promise<void>) {
   const { url } = PAGES[name];
   const { html, styles, state } = rendered[name];
   document.head.innerHTML = styles;
@@ -96,6 +99,7 @@ async function hydrate(name: PageName, theme: 'light' | 'dark' = 'light') {
   localStorage.setItem('theme', theme);
   document.documentElement.classList.toggle('dark', theme === 'dark');
   window.history.replaceState(null, '', url);
+  await beforeApp?.();
   const serverHeading = screen.getByRole('heading', { level: 1 });
   const container = document.getElementById('root')!;
   await act(async () => {
@@ -164,5 +168,39 @@ describe('hydrating a server-rendered page', () => {
     await user.click(screen.getByRole('link', { name: new RegExp(PRODUCTS[1]!.title) }));
     await waitFor(() => expect(headings(1)).toEqual([PRODUCTS[1]!.title]));
     expect(requests).toHaveLength(asked);
+  });
+});
+
+describe('a page the visitor acted on before the app took it over (docs/pages.md, "Before the app")', () => {
+  it('takes what the toolbar holds: the list follows it, the URL is replaced, focus and caret stay', async () => {
+    const user = userEvent.setup();
+    const entries = window.history.length;
+    await hydrate('products', 'light', async () => {
+      // The theme button needs the app: the server's page does not offer it.
+      expect(screen.queryByRole('button', { name: /^Switch to/ })).not.toBeInTheDocument();
+      const search = screen.getByRole<HTMLInputElement>('searchbox', { name: 'Search products' });
+      await user.clear(search);
+      await user.type(search, 'JaCkEt');
+      await user.selectOptions(screen.getByRole('combobox', { name: 'Sort products' }), 'priceLowHigh');
+      await user.click(search);
+      search.setSelectionRange(2, 2);
+    });
+    const jackets = PRODUCTS.filter((product) => /jacket/i.test(product.title)).sort((a, b) => a.price - b.price);
+    await waitFor(() => expect(headings(2)).toEqual(jackets.map((product) => product.title)));
+    expect(Object.fromEntries(new URLSearchParams(window.location.search))).toEqual({ q: 'JaCkEt', sort: 'priceLowHigh' });
+    expect(window.history.length).toBe(entries);
+    const search = screen.getByRole<HTMLInputElement>('searchbox', { name: 'Search products' });
+    expect(search).toHaveValue('JaCkEt');
+    expect(search).toHaveFocus();
+    expect([search.selectionStart, search.selectionEnd]).toEqual([2, 2]);
+    expect(screen.getByRole('button', { name: 'Switch to dark theme' })).toBeVisible();
+    expect(requests).toEqual([]);
+    expect(consoleProblems).toEqual([]);
+  });
+
+  it('changes nothing when the visitor did nothing', async () => {
+    await hydrate('products');
+    expect(window.location.search).toBe(PAGES.products.url.slice('/products'.length));
+    expect(screen.getByRole('searchbox', { name: 'Search products' })).toHaveValue('mens');
   });
 });

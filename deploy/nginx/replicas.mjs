@@ -1,9 +1,9 @@
 // Prints how nginx finds the app's replicas (docs/scaling.md), for nginx.conf's catalogue-replicas.conf: run when
 // the container starts, and by the tests and the bench with their own values.
 //
-//   APP_REPLICAS=app:3000 node replicas.mjs >/etc/nginx/catalogue-replicas.conf
+//   APP_REPLICAS_ADDRESS=app:3000 node replicas.mjs >/etc/nginx/catalogue-replicas.conf
 //
-// APP_REPLICAS: `host:port` of the replicas, a DNS name that resolves to every one of them (default `app:3000`:
+// APP_REPLICAS_ADDRESS: `host:port` of the replicas, a DNS name that resolves to every one of them (default `app:3000`:
 // the Compose service, or the Swarm service with `endpoint_mode: dnsrr`; on Kubernetes a headless Service's full
 // name, since nginx's resolver uses no search domains), an IP address, or the name of an `upstream` block.
 // NGINX_RESOLVER: the DNS servers nginx asks, space-separated; default: the nameservers of /etc/resolv.conf, which
@@ -18,10 +18,21 @@ function refuse(message) {
   process.exit(1);
 }
 
-const replicas = (process.env.APP_REPLICAS ?? '').trim() || 'app:3000';
+// Names these settings had before (docs/scaling.md, "Settings"): refused rather than ignored, so a deployment written
+// for them fails at start-up, saying what to set, instead of running with a default it did not ask for. The Swarm
+// stack hands nginx its APP_REPLICAS_COUNT for this check, as nginx is the one of its services that checks settings.
+const RENAMED = {
+  APP_REPLICAS: 'APP_REPLICAS_ADDRESS (the host:port that resolves to every replica)',
+  APP_REPLICAS_COUNT: 'APP_REPLICA_COUNT (how many app replicas the Swarm stack runs)',
+};
+for (const [old, now] of Object.entries(RENAMED)) {
+  if ((process.env[old] ?? '').trim() !== '') refuse(`${old} is no longer read: set ${now} instead`);
+}
+
+const replicas = (process.env.APP_REPLICAS_ADDRESS ?? '').trim() || 'app:3000';
 // Only what a host name (or IPv4 address) and port can hold reaches nginx's configuration: no quote, space or `;`.
 if (!/^[A-Za-z0-9_.-]+(:[0-9]{1,5})?$/.test(replicas)) {
-  refuse(`APP_REPLICAS: ${JSON.stringify(replicas)} is not host:port such as app:3000`);
+  refuse(`APP_REPLICAS_ADDRESS: ${JSON.stringify(replicas)} is not host:port such as app:3000`);
 }
 
 function resolvConfNameservers() {

@@ -9,16 +9,21 @@
 #   bash scripts/docker/fleet.sh                                   # with a Docker daemon that answers
 #   bash .ci/docker/with-docker.sh bash scripts/docker/fleet.sh    # what CI runs
 #
-# Removes the stack and, when this run made the engine a swarm, leaves the swarm again, also on failure. An engine
-# that already is a swarm member is used as it is and left in it.
+# Removes the stack, Redis's volume, its secret (Redis's password, made for this run) and the node label it added and, when this run
+# made the engine a swarm, leaves the swarm again, also on failure. An engine that already is a swarm member is used
+# as it is and left in it.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 # shellcheck source=scripts/docker/lib.sh
 source scripts/docker/lib.sh
 STACK="catalogue-fleet-$$"
 UPDATE_IMAGE="${IMAGE%%:*}:fleet-update"
+SECRET="${STACK}_redis_url"
 joined=0
 deployed=0
+node_id=
+labelled=0
+secret_made=0
 
 cleanup() {
   local status=$?
@@ -35,7 +40,17 @@ cleanup() {
       sleep 1
     done
   fi
+  [ "$secret_made" = 1 ] && remove_secret "$SECRET"
+  [ "$labelled" = 1 ] && [ "$joined" = 0 ] && timeout 30 docker node update --label-rm catalogue.redis "$node_id" >/dev/null 2>&1
   if [ "$joined" = 1 ]; then timeout 60 docker swarm leave --force >/dev/null 2>&1 && log "left the swarm"; fi
+  # Redis's volume, this run's own (docker stack rm keeps volumes): free once its last container is gone.
+  if [ "$deployed" = 1 ]; then
+    for _ in $(seq 1 30); do
+      timeout 15 docker volume rm "${STACK}_redis-data" >/dev/null 2>&1 && break
+      timeout 15 docker volume inspect "${STACK}_redis-data" >/dev/null 2>&1 || break
+      sleep 1
+    done
+  fi
   timeout 60 docker rmi "$UPDATE_IMAGE" >/dev/null 2>&1
   summary "fleet" "$status"
   exit "$(verdict "$status")"
@@ -60,10 +75,20 @@ else
   pass "docker swarm init ($(seconds_since "$t") s)"
 fi
 
+# Redis runs on the node labelled for it (deploy/swarm/stack.yml): this one.
+node_id=$(timeout 15 docker info --format '{{.Swarm.NodeID}}')
+if [ "$(timeout 15 docker node inspect -f '{{index .Spec.Labels "catalogue.redis"}}' self)" != true ]; then
+  timeout 30 docker node update --label-add catalogue.redis=true "$node_id" >/dev/null || { fail "label this node for Redis"; exit 1; }
+  labelled=1
+fi
+# Redis's password, in the secret the stack reads (never in this script's output or a command line).
+create_redis_url_secret "$SECRET" "$(new_redis_password)" || { fail "docker secret create $SECRET"; exit 1; }
+secret_made=1
+
 port=$(free_port)
 t=$(now_ms)
 # The replicas' upstream is the stack's own (fleet.stack.yml); no value from this shell may reach it.
-if ! deploy_log=$(env -u PRODUCTS_API_URL APP_PORT="$port" CATALOGUE_IMAGE="$IMAGE" CATALOGUE_NGINX_IMAGE="$NGINX_IMAGE" \
+if ! deploy_log=$(env -u PRODUCTS_API_URL APP_PORT="$port" REDIS_URL_SECRET="$SECRET" CATALOGUE_IMAGE="$IMAGE" CATALOGUE_NGINX_IMAGE="$NGINX_IMAGE" \
     CATALOGUE_REDIS_IMAGE="$REDIS_IMAGE" timeout 120 docker stack deploy --resolve-image never \
     -c deploy/swarm/stack.yml -c scripts/docker/fleet.stack.yml "$STACK" 2>&1); then
   echo "$deploy_log" | tail -n 20 | sed 's/^/    /'

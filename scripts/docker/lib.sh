@@ -75,3 +75,24 @@ probe() {
 compose_command() {
   if [ -n "${COMPOSE:-}" ]; then echo "$COMPOSE"; elif docker compose version >/dev/null 2>&1; then echo "docker compose"; else echo docker-compose; fi
 }
+
+# ---- the Swarm stack's one secret (deploy/swarm/stack.yml, docs/scaling.md "Secrets") --------------------------------
+# A new random Redis password: hex, so it needs no escaping in a URL or in Redis's configuration.
+new_redis_password() { node -e "process.stdout.write(require('node:crypto').randomBytes(24).toString('hex'))"; }
+
+# create_redis_url_secret NAME PASSWORD: the Swarm secret the stack's replicas and Redis read (REDIS_URL_FILE), made
+# through standard input so the password is in no command line.
+create_redis_url_secret() {
+  printf 'redis://:%s@redis:6379' "$2" | timeout 30 docker secret create "$1" - >/dev/null
+}
+
+# remove_secret NAME: once the tasks that use it are gone (a stack just removed may still hold it for a while).
+remove_secret() {
+  local _
+  for _ in $(seq 1 30); do
+    timeout 15 docker secret rm "$1" >/dev/null 2>&1 && return 0
+    timeout 15 docker secret inspect "$1" >/dev/null 2>&1 || return 0
+    sleep 1
+  done
+  return 1
+}

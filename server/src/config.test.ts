@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
 
 function configError(env: Record<string, string>): ConfigError {
@@ -109,10 +112,13 @@ describe('loadConfig', () => {
     [{ UPSTREAM_MAX_BYTES: '64MiB' }, 'UPSTREAM_MAX_BYTES must be an integer from 1 to 1073741824, got "64MiB"'],
     [{ IMAGE_CACHE_MAX_BYTES: '-1' }, 'IMAGE_CACHE_MAX_BYTES must be an integer from 1 to 4294967296, got "-1"'],
     [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"'],
-    [{ REDIS_URL: 'redis:6379' }, 'REDIS_URL must be a redis:// or rediss:// URL such as redis://redis:6379, got "redis:6379"'],
+    [
+      { REDIS_URL: 'redis:6379' },
+      'REDIS_URL must be a redis:// or rediss:// URL such as redis://redis:6379; the value is not shown, it may hold a password',
+    ],
     [
       { REDIS_URL: 'http://redis:6379' },
-      'REDIS_URL must be a redis:// or rediss:// URL such as redis://redis:6379, got "http://redis:6379"',
+      'REDIS_URL must be a redis:// or rediss:// URL such as redis://redis:6379; the value is not shown, it may hold a password',
     ],
   ])('rejects %j with one line naming the variable', (env, message) => {
     const error = configError(env);
@@ -172,5 +178,62 @@ describe('loadConfig', () => {
     expect(configError({ CORS_ORIGINS: value }).message).toBe(
       `CORS_ORIGINS must be * or comma-separated http(s) origins such as https://app.example.com,http://localhost:5173, got ${JSON.stringify(value)}`,
     );
+  });
+});
+
+describe('REDIS_URL_FILE (a secret handed over as a file, as Swarm and Kubernetes do)', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'catalogue-config-'));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+  const PASSWORD = 'pa55-w0rd-only-in-the-file';
+  const secretFile = (name: string, contents: string) => {
+    const path = join(folder, name);
+    writeFileSync(path, contents, { mode: 0o600 });
+    return path;
+  };
+
+  it('reads REDIS_URL from the file, its trailing newline trimmed', () => {
+    const path = secretFile('url-newline', `redis://:${PASSWORD}@redis:6379/2\n`);
+    expect(loadConfig({ REDIS_URL_FILE: path }).redisUrl).toBe(`redis://:${PASSWORD}@redis:6379/2`);
+    const withoutNewline = secretFile('url-bare', `rediss://user:${PASSWORD}@cache.example.com:6380`);
+    expect(loadConfig({ REDIS_URL_FILE: withoutNewline }).redisUrl).toBe(`rediss://user:${PASSWORD}@cache.example.com:6380`);
+    const crlf = secretFile('url-crlf', `redis://:${PASSWORD}@redis:6379\r\n`);
+    expect(loadConfig({ REDIS_URL_FILE: crlf }).redisUrl).toBe(`redis://:${PASSWORD}@redis:6379`);
+  });
+
+  it('treats an empty REDIS_URL_FILE as unset, as every variable', () => {
+    expect(loadConfig({ REDIS_URL_FILE: '', REDIS_URL: 'redis://redis:6379' }).redisUrl).toBe('redis://redis:6379');
+    expect(loadConfig({ REDIS_URL_FILE: ' ' }).redisUrl).toBeNull();
+  });
+
+  it('refuses REDIS_URL and REDIS_URL_FILE both set, in one line naming both and neither value', () => {
+    const path = secretFile('url-both', `redis://:${PASSWORD}@redis:6379`);
+    const { message } = configError({ REDIS_URL: `redis://:${PASSWORD}@other:6379`, REDIS_URL_FILE: path });
+    expect(message).toBe('REDIS_URL and REDIS_URL_FILE are both set: set one of them');
+  });
+
+  it.each([
+    ['a missing file', () => join(folder, 'no-such-file'), 'ENOENT'],
+    ['a folder', () => folder, 'EISDIR'],
+  ])('refuses %s in one line naming the variable and the path', (_, path, code) => {
+    const { message } = configError({ REDIS_URL_FILE: path() });
+    expect(message).toBe(`REDIS_URL_FILE: cannot read ${JSON.stringify(path())} (${code})`);
+  });
+
+  it('refuses an empty file rather than running without the shared cache', () => {
+    const path = secretFile('url-empty', '\n');
+    expect(configError({ REDIS_URL_FILE: path }).message).toBe(`REDIS_URL_FILE: ${JSON.stringify(path)} is empty`);
+  });
+
+  it.each([
+    ['from the file', (url: string) => ({ REDIS_URL_FILE: secretFile('url-bad', `${url}\n`) }), ' (read from REDIS_URL_FILE)'],
+    ['from the environment', (url: string) => ({ REDIS_URL: url }), ''],
+  ])('never repeats a REDIS_URL it refuses (%s): the password stays out of the log', (_, env, from) => {
+    for (const url of [`http://:${PASSWORD}@redis:6379`, `redis//:${PASSWORD}@redis`, `${PASSWORD}`]) {
+      const { message } = configError(env(url));
+      expect(message).toBe(
+        `REDIS_URL${from} must be a redis:// or rediss:// URL such as redis://redis:6379; the value is not shown, it may hold a password`,
+      );
+      expect(message).not.toContain(PASSWORD);
+    }
   });
 });

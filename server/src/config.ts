@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
 /**
@@ -156,18 +157,56 @@ type VariableName = keyof typeof VARIABLES;
 type ParsedValue<Name extends VariableName> = z.output<(typeof VARIABLES)[Name]['schema']>;
 
 /**
+ * The variables that may hold a secret (a password in REDIS_URL). Each may instead be read from the file its
+ * `_FILE` variable names, as Swarm and Kubernetes hand secrets over (README, "Configuration"), and its value is
+ * never repeated in an error message.
+ */
+const SECRET_VARIABLES: ReadonlySet<VariableName> = new Set(['REDIS_URL']);
+
+/**
+ * `env` with each secret variable's `_FILE` read in its place (its trailing newline, as `echo` and editors leave
+ * one, trimmed). Both set is refused rather than one silently winning; so is a file that cannot be read or is empty.
+ */
+function withSecretFiles(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const resolved = { ...env };
+  for (const name of SECRET_VARIABLES) {
+    const fileVariable = `${name}_FILE`;
+    const path = env[fileVariable]?.trim();
+    if (!path) continue;
+    if (env[name]?.trim()) throw new ConfigError(`${name} and ${fileVariable} are both set: set one of them`);
+    let contents: string;
+    try {
+      contents = readFileSync(path, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? String(error);
+      throw new ConfigError(`${fileVariable}: cannot read ${JSON.stringify(path)} (${code})`);
+    }
+    const value = contents.replace(/\r?\n$/, '');
+    if (value.trim() === '') throw new ConfigError(`${fileVariable}: ${JSON.stringify(path)} is empty`);
+    resolved[name] = value;
+  }
+  return resolved;
+}
+
+/**
  * Reads and checks every variable. Unset and empty values both mean "use the default" (an empty
  * PRODUCTS_API_URL therefore selects the embedded catalogue), so `PORT=` in a compose file is harmless.
+ * REDIS_URL may come from the file REDIS_URL_FILE names instead.
  * Throws a ConfigError for the first variable that does not parse.
  */
-export function loadConfig(env: Record<string, string | undefined>): Config {
+export function loadConfig(environment: Record<string, string | undefined>): Config {
+  const env = withSecretFiles(environment);
   function read<Name extends VariableName>(name: Name): ParsedValue<Name> | undefined {
     const variable = VARIABLES[name];
     const raw = env[name]?.trim() || variable.default;
     if (raw === undefined) return undefined;
     const result = variable.schema.safeParse(raw);
     if (!result.success) {
-      throw new ConfigError(`${name} must be ${variable.expected}, got ${JSON.stringify(env[name])}`);
+      if (!SECRET_VARIABLES.has(name)) {
+        throw new ConfigError(`${name} must be ${variable.expected}, got ${JSON.stringify(env[name])}`);
+      }
+      const from = environment[`${name}_FILE`]?.trim() ? ` (read from ${name}_FILE)` : '';
+      throw new ConfigError(`${name}${from} must be ${variable.expected}; the value is not shown, it may hold a password`);
     }
     return result.data as ParsedValue<Name>;
   }

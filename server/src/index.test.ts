@@ -1,9 +1,12 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { rawExchange } from '@catalogue/testing/raw-http';
@@ -62,6 +65,39 @@ describe('the server process (index.ts)', { timeout: 30_000 }, () => {
     const { code, stderr } = await exited;
     expect(code).toBe(1);
     expect(stderr).toBe('Invalid configuration: PORT must be an integer from 0 to 65535, got "abc"\n');
+  });
+
+  it('reads REDIS_URL from REDIS_URL_FILE and logs neither the URL nor its password', async () => {
+    const password = 'only-in-the-secret-file-7f3a';
+    // A port nothing listens on: the shared cache is down from the start, so its failure is logged.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const folder = mkdtempSync(join(tmpdir(), 'catalogue-secret-'));
+    const secret = join(folder, 'redis-url');
+    writeFileSync(secret, `redis://:${password}@127.0.0.1:${port}\n`, { mode: 0o600 });
+    try {
+      const { child, exited, stdoutLines } = startProcess({ PORT: '0', REDIS_URL_FILE: secret });
+      let stdout = '';
+      child.stdout?.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString('utf8');
+      });
+      const down = await firstLogLine(stdoutLines, /^Shared cache \(Redis\) unavailable/);
+      expect(JSON.stringify(down.err)).toContain(`127.0.0.1:${port}`);
+      child.kill('SIGTERM');
+      const { stderr } = await exited;
+      expect(stdout).toContain('Shared cache (Redis) unavailable');
+      expect(stdout + stderr).not.toContain(password);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('exits 1 with one line naming both when REDIS_URL and REDIS_URL_FILE are set', async () => {
+    const { code, stderr } = await startProcess({ REDIS_URL: 'redis://:pw@redis:6379', REDIS_URL_FILE: '/run/secrets/x' }).exited;
+    expect(code).toBe(1);
+    expect(stderr).toBe('Invalid configuration: REDIS_URL and REDIS_URL_FILE are both set: set one of them\n');
   });
 
   it('exits 1 with one line when the port is taken', async () => {

@@ -107,7 +107,8 @@ export async function startNginxServer(options: NginxServerOptions): Promise<Ngi
 
 /** catalogue-replicas.conf: deploy/nginx/replicas.mjs's for a DNS name, else an `upstream` block of loopback ports. */
 function replicasConfig(replicas: NginxServerOptions['replicas']): string {
-  if ('name' in replicas) return runDeployScript('replicas.mjs', { APP_REPLICAS: replicas.name, NGINX_RESOLVER: replicas.resolver });
+  if ('name' in replicas)
+    return runDeployScript('replicas.mjs', { APP_REPLICAS_ADDRESS: replicas.name, NGINX_RESOLVER: replicas.resolver });
   const servers = replicas.ports.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=5s;\n`).join('');
   return `upstream catalogue_replicas {\n${servers}    keepalive 32;\n}\nmap "" $catalogue_replicas {\n    default catalogue_replicas;\n}\n`;
 }

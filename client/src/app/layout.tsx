@@ -1,4 +1,4 @@
-import { Suspense, useLayoutEffect, useState } from 'react';
+import { Suspense, useLayoutEffect, useRef, useState } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import styled from 'styled-components';
 import { ErrorBoundary } from '../components/error-boundary';
@@ -37,14 +37,18 @@ const StyledMain = styled.main`
 `;
 
 /**
- * The shared page: fixed top bar, then the active route. Each page opens scrolled to the top. While the mobile
- * menu covers the page, the page is inert: it takes neither focus nor presses.
+ * The shared page: fixed top bar, then the active route. Each page the visitor goes to opens scrolled to the top;
+ * the page the app takes over stays where the visitor has scrolled it (docs/pages.md, "Before the app"). While the
+ * mobile menu covers the page, the page is inert: it takes neither focus nor presses.
  */
 export function Layout() {
   const { pathname } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
 
+  const shownPath = useRef(pathname);
   useLayoutEffect(() => {
+    if (shownPath.current === pathname) return;
+    shownPath.current = pathname;
     window.scrollTo(0, 0);
   }, [pathname]);
 

@@ -1,8 +1,10 @@
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useId, useLayoutEffect, useRef, useState } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import styled, { css } from 'styled-components';
 import { PAGE_PATHS } from '@catalogue/shared/routes';
+import { useHydrated } from '../hooks/use-hydrated';
 import { useMediaQuery } from '../hooks/use-media-query';
+import { popoverShown } from '../hooks/use-popover';
 import { useScrolledPast } from '../hooks/use-scrolled-past';
 import { BREAKPOINTS, media } from '../styles/theme';
 import { StyledIconButton } from './icon-button';
@@ -13,7 +15,9 @@ import { ThemeToggle } from './theme-toggle';
 /** docs/product.md, "Navigation bar": the bar turns compact once the page is scrolled more than 10 px. */
 const COMPACT_AFTER_PX = 10;
 
-const StyledHeader = styled.header`
+/** `--bar-height`: the bar's height now, below which the open menu's panel and backdrop start. */
+const StyledHeader = styled.header<{ $compact: boolean }>`
+  --bar-height: ${({ $compact, theme }) => ($compact ? theme.layout.barHeightCompact : theme.layout.barHeight)};
   position: fixed;
   inset: 0 0 auto 0;
   z-index: 100;
@@ -38,12 +42,12 @@ const StyledBar = styled.div<{ $compact: boolean }>`
     `}
 `;
 
-const StyledBarInner = styled.div<{ $compact: boolean }>`
+const StyledBarInner = styled.div`
   display: flex;
   align-items: center;
   gap: ${({ theme }) => theme.space.lg};
   max-width: ${({ theme }) => theme.layout.maxWidth};
-  height: ${({ $compact, theme }) => ($compact ? theme.layout.barHeightCompact : theme.layout.barHeight)};
+  height: var(--bar-height);
   margin: 0 auto;
   padding: 0 ${({ theme }) => theme.space.md};
   transition: height ${({ theme }) => theme.transition.smooth};
@@ -116,8 +120,20 @@ const StyledMenuButton = styled(StyledIconButton)`
   }
 `;
 
-/** Three bars that turn into an X while the menu is open. */
-const StyledMenuIcon = styled.span<{ $open: boolean }>`
+const crossed = css`
+  span:nth-child(1) {
+    transform: translateY(7px) rotate(45deg);
+  }
+  span:nth-child(2) {
+    opacity: 0;
+  }
+  span:nth-child(3) {
+    transform: translateY(-7px) rotate(-45deg);
+  }
+`;
+
+/** Three bars that turn into an X while the menu is open: the app's or, before it, the popover's. */
+const StyledMenuIcon = styled.span`
   display: grid;
   gap: 5px;
 
@@ -132,41 +148,47 @@ const StyledMenuIcon = styled.span<{ $open: boolean }>`
       opacity ${({ theme }) => theme.transition.menu};
   }
 
-  ${({ $open }) =>
-    $open &&
-    css`
-      span:nth-child(1) {
-        transform: translateY(7px) rotate(45deg);
-      }
-      span:nth-child(2) {
-        opacity: 0;
-      }
-      span:nth-child(3) {
-        transform: translateY(-7px) rotate(-45deg);
-      }
-    `}
+  [aria-expanded='true'] > & {
+    ${crossed}
+  }
+
+  header:has(:popover-open) & {
+    ${crossed}
+  }
 `;
 
 /**
  * The fixed top bar: logo, the entries, the theme toggle and, below 1024 px, the hamburger button in place of
  * the entries, which opens the mobile menu. `onMenuOpenChange` tells the layout when the menu covers the page.
+ *
+ * The button opens the menu by itself (`popovertarget`) before the app runs and where scripts do not; the app then
+ * takes the menu as it finds it (docs/pages.md, "Before the app"): open if the visitor opened it, focus left where it
+ * is. From then on the app opens and closes it, and the button says which it does (`aria-expanded`).
  */
 export function NavBar({ onMenuOpenChange }: { onMenuOpenChange: (open: boolean) => void }) {
   const compact = useScrolledPast(COMPACT_AFTER_PX);
   const isLarge = useMediaQuery(`(min-width: ${BREAKPOINTS.lg}px)`);
-  const [menuWanted, setMenuWanted] = useState(false);
+  const hydrated = useHydrated();
+  // 'adopted': found open at takeover; 'opened': opened by a press on the button since.
+  const [menu, setMenu] = useState<'closed' | 'opened' | 'adopted'>('closed');
   // Growing the window past the breakpoint hides the overlay, so it must also stop counting as open.
-  const menuOpen = menuWanted && !isLarge;
+  const menuOpen = menu !== 'closed' && !isLarge;
   const menuId = useId();
+  const overlayId = useId();
   const buttonRef = useRef<HTMLButtonElement>(null);
-  const closeMenu = useCallback(() => setMenuWanted(false), []);
+  const overlayRef = useRef<HTMLDivElement>(null);
+  const closeMenu = useCallback(() => setMenu('closed'), []);
+  const adoptMenu = useEffectEvent(() => {
+    if (popoverShown(overlayRef.current)) setMenu('adopted');
+  });
 
+  useLayoutEffect(() => adoptMenu(), []);
   useEffect(() => onMenuOpenChange(menuOpen), [menuOpen, onMenuOpenChange]);
 
   return (
-    <StyledHeader>
+    <StyledHeader $compact={compact}>
       <StyledBar $compact={compact} data-compact={compact}>
-        <StyledBarInner $compact={compact}>
+        <StyledBarInner>
           <StyledLogoLink to={PAGE_PATHS.home}>
             <StyledLogo src="/logo.svg" alt="Company Logo" width={60} height={60} />
           </StyledLogoLink>
@@ -187,11 +209,17 @@ export function NavBar({ onMenuOpenChange }: { onMenuOpenChange: (open: boolean)
               ref={buttonRef}
               type="button"
               aria-label={menuOpen ? 'Close menu' : 'Open menu'}
-              aria-expanded={menuOpen}
+              // Before the app the browser tells whether the popover is open; the app says it once it keeps the menu.
+              aria-expanded={hydrated ? menuOpen : undefined}
               aria-controls={menuId}
-              onClick={() => setMenuWanted(!menuOpen)}
+              popoverTarget={overlayId}
+              onClick={(event) => {
+                // The app's own toggle, not the browser's as well.
+                event.preventDefault();
+                setMenu(menuOpen ? 'closed' : 'opened');
+              }}
             >
-              <StyledMenuIcon aria-hidden="true" $open={menuOpen}>
+              <StyledMenuIcon aria-hidden="true">
                 <span />
                 <span />
                 <span />
@@ -200,7 +228,15 @@ export function NavBar({ onMenuOpenChange }: { onMenuOpenChange: (open: boolean)
           </StyledActions>
         </StyledBarInner>
       </StyledBar>
-      <MobileMenu id={menuId} open={menuOpen} onClose={closeMenu} triggerRef={buttonRef} />
+      <MobileMenu
+        id={menuId}
+        overlayId={overlayId}
+        overlayRef={overlayRef}
+        open={menuOpen}
+        moveFocus={menu === 'opened'}
+        onClose={closeMenu}
+        triggerRef={buttonRef}
+      />
     </StyledHeader>
   );
 }

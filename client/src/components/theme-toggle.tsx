@@ -1,5 +1,12 @@
+import styled from 'styled-components';
+import { useHydrated } from '../hooks/use-hydrated';
 import { useThemeMode } from '../lib/theme-mode';
 import { StyledIconButton } from './icon-button';
+
+/** Hidden, its place kept, until the app can answer it: nothing in the bar moves when it appears. */
+const StyledToggle = styled(StyledIconButton)<{ $ready: boolean }>`
+  visibility: ${({ $ready }) => ($ready ? 'visible' : 'hidden')};
+`;
 
 function SunIcon() {
   return (
@@ -18,13 +25,17 @@ function MoonIcon() {
   );
 }
 
-/** Names the theme it switches to, and shows the icon of that theme. */
+/**
+ * Names the theme it switches to, and shows the icon of that theme. Only the app can switch and store the theme, so
+ * before it runs (and without scripts) the button is neither shown nor announced (docs/pages.md, "Before the app").
+ */
 export function ThemeToggle() {
   const { mode, toggle } = useThemeMode();
+  const ready = useHydrated();
   const next = mode === 'dark' ? 'light' : 'dark';
   return (
-    <StyledIconButton type="button" onClick={toggle} aria-label={`Switch to ${next} theme`}>
+    <StyledToggle type="button" onClick={toggle} aria-label={`Switch to ${next} theme`} $ready={ready}>
       {next === 'dark' ? <MoonIcon /> : <SunIcon />}
-    </StyledIconButton>
+    </StyledToggle>
   );
 }

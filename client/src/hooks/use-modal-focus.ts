@@ -1,9 +1,15 @@
 import { useCallback, useEffect, type RefObject } from 'react';
 
-const FOCUSABLE = 'a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])';
+/** Controls a press lands on by choice; the menu's backdrop (a button out of the tab order) is not one. */
+const FOCUSABLE = 'a[href], button:not([tabindex="-1"]), input, select, textarea, [tabindex]:not([tabindex="-1"])';
 
 interface ModalFocusOptions {
   open: boolean;
+  /**
+   * Whether opening moves focus into the panel: the visitor's press on the button does; a menu the app found open
+   * when it took the page over does not, focus staying where the visitor left it.
+   */
+  moveFocus: boolean;
   /** The modal's own element: focus moves to its first link on opening, and presses inside it keep it open. */
   panelRef: RefObject<HTMLElement | null>;
   /** The control that opened it: focus returns there on closing, and its own press toggles it (not ours). */
@@ -13,12 +19,12 @@ interface ModalFocusOptions {
 }
 
 /**
- * The focus rules of a modal panel opened by a button: on opening, focus moves into the panel and the page
+ * The focus rules of a modal panel opened by a button: on opening (by the visitor's press), focus moves into the panel and the page
  * beneath stops scrolling; Escape or a press on the backdrop closes it and hands focus back to the button; a
  * press on another control closes it and leaves focus on that control. Returns `close(restoreFocus)` for the
  * panel's own ways out (choosing an entry).
  */
-export function useModalFocus({ open, panelRef, triggerRef, onClose }: ModalFocusOptions): (restoreFocus: boolean) => void {
+export function useModalFocus({ open, moveFocus, panelRef, triggerRef, onClose }: ModalFocusOptions): (restoreFocus: boolean) => void {
   const close = useCallback(
     (restoreFocus: boolean) => {
       onClose();
@@ -29,7 +35,7 @@ export function useModalFocus({ open, panelRef, triggerRef, onClose }: ModalFocu
 
   useEffect(() => {
     if (!open) return;
-    panelRef.current?.querySelector('a')?.focus();
+    if (moveFocus) panelRef.current?.querySelector('a')?.focus();
 
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key === 'Escape') close(true);
@@ -51,7 +57,7 @@ export function useModalFocus({ open, panelRef, triggerRef, onClose }: ModalFocu
       document.removeEventListener('keydown', onKeyDown);
       document.removeEventListener('click', onOutsideClick);
     };
-  }, [open, panelRef, triggerRef, close]);
+  }, [open, moveFocus, panelRef, triggerRef, close]);
 
   return close;
 }

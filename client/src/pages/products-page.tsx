@@ -1,4 +1,4 @@
-import { useDeferredValue, useLayoutEffect, useMemo, useRef } from 'react';
+import { useDeferredValue, useEffectEvent, useLayoutEffect, useMemo, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
@@ -15,7 +15,7 @@ import { useCategories, useProducts, useProductsSearch } from '../features/produ
 import { productKeys } from '../features/products/api/product-keys';
 import { ProductGrid } from '../features/products/components/product-grid';
 import { ProductsPagination } from '../features/products/components/products-pagination';
-import { ProductsToolbar } from '../features/products/components/products-toolbar';
+import { ProductsToolbar, type ToolbarValues, typedValues } from '../features/products/components/products-toolbar';
 import { useDebouncedValue } from '../hooks/use-debounced-value';
 import { useDocumentTitle } from '../hooks/use-document-title';
 
@@ -100,18 +100,34 @@ export function ProductsPage() {
    * its own entry. Each starts again at the first page. The router navigates synchronously (see main.tsx), so the
    * input can be controlled by the URL itself.
    */
-  const setParam = (name: string, value: string, isDefault: boolean, replace: boolean) => {
+  const setParams = (changes: Partial<ToolbarValues>, replace: boolean) => {
     setSearchParams(
       (current) => {
         const next = new URLSearchParams(current);
-        if (isDefault) next.delete(name);
-        else next.set(name, value);
+        const set = (name: string, value: string, isDefault: boolean) => (isDefault ? next.delete(name) : next.set(name, value));
+        if (changes.search !== undefined) set(PRODUCTS_PARAMS.search, changes.search, changes.search === '');
+        if (changes.category !== undefined) set(PRODUCTS_PARAMS.category, changes.category, changes.category === '');
+        if (changes.sort !== undefined) set(PRODUCTS_PARAMS.sort, changes.sort, changes.sort === 'none');
         next.delete(PRODUCTS_PARAMS.page);
         return next;
       },
       { replace },
     );
   };
+
+  /**
+   * A visitor may type and choose in the server's page before the app has taken it over (docs/pages.md, "Before the
+   * app"). What the toolbar holds when the page mounts wins over the URL: the address follows it, replaced as typing
+   * replaces it, and the list with it, before the app's first frame. (Declared after useSearchParams, whose own layout
+   * effect must have run for the router to take the navigation.)
+   */
+  const toolbarRef = useRef<HTMLFormElement>(null);
+  const adoptTyped = useEffectEvent(() => {
+    if (!toolbarRef.current) return;
+    const typed = typedValues(toolbarRef.current);
+    if (typed.search !== search || typed.category !== category || typed.sort !== sort) setParams(typed, true);
+  });
+  useLayoutEffect(() => adoptTyped(), []);
 
   return (
     <StyledPage>
@@ -122,12 +138,13 @@ export function ProductsPage() {
 
       <ProductsToolbar
         search={search}
-        onSearchChange={(value) => setParam(PRODUCTS_PARAMS.search, value, value === '', true)}
+        onSearchChange={(value) => setParams({ search: value }, true)}
         category={category}
         categories={shown?.categories ?? []}
-        onCategoryChange={(value) => setParam(PRODUCTS_PARAMS.category, value, value === '', false)}
+        onCategoryChange={(value) => setParams({ category: value }, false)}
         sort={sort}
-        onSortChange={(value) => setParam(PRODUCTS_PARAMS.sort, value, value === 'none', false)}
+        onSortChange={(value) => setParams({ sort: value }, false)}
+        formRef={toolbarRef}
       />
 
       {shown && (

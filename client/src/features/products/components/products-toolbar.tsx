@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, type RefObject } from 'react';
 import styled, { css } from 'styled-components';
 import { PAGE_PATHS, PRODUCTS_PARAMS } from '@catalogue/shared/routes';
 import { isSortOption, SORT_OPTIONS, type SortOption } from '@catalogue/shared/sort';
@@ -91,6 +91,13 @@ function SearchIcon() {
   );
 }
 
+/** The toolbar's three values. */
+export interface ToolbarValues {
+  search: string;
+  category: string;
+  sort: SortOption;
+}
+
 interface ProductsToolbarProps {
   search: string;
   onSearchChange: (search: string) => void;
@@ -101,6 +108,18 @@ interface ProductsToolbarProps {
   onCategoryChange: (category: string) => void;
   sort: SortOption;
   onSortChange: (sort: SortOption) => void;
+  /** The form, for `typedValues`. */
+  formRef?: RefObject<HTMLFormElement | null>;
+}
+
+/**
+ * What the toolbar's controls hold now: what the list shows, or what the visitor typed and chose in the server's page
+ * before the app took it over (React keeps the values the controls hold when it hydrates them).
+ */
+export function typedValues(form: HTMLFormElement): ToolbarValues {
+  const value = (name: string) => (form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement | null)?.value ?? '';
+  const sort = value(PRODUCTS_PARAMS.sort);
+  return { search: value(PRODUCTS_PARAMS.search), category: value(PRODUCTS_PARAMS.category), sort: isSortOption(sort) ? sort : 'none' };
 }
 
 /**
@@ -116,6 +135,7 @@ export function ProductsToolbar({
   onCategoryChange,
   sort,
   onSortChange,
+  formRef,
 }: ProductsToolbarProps) {
   const searchId = useId();
   const categoryId = useId();
@@ -124,7 +144,7 @@ export function ProductsToolbar({
   // rather than a menu saying "All categories" over no products.
   const offered = category === '' || categories.includes(category) ? categories : [...categories, category];
   return (
-    <StyledToolbar role="search" action={PAGE_PATHS.products} method="get" onSubmit={(event) => event.preventDefault()}>
+    <StyledToolbar ref={formRef} role="search" action={PAGE_PATHS.products} method="get" onSubmit={(event) => event.preventDefault()}>
       <StyledSearchField>
         <StyledLabel htmlFor={searchId}>Search products</StyledLabel>
         <SearchIcon />
