@@ -70,7 +70,8 @@ log(`  built in ${((performance.now() - buildStarted) / 1000).toFixed(1)} s`);
 
 // These load our workspaces (the upstream double, the sort rule) from their built `dist`: only now do they exist.
 const { reportScenario, runScenario, SCENARIOS } = await import('./api-throughput.mjs');
-const { runLargeCatalogue } = await import('./large-catalogue.mjs');
+const { runLargeCatalogue } = await import('./large-catalogue-browser.mjs');
+const { runLargeCatalogueServer } = await import('./large-catalogue-server.mjs');
 const { measurePages } = await import('./pages.mjs');
 const { measureProductPhotos } = await import('./images.mjs');
 const { measureTakeoverAndInteractions } = await import('./interactions.mjs');
@@ -164,7 +165,11 @@ try {
     await measureTakeoverAndInteractions({ browser, log, report });
   });
 
-  await part('Large catalogue: /products with 50,000 products, on the server and in the browser', 'large catalogue', async () => {
+  await part('Large catalogue on the server: 50,000 and 200,000 products', 'large catalogue, server', async () => {
+    await runLargeCatalogueServer({ log, report, sizes: [50_000, 200_000] });
+  });
+
+  await part('Large catalogue in the browser: /products with 50,000 products', 'large catalogue', async () => {
     browser ??= await launchChromium();
     await runLargeCatalogue({ browser, log, report });
   });

@@ -10,11 +10,14 @@ import { freePort, PINNING } from '../bench/processes.mjs';
 const ENTRY = process.env.SOAK_SERVER_ENTRY || fileURLToPath(new URL('../../server/dist/index.js', import.meta.url));
 const HOOK = new URL('./measure-hook.mjs', import.meta.url).href;
 
-/** Starts the built server in front of `productsApiUrl` with `env` on top; resolves once /healthz answers 200. */
-export async function startSoakedServer({ productsApiUrl, env }) {
+/**
+ * Starts the built server in front of `productsApiUrl` with `env` on top; resolves once /healthz answers 200.
+ * `pinned: false` leaves it every core, for work it does on other threads (the large catalogue's fills).
+ */
+export async function startSoakedServer({ productsApiUrl, env, pinned = true }) {
   const port = await freePort();
   const command = [process.execPath, '--expose-gc', '--import', HOOK, ENTRY];
-  const [file, ...args] = PINNING ? ['taskset', '-c', '0', ...command] : command;
+  const [file, ...args] = PINNING && pinned ? ['taskset', '-c', '0', ...command] : command;
   const child = spawn(file, args, {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PRODUCTS_API_URL: productsApiUrl, ...env },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],

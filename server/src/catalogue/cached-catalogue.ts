@@ -1,16 +1,16 @@
 import type { Product } from '@catalogue/shared/product';
-import { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { encodeJsonBody } from '../http/encoded-body.js';
+import type { CatalogueList } from './catalogue-list.js';
 import { productSchema } from './product-schema.js';
 import { ProductNotFoundError, type ProductSource } from './product-source.js';
 import { toPublicProduct } from './public-product.js';
-import { preparedBodyOf } from './prepared-list.js';
 import { type CacheEntry, ReadThroughCache } from './read-through-cache.js';
 import type { SharedStore } from './shared-store.js';
 
 export type { CacheEntry } from './read-through-cache.js';
+export type { CatalogueList, ListSelection, ProductsPageContent } from './catalogue-list.js';
 
 export interface CachedCatalogueOptions {
   source: ProductSource;
@@ -30,10 +30,11 @@ export interface CachedCatalogueOptions {
 export interface CachedCatalogue {
   /** 'http' or 'embedded', for logs. */
   readonly sourceName: string;
-  listProducts(): Promise<CacheEntry<Product[]>>;
+  /** The list: its size, categories and body, and the questions it answers (catalogue-list.ts). */
+  listProducts(): Promise<CacheEntry<CatalogueList>>;
   getProduct(id: number): Promise<CacheEntry<Product>>;
   /** What listProducts() would answer now if that is a cache HIT, else `undefined`; never asks the source. */
-  peekList(): CacheEntry<Product[]> | undefined;
+  peekList(): CacheEntry<CatalogueList> | undefined;
   /** What getProduct(id) would answer now if that is a cache HIT, else `undefined`; never asks the source. */
   peekProduct(id: number): CacheEntry<Product> | undefined;
   /** Whether a cached copy is held that could still be served (for readiness). */
@@ -53,20 +54,34 @@ const LIST_KEY = 'list';
  */
 const CLAIM_MARGIN_MS = 1_000;
 
-const productListSchema = z.array(productSchema);
+/** A product's shared copy: its JSON, which must have the shape a source answer had when it was stored. */
+const productCopies = {
+  encode: (product: Product) => Promise.resolve(Buffer.from(JSON.stringify(product), 'utf8')),
+  decode(json: Buffer) {
+    let value: unknown;
+    try {
+      value = JSON.parse(json.toString('utf8'));
+    } catch {
+      return Promise.resolve(undefined);
+    }
+    const result = productSchema.safeParse(value);
+    return Promise.resolve(result.success ? result.data : undefined);
+  },
+};
 
-/** A shared copy must have the shape a source answer had when it was stored; anything else is ignored. */
-function parseWith<T>(schema: z.ZodType<T>): (value: unknown) => T | undefined {
-  return (value) => {
-    const result = schema.safeParse(value);
-    return result.success ? result.data : undefined;
+/** The list's shared copy: its JSON, made and read by the thread that holds the list (list-keeper.ts). */
+function listCopies(source: ProductSource) {
+  return {
+    encode: (list: CatalogueList) => list.sourceJson(),
+    decode: (json: Buffer) => source.listFromCopy(json),
   };
 }
 
 /**
  * The read-through cache over a ProductSource, with the list and each product under separate keys. Bodies
  * are prepared from the public shape of the products (image rewritten to this server's image route), while
- * the cached values keep the source's own image location for the image route.
+ * a cached product keeps the source's own image location for the image route. The list is held as the source
+ * made it (a CatalogueList: a large one on the list keeper's thread), never as products on this thread.
  */
 export function createCachedCatalogue({ source, config, logger, now, sharedStore }: CachedCatalogueOptions): CachedCatalogue {
   const timing = {
@@ -75,18 +90,18 @@ export function createCachedCatalogue({ source, config, logger, now, sharedStore
     ...(now === undefined ? {} : { now }),
   };
   const holdMs = config.upstreamTimeoutMs + CLAIM_MARGIN_MS;
-  const list = new ReadThroughCache<Product[]>({
+  const list = new ReadThroughCache<CatalogueList>({
     ...timing,
     logger,
-    // A large list's body was made on the worker that parsed it (list-fill-pool.ts); a small one's is made here.
-    prepare: (products) => Promise.resolve(preparedBodyOf(products) ?? encodeJsonBody(products.map(toPublicProduct))),
-    ...(sharedStore && { shared: { store: sharedStore, keyPrefix: 'list:', parse: parseWith(productListSchema), holdMs } }),
+    // The list comes with its body, made by whoever made the list (list-keeper.ts, catalogue-list.ts).
+    prepare: (held) => Promise.resolve(held.body),
+    ...(sharedStore && { shared: { store: sharedStore, keyPrefix: 'list:', ...listCopies(source), holdMs } }),
   });
   const products = new ReadThroughCache<Product>({
     ...timing,
     logger,
     prepare: (product) => encodeJsonBody(toPublicProduct(product)),
-    ...(sharedStore && { shared: { store: sharedStore, keyPrefix: 'product:', parse: parseWith(productSchema), holdMs } }),
+    ...(sharedStore && { shared: { store: sharedStore, keyPrefix: 'product:', ...productCopies, holdMs } }),
   });
 
   async function getProduct(id: number): Promise<CacheEntry<Product>> {

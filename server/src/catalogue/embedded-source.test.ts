@@ -9,6 +9,7 @@ import { createLogger } from '../logger.js';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import { createCapturingLogger } from '../testing/capturing-logger.js';
 import { startTestSite, type TestSite } from '../testing/test-site.js';
+import type { CatalogueList } from './catalogue-list.js';
 import { createEmbeddedSource } from './embedded-source.js';
 import { IMAGE_NOT_MODIFIED, type ProductImage, UpstreamError } from './product-source.js';
 
@@ -39,6 +40,11 @@ function catalogueFolder(products: unknown): URL {
   return pathToFileURL(`${folder}/`);
 }
 
+/** The public products of a list, as `GET /api/products` answers them. */
+function productsOf(list: CatalogueList): Product[] {
+  return JSON.parse(list.body.identity.toString('utf8')) as Product[];
+}
+
 const embeddedProducts = FIXTURE_PRODUCTS.slice(0, 3).map((product) => ({ ...product, image: `${product.id}.svg` }));
 const silent = createLogger('silent');
 
@@ -47,7 +53,7 @@ describe('the embedded source', () => {
     const { logger, records } = createCapturingLogger();
     const source = createEmbeddedSource({ directory: catalogueFolder([...embeddedProducts, { id: 'x' }]), logger });
 
-    expect((await source.listProducts()).map((product) => product.id)).toEqual([1, 2, 3]);
+    expect(productsOf(await source.listProducts()).map((product) => product.id)).toEqual([1, 2, 3]);
     expect(await source.getProduct(2)).toEqual(embeddedProducts[1]);
     expect(await source.getProduct(99)).toBeNull();
     expect(records.filter((record) => record.msg === 'Dropped an embedded product of the wrong shape')).toHaveLength(1);
@@ -106,7 +112,7 @@ describe('the real embedded catalogue (server/embedded-catalogue)', () => {
   it('loads at least 24 products in at least 4 categories, every image present', async () => {
     const { logger, records } = createCapturingLogger();
     const source = createEmbeddedSource({ logger });
-    const products = await source.listProducts();
+    const products = JSON.parse((await (await source.listProducts()).sourceJson()).toString('utf8')) as Product[];
 
     expect(records).toEqual([]);
     expect(products.length).toBeGreaterThanOrEqual(24);

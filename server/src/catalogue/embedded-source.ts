@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Product } from '@catalogue/shared/product';
 import type { Logger } from '../logger.js';
+import { listHeldHere, listHeldHereFromCopy } from './catalogue-list.js';
 import { describeProductIssues, productSchema } from './product-schema.js';
 import { type ProductImage, type ProductSource, UpstreamError } from './product-source.js';
 
@@ -67,8 +68,10 @@ export function createEmbeddedSource({ directory = EMBEDDED_CATALOGUE_DIR, logge
     name: 'embedded',
 
     async listProducts() {
-      return [...(await products()).values()];
+      return listHeldHere([...(await products()).values()]);
     },
+
+    listFromCopy: listHeldHereFromCopy,
 
     async getProduct(id) {
       return (await products()).get(id) ?? null;

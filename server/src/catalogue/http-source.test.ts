@@ -1,11 +1,11 @@
 import { readdirSync } from 'node:fs';
+import type { Product } from '@catalogue/shared/product';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../logger.js';
 import { startUpstreamStub, TINY_PNG, type UpstreamStub } from '@catalogue/testing/upstream-double';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import { createCapturingLogger } from '../testing/capturing-logger.js';
 import { createHttpSource, type HttpSourceOptions } from './http-source.js';
-import { preparedBodyOf } from './prepared-list.js';
 import { IMAGE_NOT_MODIFIED, type ProductImage, type ProductSource, UpstreamError } from './product-source.js';
 
 /** The image a plain (unconditional) fetch answers: never "not modified", which only a conditional one may be. */
@@ -71,12 +71,12 @@ describe('the http source', () => {
     const logger = createCapturingLogger();
     const http = await source(2000, { logger: logger.logger });
     stub.setProducts([FIXTURE_PRODUCTS[0], { id: 'two', title: 2 }, FIXTURE_PRODUCTS[2]]);
-    const products = await http.listProducts();
+    const list = await http.listProducts();
+    const products = JSON.parse((await list.sourceJson()).toString('utf8')) as Product[];
     expect(products.map((product) => product.id)).toEqual([FIXTURE_PRODUCTS[0]!.id, FIXTURE_PRODUCTS[2]!.id]);
     expect(products[0]?.image).toBe(`${stub.url}${FIXTURE_PRODUCTS[0]!.image}`);
     expect(logger.records.filter((entry) => entry.msg === 'Dropped an upstream product of the wrong shape')).toHaveLength(1);
-    const body = preparedBodyOf(products);
-    expect(JSON.parse(body!.identity.toString('utf8'))).toEqual(
+    expect(JSON.parse(list.body.identity.toString('utf8'))).toEqual(
       products.map((product) => ({ ...product, image: `/api/products/${product.id}/image` })),
     );
   });

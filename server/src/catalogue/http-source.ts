@@ -1,8 +1,8 @@
 import type { Product } from '@catalogue/shared/product';
 import type { AxiosResponse } from 'axios';
 import type { Logger } from '../logger.js';
-import { createListFillPool } from './list-fill-pool.js';
-import { keepPreparedList } from './prepared-list.js';
+import type { CatalogueList } from './catalogue-list.js';
+import { createListKeeper } from './list-keeper.js';
 import { describeProductIssues, productSchema } from './product-schema.js';
 import { IMAGE_NOT_MODIFIED, type ImageValidators, type ProductImage, type ProductSource, UpstreamError } from './product-source.js';
 import { createUpstreamClient, isSuccess } from './upstream-request.js';
@@ -28,7 +28,8 @@ const DEFAULT_MAX_JSON_BYTES = 64 * 1024 * 1024;
  * The Fake-Store-shaped API over HTTP. Nothing it answers is trusted: statuses are interpreted here, bodies are
  * read as text and parsed here (so an HTML error page or truncated JSON is a failure, not data), and every
  * product is checked against the schema. The list, which can be tens of megabytes, is downloaded, parsed, checked,
- * indexed and encoded on a worker thread (list-fill-pool.ts), so a fill never stalls the answers served meanwhile.
+ * indexed and encoded on the list keeper's thread, which keeps a large list there (list-keeper.ts): a fill never
+ * stalls the answers served meanwhile, and this thread never holds the products.
  */
 export function createHttpSource({
   baseUrl,
@@ -38,7 +39,7 @@ export function createHttpSource({
   imageHosts = [],
   logger,
 }: HttpSourceOptions): ProductSource {
-  const listFill = createListFillPool();
+  const keeper = createListKeeper();
   const jsonLimit = { bytes: maxJsonBytes, setting: 'UPSTREAM_MAX_BYTES' } as const;
   // The upstream names image URLs, and nothing it says is trusted: fetched as they are, they would let it point
   // this server at any address it can reach (an internal service on its own network). Images come only from
@@ -62,14 +63,14 @@ export function createHttpSource({
   return {
     name: 'http',
 
-    async listProducts(): Promise<Product[]> {
-      const filled = await listFill.fill({ url: `${baseUrl}/products`, timeoutMs, maxBytes: maxJsonBytes });
+    async listProducts(): Promise<CatalogueList> {
+      const filled = await keeper.fill({ url: `${baseUrl}/products`, timeoutMs, maxBytes: maxJsonBytes });
       if (!filled.ok) throw new UpstreamError(filled.message, { timedOut: filled.timedOut });
-      const { products, prepared, dropped } = filled.list;
-      for (const { index, issues } of dropped) logger.warn({ index, issues }, 'Dropped an upstream product of the wrong shape');
-      keepPreparedList(products, prepared);
-      return products;
+      for (const { index, issues } of filled.dropped) logger.warn({ index, issues }, 'Dropped an upstream product of the wrong shape');
+      return filled.list;
     },
+
+    listFromCopy: (json) => keeper.load(json),
 
     async getProduct(id: number): Promise<Product | null> {
       const path = `/products/${id}`;
@@ -123,7 +124,7 @@ export function createHttpSource({
       return { body: Buffer.from(response.data as ArrayBuffer), contentType, ...(answered && { validators: answered }) };
     },
 
-    close: () => listFill.close(),
+    close: () => keeper.close(),
   };
 }
 

@@ -19,6 +19,7 @@ export function measuredSource(source: ProductSource, metrics: Metrics): Product
   return {
     name: source.name,
     listProducts: () => measure('list', () => source.listProducts()),
+    listFromCopy: (json) => source.listFromCopy(json),
     getProduct: (id) => measure('product', () => source.getProduct(id)),
     getImage: (location, validators) => measure('image', () => source.getImage(location, validators)),
     ...(source.close && { close: () => source.close?.() ?? Promise.resolve() }),

@@ -1,5 +1,6 @@
 import type { Product } from '@catalogue/shared/product';
 import { type Failure, FailureError } from '../http/failure-answers.js';
+import type { CatalogueList } from './catalogue-list.js';
 
 /** Image bytes as a source holds them, with the content type to send. */
 export interface ProductImage {
@@ -28,7 +29,13 @@ export const IMAGE_NOT_MODIFIED = 'not-modified';
 export interface ProductSource {
   /** A short name for logs and metrics: 'http' or 'embedded'. */
   readonly name: string;
-  listProducts(): Promise<Product[]>;
+  /** The whole list, held where its size says (catalogue-list.ts), its public body made with it. */
+  listProducts(): Promise<CatalogueList>;
+  /**
+   * The list from the JSON of a copy another replica shared (docs/scaling.md), made as listProducts makes it;
+   * `undefined` when the copy is not a valid list.
+   */
+  listFromCopy(json: Buffer): Promise<CatalogueList | undefined>;
   /** Resolves `null` when the source has no such product (404, `null`, empty body, object without id). */
   getProduct(id: number): Promise<Product | null>;
   /**

@@ -50,10 +50,10 @@ describe.skipIf(redisMissing)('createRedisStore', () => {
   it('keeps a value with its fill time, separately per namespace, for as long as it is asked to', async () => {
     const { store: a, commands } = store('http://one.test');
     const { store: b } = store('http://two.test');
-    const value = [{ id: 1, title: 'Ünïcode & "quotes" <b>' }];
-    await a.write('list', { value, storedAt: 1_700_000_000_123 }, 60_000);
+    const json = Buffer.from(JSON.stringify([{ id: 1, title: 'Ünïcode & "quotes" <b>\n' }]));
+    await a.write('list', { json, storedAt: 1_700_000_000_123 }, 60_000);
 
-    expect(await a.read('list')).toEqual({ value, storedAt: 1_700_000_000_123 });
+    expect(await a.read('list')).toEqual({ json, storedAt: 1_700_000_000_123 });
     expect(await b.read('list')).toBeUndefined();
     expect(commands).toEqual(['write:ok', 'read:hit']);
     const [key] = await admin.keys('*:copy:list');
@@ -65,9 +65,9 @@ describe.skipIf(redisMissing)('createRedisStore', () => {
 
   it('treats what it did not write as absent', async () => {
     const { store: a } = store();
-    await a.write('k', { value: 1, storedAt: 1 }, 60_000);
+    await a.write('k', { json: Buffer.from('1'), storedAt: 1 }, 60_000);
     const [key] = await admin.keys('*:copy:k');
-    for (const junk of ['not json', '{"value":1}', '{"storedAt":"yesterday","value":1}', 'null', '[]']) {
+    for (const junk of ['no fill time', '{"storedAt":1,"value":1}', 'yesterday\n1', '\n1', '-1\n1', '1.5\n1']) {
       await admin.set(key!, junk);
       expect(await a.read('k')).toBeUndefined();
     }
@@ -90,13 +90,13 @@ describe.skipIf(redisMissing)('createRedisStore', () => {
 
   it('answers "nothing" within its time limit while Redis is paused, counts it, logs it once, and recovers', async () => {
     const { store: a, logs, commands, up } = store('http://upstream.test', 100);
-    await a.write('k', { value: 'v', storedAt: 1 }, 60_000);
+    await a.write('k', { json: Buffer.from('v'), storedAt: 1 }, 60_000);
     expect(a.available).toBe(true);
 
     await admin.call('CLIENT', 'PAUSE', '1000', 'ALL');
     expect(await a.read('k')).toBeUndefined();
     expect(await a.claimFill('k', 1_000)).toBe('unavailable');
-    await a.write('k', { value: 'w', storedAt: 2 }, 60_000);
+    await a.write('k', { json: Buffer.from('w'), storedAt: 2 }, 60_000);
     expect(a.available).toBe(false);
     expect(up()).toBe(false);
     expect(commands.filter((entry) => entry.endsWith(':error'))).toEqual(['read:error', 'claim:error', 'write:error']);
@@ -112,18 +112,18 @@ describe.skipIf(redisMissing)('createRedisStore', () => {
 
   it('drops writes when Redis is full, and still reads', async () => {
     const { store: a, commands } = store();
-    await a.write('k', { value: 'v', storedAt: 1 }, 60_000);
+    await a.write('k', { json: Buffer.from('v'), storedAt: 1 }, 60_000);
     await admin.config('SET', 'maxmemory-policy', 'noeviction');
     await admin.config('SET', 'maxmemory', '1');
 
-    await a.write('other', { value: 'x'.repeat(10_000), storedAt: 2 }, 60_000);
+    await a.write('other', { json: Buffer.from('x'.repeat(10_000)), storedAt: 2 }, 60_000);
     expect(commands).toContain('write:error');
-    expect(await a.read('k')).toEqual({ value: 'v', storedAt: 1 });
+    expect(await a.read('k')).toEqual({ json: Buffer.from('v'), storedAt: 1 });
   });
 
   it('fails at once, without queueing, once Redis is known to be down', async () => {
     const { store: a, commands, up } = store();
-    await a.write('k', { value: 'v', storedAt: 1 }, 60_000);
+    await a.write('k', { json: Buffer.from('v'), storedAt: 1 }, 60_000);
     await redis.kill();
     // The first command after the loss finds out; the ones after it do not wait for anything.
     await a.read('k');

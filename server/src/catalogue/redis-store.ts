@@ -26,7 +26,7 @@ export interface RedisStoreOptions {
 const RELEASE_IF_OURS = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
 
 /**
- * The shared store on Redis (ioredis). Copies are JSON `{storedAt, value}` under `<namespace>:copy:<key>` with an
+ * The shared store on Redis (ioredis). Copies are `<storedAt>\n<value's JSON>` under `<namespace>:copy:<key>` with an
  * expiry at the end of their usable life; claims are `SET NX PX` under `<namespace>:fill:<key>` holding this
  * process's token.
  *
@@ -35,7 +35,7 @@ const RELEASE_IF_OURS = "if redis.call('get', KEYS[1]) == ARGV[1] then return re
  * counted; the first failure after a success and the first success after failures are logged, not each command.
  */
 export function createRedisStore({ url, namespace, logger, metrics, commandTimeoutMs = 500 }: RedisStoreOptions): SharedStore {
-  const prefix = `catalogue:v1:${createHash('sha256').update(namespace).digest('hex').slice(0, 16)}`;
+  const prefix = `catalogue:v2:${createHash('sha256').update(namespace).digest('hex').slice(0, 16)}`;
   const token = randomUUID();
   const redis = new Redis(url, {
     // Every command, also one queued while the first connection is made, fails after this long.
@@ -101,7 +101,7 @@ export function createRedisStore({ url, namespace, logger, metrics, commandTimeo
     },
 
     async read(key) {
-      const raw = await attempt('read', () => redis.get(copyKey(key)));
+      const raw = await attempt('read', () => redis.getBuffer(copyKey(key)));
       if (raw === undefined) return undefined;
       const copy = raw === null ? undefined : decodeCopy(raw);
       metrics.recordSharedCacheCommand('read', copy === undefined ? 'miss' : 'hit');
@@ -111,7 +111,8 @@ export function createRedisStore({ url, namespace, logger, metrics, commandTimeo
     async write(key, copy, keepMs) {
       const ms = Math.ceil(keepMs);
       if (ms <= 0) return;
-      const done = await attempt('write', () => redis.set(copyKey(key), JSON.stringify(copy), 'PX', ms));
+      const stored = Buffer.concat([Buffer.from(`${copy.storedAt}\n`), copy.json]);
+      const done = await attempt('write', () => redis.set(copyKey(key), stored, 'PX', ms));
       if (done !== undefined) metrics.recordSharedCacheCommand('write', 'ok');
     },
 
@@ -142,14 +143,9 @@ export function createRedisStore({ url, namespace, logger, metrics, commandTimeo
 }
 
 /** A stored copy, or `undefined` for anything else (another program's key, a truncated value). */
-function decodeCopy(raw: string): SharedCopy | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
-  if (typeof parsed !== 'object' || parsed === null || !('storedAt' in parsed) || !('value' in parsed)) return undefined;
-  const { storedAt, value } = parsed;
-  return typeof storedAt === 'number' && Number.isFinite(storedAt) ? { storedAt, value } : undefined;
+function decodeCopy(raw: Buffer): SharedCopy | undefined {
+  const newline = raw.indexOf(0x0a);
+  const head = newline === -1 ? '' : raw.subarray(0, newline).toString('latin1');
+  const storedAt = Number(head);
+  return /^[0-9]+$/.test(head) && Number.isSafeInteger(storedAt) ? { storedAt, json: raw.subarray(newline + 1) } : undefined;
 }

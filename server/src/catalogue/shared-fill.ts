@@ -7,8 +7,13 @@ export interface SharedCopies<T> {
   store: SharedStore;
   /** Distinguishes this cache's keys from another's in the same store, e.g. `list:` and `product:`. */
   keyPrefix: string;
-  /** Checks a value read back from the store (another replica wrote it; it is data, not trusted code). */
-  parse: (value: unknown) => T | undefined;
+  /** The JSON of a value, as the store keeps it. */
+  encode: (value: T) => Promise<Buffer>;
+  /**
+   * The value of JSON read back from the store, checked (another replica wrote it; it is data, not trusted code);
+   * `undefined` when it is not a valid value.
+   */
+  decode: (json: Buffer) => Promise<T | undefined>;
   /**
    * How long a replica may hold the claim on a fill, and so how long the others wait for its copy before they ask
    * the source themselves: one source call's time limit plus a margin.
@@ -87,7 +92,7 @@ export class SharedFill<T> {
   async #read(storeKey: string): Promise<LoadedValue<T> | undefined> {
     const copy = await this.#copies.store.read(storeKey);
     if (copy === undefined) return undefined;
-    const value = this.#copies.parse(copy.value);
+    const value = await this.#copies.decode(copy.json);
     if (value === undefined) {
       this.#logger.warn({ key: storeKey }, 'Ignored a shared cache copy that is not a valid value');
       return undefined;
@@ -103,7 +108,7 @@ export class SharedFill<T> {
       return null;
     }
     const storedAt = this.#now();
-    if (store.available) await store.write(storeKey, { value, storedAt }, this.#usableMs);
+    if (store.available) await store.write(storeKey, { json: await this.#copies.encode(value), storedAt }, this.#usableMs);
     return { value, storedAt, from: 'source' };
   }
 }

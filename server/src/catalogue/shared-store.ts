@@ -28,9 +28,13 @@ export interface SharedStore {
 
 export type FillClaim = 'claimed' | 'taken' | 'unavailable';
 
-/** A validated source answer as replicas share it: the value itself (not prepared bytes) and when it was fetched. */
+/**
+ * A validated source answer as replicas share it: the value's JSON (not prepared bodies) and when it was fetched.
+ * Bytes, not a parsed value: a large list's copy is parsed by the thread that keeps the list (list-keeper.ts), never
+ * by the request thread.
+ */
 export interface SharedCopy {
-  value: unknown;
+  json: Buffer;
   /** Milliseconds since the epoch when the source answered; freshness and staleness count from here, fleet-wide. */
   storedAt: number;
 }

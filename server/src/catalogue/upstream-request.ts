@@ -11,7 +11,7 @@ export interface ByteLimit {
 
 /**
  * How this server asks the upstream, on the event loop (one product, an image) and on the list's worker thread
- * (list-fill-worker.ts) alike: statuses are the caller's to interpret, bodies are read raw, and every failure is
+ * (list-keeper-worker.ts) alike: statuses are the caller's to interpret, bodies are read raw, and every failure is
  * an UpstreamError whose message names the URL.
  */
 export interface UpstreamClient {

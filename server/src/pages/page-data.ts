@@ -1,10 +1,6 @@
-import { categoriesOf, holdsCategory } from '@catalogue/shared/categories';
-import type { ProductsPageData } from '@catalogue/shared/page-render';
 import type { PageRoute } from '@catalogue/shared/page-routes';
-import type { Product } from '@catalogue/shared/product';
-import { LOCAL_LIST_MAX_PRODUCTS, pageCount, type ProductsQuery } from '@catalogue/shared/product-paging';
-import type { CacheEntry, CachedCatalogue } from '../catalogue/cached-catalogue.js';
-import { searchPage } from '../catalogue/list-search.js';
+import { pageCount, type ProductsQuery } from '@catalogue/shared/product-paging';
+import type { CacheEntry, CachedCatalogue, ProductsPageContent } from '../catalogue/cached-catalogue.js';
 import { ProductNotFoundError, UpstreamError } from '../catalogue/product-source.js';
 import { toPublicProduct } from '../catalogue/public-product.js';
 import type { Logger } from '../logger.js';
@@ -35,12 +31,12 @@ export async function loadPage(route: PageRoute, catalogue: CachedCatalogue, log
         const entry = await catalogue.listProducts();
         const query: ProductsQuery =
           route.kind === 'home' ? HOME_QUERY : { search: route.query, category: route.category, sort: route.sort, page: route.page };
-        const data = productsPageData(entry.value, query);
+        const content = await entry.value.productsPage(query);
+        const data = productsPageData(content);
         // A category the catalogue does not hold shows the list with no products (docs/product.md, "Products"),
         // and so does a page past the last; both answer 404 and are not kept, so stale or made-up links are
         // neither indexed nor cached.
-        const page = (data.productsPage as ProductsPageData).page;
-        if (route.kind === 'products' && (!holdsCategory(entry.value, route.category) || route.page > pageCount(page.total))) {
+        if (route.kind === 'products' && (!content.holdsCategory || route.page > pageCount(content.page.total))) {
           return { data, status: 404 };
         }
         return { data, status: 200, entry };
@@ -68,7 +64,7 @@ export async function loadPage(route: PageRoute, catalogue: CachedCatalogue, log
  * catalogue's size) and the categories; the whole list too while it is small enough to travel, so the browser
  * filters it as the visitor types (docs/product.md, "Products").
  */
-function productsPageData(products: readonly Product[], query: ProductsQuery): PageData {
-  const productsPage = { page: searchPage(products, query), categories: categoriesOf(products) };
-  return products.length <= LOCAL_LIST_MAX_PRODUCTS ? { productsPage, products: products.map(toPublicProduct) } : { productsPage };
+function productsPageData({ page, categories, products }: ProductsPageContent): PageData {
+  const productsPage = { page, categories };
+  return products === undefined ? { productsPage } : { productsPage, products };
 }

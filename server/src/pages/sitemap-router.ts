@@ -1,10 +1,9 @@
-import { categoriesOf } from '@catalogue/shared/categories';
 import { type RequestHandler, type Response, Router } from 'express';
 import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
 import { UpstreamError } from '../catalogue/product-source.js';
 import type { Config } from '../config.js';
 import { publicOrigin } from './public-origin.js';
-import { robotsTxt, sitemapPage, sitemapXml } from './sitemap.js';
+import { robotsTxt } from '../catalogue/sitemap.js';
 import { BAD_HOST, RETRY_AFTER_SECONDS, sendText } from './text-answer.js';
 
 export interface SitemapRouterOptions {
@@ -14,23 +13,18 @@ export interface SitemapRouterOptions {
   now: () => number;
 }
 
-/** `/robots.txt`, `/sitemap.xml` and its numbered files (sitemap.ts), for the request's public origin. */
+/** `/robots.txt`, `/sitemap.xml` and its numbered files (made by catalogue/sitemap.ts where the list is held), for the request's public origin. */
 export function createSitemapRouter({ catalogue, config, now }: SitemapRouterOptions): Router {
   const sitemap: RequestHandler = async (req, res) => {
     const origin = publicOrigin(req, config);
     if (origin === undefined) return sendText(res, 400, BAD_HOST);
     const entry = await listOrUnavailable(res);
     if (entry === undefined) return;
-    const input = {
-      origin,
-      productIds: entry.value.map((product) => product.id),
-      categories: categoriesOf(entry.value),
-      lastModified: new Date(now() - entry.ageSeconds * 1000),
-    };
     const pageNumber = req.params.page;
-    const xml = pageNumber === undefined ? sitemapXml(input) : sitemapPage(input, Number(pageNumber));
+    // Made where the list is held (catalogue-list.ts): 200,000 products' URLs are megabytes of XML.
+    const xml = await entry.value.sitemap(origin, new Date(now() - entry.ageSeconds * 1000), pageNumber === undefined ? null : Number(pageNumber));
     if (xml === undefined) return sendText(res, 404, 'Not found\n');
-    res.status(200).set('Cache-Control', `public, max-age=${entry.freshForSeconds}`).type('application/xml').send(xml);
+    res.status(200).set('Cache-Control', `public, max-age=${entry.freshForSeconds}`).type('application/xml; charset=utf-8').send(xml);
   };
 
   async function listOrUnavailable(res: Response) {

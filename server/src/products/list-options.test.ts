@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyListOptions, LIST_OPTIONS_ERRORS, type ListOptions, MAX_LIST_LIMIT, parseListOptions } from './list-options.js';
+import { LIST_OPTIONS_ERRORS, type ListOptions, MAX_LIST_LIMIT, parseListOptions } from './list-options.js';
 
 describe('parseListOptions', () => {
   it.each<[string, ListOptions]>([
@@ -52,28 +52,5 @@ describe('parseListOptions', () => {
     expect(LIST_OPTIONS_ERRORS.sort).toBe('sort must be asc or desc');
     expect(LIST_OPTIONS_ERRORS.limitRepeated).toMatch(/^limit /);
     expect(LIST_OPTIONS_ERRORS.sortRepeated).toMatch(/^sort /);
-  });
-});
-
-describe('applyListOptions', () => {
-  // Upstream order is not id order, and two products share an id: the sort must be by id, and stable.
-  const products = [{ id: 3 }, { id: 1, tag: 'first' }, { id: 20 }, { id: 1, tag: 'second' }, { id: 2 }];
-
-  it.each<[ListOptions, unknown[]]>([
-    [{ sort: null, limit: null }, products],
-    [{ sort: null, limit: 2 }, [{ id: 3 }, { id: 1, tag: 'first' }]],
-    [{ sort: 'asc', limit: null }, [{ id: 1, tag: 'first' }, { id: 1, tag: 'second' }, { id: 2 }, { id: 3 }, { id: 20 }]],
-    [{ sort: 'desc', limit: null }, [{ id: 20 }, { id: 3 }, { id: 2 }, { id: 1, tag: 'first' }, { id: 1, tag: 'second' }]],
-    // Sort first, then limit: the highest ids.
-    [{ sort: 'desc', limit: 2 }, [{ id: 20 }, { id: 3 }]],
-    [{ sort: 'asc', limit: 100 }, [{ id: 1, tag: 'first' }, { id: 1, tag: 'second' }, { id: 2 }, { id: 3 }, { id: 20 }]],
-  ])('%j', (query, expected) => {
-    expect(applyListOptions(products, query)).toEqual(expected);
-  });
-
-  it('leaves the list it was given as it was', () => {
-    const copy = structuredClone(products);
-    applyListOptions(products, { sort: 'desc', limit: 1 });
-    expect(products).toEqual(copy);
   });
 });

@@ -1,5 +1,3 @@
-import type { Product } from '@catalogue/shared/product';
-
 /**
  * The Fake Store's list options, `?limit=N&sort=asc|desc`, on `/api/products` and `/api/products/category/{name}`
  * (docs/api.md, "Routes"): `sort` orders by id, then `limit` keeps the first N. Where the Fake Store is lax (it
@@ -58,10 +56,4 @@ export function parseListOptions(rawQuery: string): ListOptions | { error: strin
   const [sort] = sorts;
   if (sort !== undefined && sort !== 'asc' && sort !== 'desc') return { error: LIST_OPTIONS_ERRORS.sort };
   return { sort: sort ?? null, limit };
-}
-
-/** The products the options select: ordered by id if asked (a stable sort), then the first `limit`. */
-export function applyListOptions<T extends Pick<Product, 'id'>>(products: readonly T[], { sort, limit }: ListOptions): T[] {
-  const ordered = sort === null ? products : [...products].sort(sort === 'asc' ? (a, b) => a.id - b.id : (a, b) => b.id - a.id);
-  return ordered.slice(0, limit ?? undefined);
 }

@@ -2,15 +2,14 @@ import type { ProductsQuery } from '@catalogue/shared/product-paging';
 import { searchNeedle } from '@catalogue/shared/sort';
 import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
 import { createDerivedBodyCache } from '../catalogue/derived-body-cache.js';
-import { searchPage } from '../catalogue/list-search.js';
 import type { Answer } from '../http/answer.js';
-import { encodeJsonBody } from '../http/encoded-body.js';
 import { jsonAnswer } from './json-answer.js';
 
 /**
  * `/api/products/search`: one page of the products a search, a category and a sort select from the cached list,
  * answered with the list entry's freshness, never another upstream request. Like the list's views
- * (list-views.ts), each page's body is serialised and compressed once per list fill and then only picked.
+ * (list-views.ts), each page's body is cut from the list where it is held (catalogue-list.ts) and compressed once
+ * per list fill, then only picked.
  */
 export interface SearchView {
   /** The page's answer: waits for the list (a miss asks the upstream; its errors are the list's). */
@@ -32,7 +31,7 @@ export function createSearchView(catalogue: CachedCatalogue): SearchView {
   return {
     async answer(query) {
       const list = await catalogue.listProducts();
-      const body = await bodies.get(keyOf(query), list.body, () => encodeJsonBody(searchPage(list.value, query)), true);
+      const body = await bodies.get(keyOf(query), list.body, () => list.value.searchPage(query), true);
       return jsonAnswer({ ...list, body });
     },
     peek(query) {

@@ -1,11 +1,9 @@
-// A 50,000-product catalogue (each record its own words): what the server sends and holds, and the products page
-// in Chromium. On the server: the HTML of each kind of /products page, /healthz probed every 10 ms through repeated
-// refills, the search API's latency, the resident memory with the catalogue held and pages served, and what that
-// costs per product. In the browser: how soon the first card shows, how fast the grid follows a keystroke, a word
-// pasted into the search box (searched by the server) and a new category, whether the last page is reached by its
-// links, and Lighthouse's mobile audit of /products. `node scripts/bench/large-catalogue.mjs` runs this part alone
-// on the last build (`npm run build`), printing its figures.
-import { readFileSync } from 'node:fs';
+// A 50,000-product catalogue (each record its own words) in Chromium: how soon the first card shows, how fast the
+// grid follows a keystroke, a word pasted into the search box (searched by the server) and a new category, whether
+// the last page is reached by its links, and Lighthouse's mobile audit of /products. The server's figures (pages,
+// memory, /healthz through refills, at 50,000 and 200,000 products) are large-catalogue-server.mjs's.
+// `node scripts/bench/large-catalogue-browser.mjs` runs this part alone on the last build (`npm run build`),
+// printing its figures.
 import { pathToFileURL } from 'node:url';
 import { categoriesOf } from '@catalogue/shared/categories';
 import { filterAndSortProducts } from '@catalogue/shared/sort';
@@ -18,14 +16,8 @@ import { fmt, median, Report } from './report.mjs';
 import { startUpstream } from './upstream.mjs';
 
 const PRODUCTS = 50_000;
-/** The page size of docs/product.md, "Products", and the page budget of the issue this part measures. */
+/** The page size of docs/product.md, "Products". */
 const PAGE_SIZE = 24;
-const PAGE_MAX_BYTES = 250 * 1024;
-/** Refills of the whole list while /healthz is probed, each downloading, parsing and encoding 25 MB again. */
-const REFILLS = 3;
-const PROBE_INTERVAL_MS = 10;
-/** Searches the server has not answered before, each timed over HTTP. */
-const SEARCHES = 20;
 const CARD = 'a[href^="/productdetails/"]';
 const SEARCH = 'input[placeholder="Search products..."]';
 const CATEGORY = 'select[name="category"]';
@@ -270,74 +262,6 @@ export async function measureLargeCatalogue(browser, origin, products, log) {
   }
 }
 
-/** Resident memory (VmRSS) of a process in MB, or null off Linux. */
-function rssMb(pid) {
-  try {
-    const kb = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb === undefined ? null : Number(kb) / 1024;
-  } catch {
-    return null;
-  }
-}
-
-/** The pages a visitor and a crawler ask for, each of one page of products: their HTML as sent (identity). */
-function pageUrls(products) {
-  const [category] = categoriesOf(products);
-  const last = Math.ceil(products.length / PAGE_SIZE);
-  return [
-    '/products',
-    '/products?page=2',
-    `/products?page=${last}`,
-    '/products?sort=nameAZ',
-    `/products?${new URLSearchParams({ category, sort: 'priceHighLow', page: '3' })}`,
-    '/products?q=ba',
-    '/',
-  ];
-}
-
-/**
- * Probes /healthz every 10 ms on a server whose every request refills the list (CACHE_TTL_SECONDS=0), through
- * REFILLS refills one after the other; resolves with the probes' slowest answer and how many there were.
- */
-async function probeThroughRefills(upstream, log) {
-  // Not pinned to one core: the fill's worker thread is there to use the other one.
-  const server = await startBuiltServer({
-    productsApiUrl: upstream.url,
-    env: { CACHE_TTL_SECONDS: '0', LOG_LEVEL: 'warn' },
-    pinned: false,
-  });
-  try {
-    await get(`${server.origin}/api/products/search`, {}, 120_000);
-    const latencies = [];
-    const inFlight = new Set();
-    const timer = setInterval(() => {
-      const sent = performance.now();
-      const probe = get(`${server.origin}/healthz`).then(
-        () => latencies.push(performance.now() - sent),
-        () => latencies.push(Infinity),
-      );
-      inFlight.add(probe);
-      void probe.finally(() => inFlight.delete(probe));
-    }, PROBE_INTERVAL_MS);
-    try {
-      for (let refill = 0; refill < REFILLS; refill++) {
-        // Each request serves the copy held and starts a refill; the next waits until the upstream has been
-        // asked and answered, and the list's worker has had time to finish.
-        const asked = performance.now();
-        await get(`${server.origin}/api/products/search?q=refill${refill}`, {}, 120_000);
-        await new Promise((resolve) => setTimeout(resolve, 8_000));
-        log(`    refill ${refill + 1} started ${(performance.now() - asked).toFixed(0)} ms ago`);
-      }
-    } finally {
-      clearInterval(timer);
-      await Promise.all(inFlight);
-    }
-    return { maxMs: Math.max(...latencies), probes: latencies.length };
-  } finally {
-    await stopProcess(server.child);
-  }
-}
-
 /**
  * The bench's large-catalogue part: the built server in front of a generated 50,000-product upstream (its cache
  * filled first, so the figures are the page's), measured over HTTP and in `browser`, each figure added to `report`
@@ -347,59 +271,9 @@ export async function runLargeCatalogue({ browser, log, report }) {
   const upstream = await startUpstream(PRODUCTS);
   const server = await startBuiltServer({ productsApiUrl: upstream.url });
   try {
-    const emptyRss = rssMb(server.child.pid);
     await get(`${server.origin}/api/products/search`, {}, 120_000);
 
-    // HTML of each kind of page, as sent to a browser that asks for no compression (the budget counts bytes of HTML).
-    const sizes = [];
-    for (const url of pageUrls(upstream.products)) {
-      const response = await get(server.origin + url, {}, 60_000);
-      sizes.push({ url, status: response.status, bytes: response.body.length });
-      log(`    ${url}: ${response.status}, ${(response.body.length / 1024).toFixed(1)} KB of HTML`);
-    }
-    const largest = Math.max(...sizes.map((size) => size.bytes));
-    report.add(
-      'large catalogue',
-      `largest page of ${sizes.length} (/products, its pages, a search, a category)`,
-      `${(largest / 1024).toFixed(0)} KB`,
-      '≤ 250 KB',
-      largest <= PAGE_MAX_BYTES,
-    );
-
-    // Searches the server has not answered before: whole words of titles, each a new cache key.
-    const words = pastedWords(upstream.products, SEARCHES).map(({ word }) => word);
-    const searchMs = [];
-    for (const word of words) {
-      const started = performance.now();
-      await get(`${server.origin}/api/products/search?q=${encodeURIComponent(word)}&sort=nameAZ`, {}, 60_000);
-      searchMs.push(performance.now() - started);
-    }
-    log(`    search API, ${searchMs.length} new searches: median ${fmt(median(searchMs))} ms, slowest ${fmt(Math.max(...searchMs))} ms`);
-    report.add(
-      'large catalogue',
-      `GET /api/products/search, a new search (median of ${searchMs.length})`,
-      `${fmt(median(searchMs))} ms (slowest ${fmt(Math.max(...searchMs))} ms)`,
-    );
-
     const result = await measureLargeCatalogue(browser, server.origin, upstream.products, log);
-    const heldRss = rssMb(server.child.pid);
-    const perProduct = emptyRss === null || heldRss === null ? null : ((heldRss - emptyRss) * 1024 * 1024) / PRODUCTS;
-    log(
-      `    RSS: ${fmt(emptyRss)} MB before the list, ${fmt(heldRss)} MB with it held and pages served (${fmt(perProduct)} bytes a product)`,
-    );
-    report.add(
-      'large catalogue',
-      'server RSS with the catalogue held and pages served',
-      `${fmt(heldRss)} MB`,
-      '≤ 400 MB',
-      heldRss !== null && heldRss <= 400,
-    );
-    report.add(
-      'large catalogue',
-      'server memory per product (RSS growth / products)',
-      perProduct === null ? 'n/a' : `${fmt(perProduct / 1024, 1)} KB`,
-    );
-
     const loads = result.firstCard.filter((load) => load !== null);
     const firstCard = result.firstCard.includes(null)
       ? 'no card within 60 s'
@@ -460,23 +334,11 @@ export async function runLargeCatalogue({ browser, log, report }) {
     }
   } finally {
     await stopProcess(server.child);
-  }
-  try {
-    const { maxMs, probes } = await probeThroughRefills(upstream, log);
-    log(`    /healthz through ${REFILLS} refills: ${probes} probes, slowest ${fmt(maxMs)} ms`);
-    report.add(
-      'large catalogue',
-      `/healthz every ${PROBE_INTERVAL_MS} ms through ${REFILLS} refills, slowest`,
-      `${fmt(maxMs)} ms`,
-      '≤ 50 ms',
-      maxMs <= 50,
-    );
-  } finally {
     await upstream.close();
   }
 }
 
-// Alone: `node scripts/bench/large-catalogue.mjs` (after `npm run build`), printing the figures and their summary.
+// Alone: `node scripts/bench/large-catalogue-browser.mjs` (after `npm run build`), printing the figures and their summary.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   killChildrenOnExit();
   const report = new Report();

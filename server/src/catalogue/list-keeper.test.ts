@@ -1,0 +1,70 @@
+import type { Product } from '@catalogue/shared/product';
+import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
+import { generateCatalogue } from '@catalogue/testing/generated-catalogue';
+import { startUpstreamStub, type UpstreamStub } from '@catalogue/testing/upstream-double';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CatalogueList } from './catalogue-list.js';
+import { createListKeeper, type ListKeeper } from './list-keeper.js';
+import { UpstreamError } from './product-source.js';
+
+/** About 1.4 MB of JSON: past what is handed over to the request thread, so the keeper's thread keeps it. */
+const LARGE = generateCatalogue(3_000);
+const query = { search: 'ba', category: '', sort: 'nameAZ', page: 2 } as const;
+const text = (bytes: Buffer) => bytes.toString('utf8');
+
+describe('the list keeper', () => {
+  let upstream: UpstreamStub;
+  let keeper: ListKeeper;
+
+  beforeAll(async () => {
+    upstream = await startUpstreamStub({ products: LARGE });
+    keeper = createListKeeper();
+  });
+  afterAll(async () => {
+    await keeper.close();
+    await upstream.close();
+  });
+
+  async function fill(): Promise<CatalogueList> {
+    const filled = await keeper.fill({ url: `${upstream.url}/products`, timeoutMs: 20_000, maxBytes: 64 * 1024 * 1024 });
+    if (!filled.ok) throw new Error(filled.message);
+    return filled.list;
+  }
+
+  it('keeps a large list on its thread, its body in memory both threads share, and answers what a request needs', async () => {
+    upstream.setProducts(LARGE);
+    const list = await fill();
+    expect(list.body.identity.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(list.size).toBe(LARGE.length);
+    const page = JSON.parse(text((await list.searchPage(query)).identity)) as { items: Product[]; total: number };
+    expect(page.items).toHaveLength(24);
+    expect(page.items.every((product) => product.image === `/api/products/${product.id}/image`)).toBe(true);
+    const sitemap = await list.sitemap('https://shop.test', new Date(0), null);
+    expect(text(sitemap!)).toContain(`https://shop.test/productdetails/${LARGE.length}`);
+  });
+
+  it('lets go of a list two fills later: asking it then says to ask again, as an UpstreamError', async () => {
+    upstream.setProducts(LARGE);
+    const first = await fill();
+    await fill();
+    await expect(first.searchPage(query)).resolves.toBeDefined();
+    const third = await fill();
+    await expect(first.searchPage(query)).rejects.toBeInstanceOf(UpstreamError);
+    await expect(third.searchPage(query)).resolves.toBeDefined();
+  });
+
+  it('hands a small list to the request thread whole', async () => {
+    upstream.setProducts(FIXTURE_PRODUCTS);
+    const list = await fill();
+    expect(list.body.identity.buffer).not.toBeInstanceOf(SharedArrayBuffer);
+    expect(JSON.parse(text(list.body.identity))).toHaveLength(FIXTURE_PRODUCTS.length);
+    expect((await list.productsPage({ ...query, search: '' })).products).toHaveLength(FIXTURE_PRODUCTS.length);
+  });
+
+  it('makes a list from a shared copy, and refuses a copy that is not a list of valid products', async () => {
+    const copy = Buffer.from(JSON.stringify(LARGE));
+    const list = await keeper.load(copy);
+    expect(text(await list!.sourceJson())).toBe(text(copy));
+    for (const junk of ['not json', '{}', '[{"id":"one"}]']) expect(await keeper.load(Buffer.from(junk))).toBeUndefined();
+  });
+});
