@@ -22,7 +22,11 @@ export function createSitemapRouter({ catalogue, config, now }: SitemapRouterOpt
     if (entry === undefined) return;
     const pageNumber = req.params.page;
     // Made where the list is held (catalogue-list.ts): 200,000 products' URLs are megabytes of XML.
-    const xml = await entry.value.sitemap(origin, new Date(now() - entry.ageSeconds * 1000), pageNumber === undefined ? null : Number(pageNumber));
+    const xml = await entry.value.sitemap(
+      origin,
+      new Date(now() - entry.ageSeconds * 1000),
+      pageNumber === undefined ? null : Number(pageNumber),
+    );
     if (xml === undefined) return sendText(res, 404, 'Not found\n');
     res.status(200).set('Cache-Control', `public, max-age=${entry.freshForSeconds}`).type('application/xml; charset=utf-8').send(xml);
   };
