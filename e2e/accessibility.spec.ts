@@ -1,6 +1,13 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures/test.ts';
-import { expectNoSeriousAxeViolations, spinner, storeTheme, waitForHomePage, waitForProductsPage } from './support/page-helpers.ts';
+import {
+  expectNoSeriousAxeViolations,
+  spinner,
+  storeTheme,
+  waitForHomePage,
+  waitForMenuAtRest,
+  waitForProductsPage,
+} from './support/page-helpers.ts';
 
 /** Every screen and state a visitor can reach, each with what shows it is ready. */
 const SCREENS: { name: string; path: string; ready: (page: Page) => Promise<void> }[] = [
@@ -72,8 +79,7 @@ test.describe('Accessibility (axe: no serious or critical violations, both theme
       await page.getByRole('button', { name: 'Open menu' }).click();
       const menu = page.getByRole('navigation', { name: 'Menu' });
       await expect(menu).toBeVisible();
-      // Wait out the 300 ms slide so axe sees the menu where it rests.
-      await expect.poll(() => menu.evaluate((nav) => getComputedStyle(nav).transform)).toMatch(/^(none|matrix\(1, 0, 0, 1, 0, 0\))$/);
+      await waitForMenuAtRest(menu);
     });
   });
 });

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures/test.ts';
-import { waitForHomePage, waitForProductsPage } from './support/page-helpers.ts';
+import { waitForHomePage, waitForMenuAtRest, waitForProductsPage } from './support/page-helpers.ts';
 
 /** The fixed top bar's state: height, and whether any of its layers blurs what is behind it. */
 async function barState(page: Page) {
@@ -103,11 +103,7 @@ test.describe('Top bar', () => {
     await waitForProductsPage(page);
     await menuButton(page).click();
     await expect(mobileMenu(page)).toBeVisible();
-    // Wait out the 300 ms slide: measured mid-slide, the panel's edge is not yet where it rests, and the press
-    // meant for beside it could land on it.
-    await expect
-      .poll(() => mobileMenu(page).evaluate((nav) => getComputedStyle(nav).transform))
-      .toMatch(/^(none|matrix\(1, 0, 0, 1, 0, 0\))$/);
+    await waitForMenuAtRest(mobileMenu(page));
     const panel = (await mobileMenu(page).boundingBox())!;
     // A press on the dimmed page beside the panel.
     expect(panel.x).toBeGreaterThan(20);

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, FIXTURE_PRODUCTS, test } from './fixtures/test.ts';
 import { EMBEDDED_PRODUCTS, expectedTitles } from './support/catalogue.ts';
-import { cardTitles, expectNoSeriousAxeViolations } from './support/page-helpers.ts';
+import { cardTitles, expectNoSeriousAxeViolations, waitForMenuAtRest } from './support/page-helpers.ts';
 
 /**
  * With JavaScript off (docs/pages.md, "In the browser"): every page's navigation is reachable by keyboard at
@@ -58,9 +58,7 @@ test.describe('Without JavaScript', () => {
     await menuButton(page).click();
     await expect(mobileMenu(page)).toBeVisible();
     // It slides in over the whole screen, its panel on the right.
-    await expect
-      .poll(() => mobileMenu(page).evaluate((nav) => getComputedStyle(nav).transform))
-      .toMatch(/^(none|matrix\(1, 0, 0, 1, 0, 0\))$/);
+    await waitForMenuAtRest(mobileMenu(page));
     const panel = (await mobileMenu(page).boundingBox())!;
     expect(panel.x + panel.width).toBe(375);
     await page.keyboard.press('Escape');
@@ -132,7 +130,7 @@ test.describe("Without the page's scripts", () => {
         await menuButton(page).click();
         const menu = mobileMenu(page);
         await expect(menu).toBeVisible();
-        await expect.poll(() => menu.evaluate((nav) => getComputedStyle(nav).transform)).toMatch(/^(none|matrix\(1, 0, 0, 1, 0, 0\))$/);
+        await waitForMenuAtRest(menu);
         await expectNoSeriousAxeViolations(page, `the open menu without scripts, ${theme}`);
       }
     });

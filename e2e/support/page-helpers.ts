@@ -1,6 +1,14 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type Locator, type Page } from '@playwright/test';
 
+/**
+ * Waits out the mobile menu's 300 ms slide (docs/product.md, "Navigation bar") until it rests where it opens: measured
+ * mid-slide, its panel is not yet where a visitor sees it, and axe or a press beside it would see the wrong place.
+ */
+export async function waitForMenuAtRest(menu: Locator): Promise<void> {
+  await expect.poll(() => menu.evaluate((nav) => getComputedStyle(nav).transform)).toMatch(/^(none|matrix\(1, 0, 0, 1, 0, 0\))$/);
+}
+
 /** The full-screen loading spinner of docs/product.md, "Page hooks": role status, named Loading. */
 export function spinner(page: Page): Locator {
   return page.getByRole('status', { name: 'Loading' });
