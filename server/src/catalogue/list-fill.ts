@@ -27,9 +27,10 @@ export type Dropped = { index: number; issues: string }[];
 export type FillOutcome =
   | { made: { compact: CompactList; body: EncodedBody }; dropped: Dropped }
   /** The upstream failed (the UpstreamError's message: errors do not cross threads with their class), or a copy was invalid. */
-  | { failed: string; timedOut: boolean };
+  | Failed;
 
-type Products = { products: readonly Product[]; dropped: Dropped } | { failed: string; timedOut: boolean };
+type Failed = { failed: string; timedOut: boolean };
+type Products = { products: readonly Product[]; dropped: Dropped } | Failed;
 
 export async function runFill(job: FillJob): Promise<FillOutcome> {
   // The body's text and its parse are out of scope once the products are had, so the heap can take them back
@@ -45,7 +46,24 @@ function productsOfTheCopy(json: Uint8Array): Products {
     : { products, dropped: [] };
 }
 
-async function download({ url, timeoutMs, maxBytes }: Extract<FillJob, { op: 'fill' }>): Promise<Products> {
+async function download(job: Extract<FillJob, { op: 'fill' }>): Promise<Products> {
+  const fetched = await fetchJson(job);
+  if ('failed' in fetched) return fetched;
+  const { items } = fetched;
+  const products: Product[] = [];
+  const dropped: Dropped = [];
+  for (const [index, item] of items.entries()) {
+    const parsed = productSchema.safeParse(item);
+    if (parsed.success) products.push(parsed.data);
+    else dropped.push({ index, issues: describeProductIssues(parsed.error) });
+    // The schema made its own object: the parse's can go now rather than after the whole list.
+    items[index] = undefined;
+  }
+  return { products, dropped };
+}
+
+/** The upstream's list parsed; the body's text is out of scope once this returns. */
+async function fetchJson({ url, timeoutMs, maxBytes }: Extract<FillJob, { op: 'fill' }>): Promise<{ items: unknown[] } | Failed> {
   let response;
   try {
     response = await createUpstreamClient(timeoutMs).get(url, 'text', { bytes: maxBytes, setting: 'UPSTREAM_MAX_BYTES' });
@@ -53,7 +71,7 @@ async function download({ url, timeoutMs, maxBytes }: Extract<FillJob, { op: 'fi
     if (!(error instanceof UpstreamError)) throw error;
     return { failed: error.message, timedOut: error.timedOut };
   }
-  const failed = (message: string): Products => ({ failed: message, timedOut: false });
+  const failed = (message: string): Failed => ({ failed: message, timedOut: false });
   if (!isSuccess(response)) return failed(`${url} answered ${response.status}`);
   const text = typeof response.data === 'string' ? response.data.trim() : '';
   let raw: unknown;
@@ -62,15 +80,7 @@ async function download({ url, timeoutMs, maxBytes }: Extract<FillJob, { op: 'fi
   } catch {
     return failed(`${url} answered ${response.status} with a body that is not JSON`);
   }
-  if (!Array.isArray(raw)) return failed(`${url} did not answer a JSON array`);
-  const products: Product[] = [];
-  const dropped: Dropped = [];
-  for (const [index, item] of raw.entries()) {
-    const parsed = productSchema.safeParse(item);
-    if (parsed.success) products.push(parsed.data);
-    else dropped.push({ index, issues: describeProductIssues(parsed.error) });
-  }
-  return { products, dropped };
+  return Array.isArray(raw) ? { items: raw } : failed(`${url} did not answer a JSON array`);
 }
 
 async function make(products: readonly Product[]): Promise<{ compact: CompactList; body: EncodedBody }> {
