@@ -18,8 +18,11 @@ export function isSortOption(value: unknown): value is SortOption {
 /** The sort options that reorder the list. */
 export type ProductOrder = Exclude<SortOption, 'none'>;
 
+/** What the sorts read of a product: a record holding only these sorts as the product does. */
+type Sortable = Pick<Product, 'price' | 'title'>;
+
 /** How each sort compares two products; ties are left to a stable sort, so they keep the catalogue's order. */
-export const COMPARATORS: Record<ProductOrder, (a: Product, b: Product) => number> = {
+export const COMPARATORS: Record<ProductOrder, (a: Sortable, b: Sortable) => number> = {
   priceLowHigh: (a, b) => a.price - b.price,
   priceHighLow: (a, b) => b.price - a.price,
   nameAZ: (a, b) => a.title.localeCompare(b.title),

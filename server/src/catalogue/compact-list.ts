@@ -9,9 +9,9 @@ import { sitemapPage, sitemapXml } from './sitemap.js';
  * but the public list's JSON, one buffer, with where each product's JSON starts in it, and beside it only what
  * searching, sorting and the sitemap read: ids, lower-cased titles, category numbers, the sort orders. Every answer
  * is cut from these: a page of products is its products' bytes joined, never objects serialised again. Built once
- * per fill (buildCompactList), by the thread that fills the list. Typed arrays only (and the few categories'
- * names), so it moves between threads without a copy and without one JavaScript object a product: the short-lived
- * thread that fills the list hands it to the thread that keeps it (list-keeper.ts).
+ * per fill (compactListBuilder), product by product as the thread that fills the list validates them. Typed arrays
+ * only (and the few categories' names), so it moves between threads without a copy and without one JavaScript object
+ * a product: the short-lived thread that fills the list hands it to the thread that keeps it (list-keeper.ts).
  */
 export interface CompactList {
   /** `[` + each public product's JSON, joined by `,` + `]`: the same bytes as JSON.stringify of the public list. */
@@ -75,62 +75,88 @@ function titlesHolding({ bytes, starts }: TextColumn, needle: string): Uint8Arra
 
 const ORDERS = Object.keys(COMPARATORS) as ProductOrder[];
 
-/** The list as its products' JSON and indexes. `json` is allocated by `allocate` (shared memory for a kept list). */
-export function buildCompactList(
-  products: readonly Product[],
-  allocate: (bytes: number) => Uint8Array = (bytes) => new Uint8Array(bytes),
-): CompactList {
-  // Each product's JSON is written straight into the list's buffer: no Buffer a product, whose small allocations
-  // the allocator would keep after the fill.
-  const texts = products.map((product) => JSON.stringify(toPublicProduct(product)));
-  const starts = new Uint32Array(products.length + 1);
-  let length = 1;
-  for (const [position, text] of texts.entries()) {
-    starts[position] = length;
-    length += Buffer.byteLength(text, 'utf8') + 1;
-  }
-  starts[products.length] = Math.max(length, 2);
-  const json = allocate(Math.max(length, 2));
-  const out = Buffer.from(json.buffer, json.byteOffset, json.byteLength);
-  out[0] = 0x5b; // [
-  for (const [position, text] of texts.entries()) {
-    const start = starts[position]!;
-    out[start + out.write(text, start, 'utf8')] = 0x2c; // ,
-  }
-  out[out.length - 1] = 0x5d; // ]
+/** What the list keeps of a product while it is built, besides its JSON: what the orders, search and images read. */
+type Kept = Pick<Product, 'id' | 'title' | 'price' | 'image'>;
 
+/** A compact list made product by product, as a fill validates them: what it holds of each is its JSON and `Kept`. */
+export interface CompactListBuilder {
+  add(product: Product): void;
+  /** The list of the products added, its `json` allocated by `allocate` (shared memory for a kept list). */
+  build(allocate?: (bytes: number) => Uint8Array): CompactList;
+}
+
+export function compactListBuilder(): CompactListBuilder {
+  const kept: Kept[] = [];
   const categories: string[] = [];
   const categoryNumbers = new Map<string, number>();
-  const categoryOf = new Uint16Array(products.length);
-  for (const [position, { category }] of products.entries()) {
-    let number = categoryNumbers.get(category);
-    if (number === undefined) {
-      number = categories.push(category) - 1;
-      categoryNumbers.set(category, number);
-    }
-    categoryOf[position] = number;
-  }
+  const categoryOf: number[] = [];
+  // Each product's JSON as a string on the heap until the list's buffer is allocated at its size: V8's pages go
+  // back with the fill's thread, where Buffers gathered meanwhile would be the allocator's to keep.
+  const texts: string[] = [];
 
-  const positions = Array.from(products, (_, position) => position);
+  return {
+    add(product) {
+      const { id, title, price, image, category } = product;
+      texts.push(JSON.stringify(toPublicProduct(product)));
+      kept.push({ id, title, price, image });
+      let number = categoryNumbers.get(category);
+      if (number === undefined) {
+        number = categories.push(category) - 1;
+        categoryNumbers.set(category, number);
+      }
+      categoryOf.push(number);
+    },
+
+    build(allocate = (bytes) => new Uint8Array(bytes)) {
+      // Each product's JSON is written straight into the list's buffer: no Buffer a product, whose small
+      // allocations the allocator would keep after the fill.
+      const starts = new Uint32Array(texts.length + 1);
+      let length = 1;
+      for (const [position, text] of texts.entries()) {
+        starts[position] = length;
+        length += Buffer.byteLength(text, 'utf8') + 1;
+      }
+      starts[texts.length] = Math.max(length, 2);
+      const json = allocate(Math.max(length, 2));
+      const out = Buffer.from(json.buffer, json.byteOffset, json.byteLength);
+      out[0] = 0x5b; // [
+      for (const [position, text] of texts.entries()) {
+        const start = starts[position]!;
+        out[start + out.write(text, start, 'utf8')] = 0x2c; // ,
+      }
+      out[out.length - 1] = 0x5d; // ]
+      return {
+        json,
+        starts,
+        ids: Float64Array.from(kept, (product) => product.id),
+        categoryOf: Uint16Array.from(categoryOf),
+        categories,
+        lowerTitles: textColumn(kept.map((product) => product.title.toLocaleLowerCase())),
+        orders: ordersOf(kept),
+        sourceImages: textColumn(kept.map((product) => product.image)),
+      };
+    },
+  };
+}
+
+/** The list as its products' JSON and indexes. `json` is allocated by `allocate` (shared memory for a kept list). */
+export function buildCompactList(products: readonly Product[], allocate?: (bytes: number) => Uint8Array): CompactList {
+  const builder = compactListBuilder();
+  for (const product of products) builder.add(product);
+  return builder.build(allocate);
+}
+
+function ordersOf(kept: readonly Kept[]): CompactList['orders'] {
+  const positions = Array.from(kept, (_, position) => position);
   const orders = {} as CompactList['orders'];
   for (const order of ORDERS) {
     const compare = COMPARATORS[order];
     // Array.prototype.sort is stable: ties keep the catalogue's order, as filterAndSortProducts's do.
-    orders[order] = Uint32Array.from([...positions].sort((a, b) => compare(products[a]!, products[b]!)));
+    orders[order] = Uint32Array.from([...positions].sort((a, b) => compare(kept[a]!, kept[b]!)));
   }
-  orders.idAsc = Uint32Array.from([...positions].sort((a, b) => products[a]!.id - products[b]!.id));
-  orders.idDesc = Uint32Array.from([...positions].sort((a, b) => products[b]!.id - products[a]!.id));
-
-  return {
-    json,
-    starts,
-    ids: Float64Array.from(products, (product) => product.id),
-    categoryOf,
-    categories,
-    lowerTitles: textColumn(products.map((product) => product.title.toLocaleLowerCase())),
-    orders,
-    sourceImages: textColumn(products.map((product) => product.image)),
-  };
+  orders.idAsc = Uint32Array.from([...positions].sort((a, b) => kept[a]!.id - kept[b]!.id));
+  orders.idDesc = Uint32Array.from([...positions].sort((a, b) => kept[b]!.id - kept[a]!.id));
+  return orders;
 }
 
 export function listSize(list: CompactList): number {

@@ -5,9 +5,9 @@
  * fill is done (list-fill-worker.ts), so the heap that parsing grew goes back to the system with it: what comes out
  * is typed arrays and bytes only, moved to the thread that keeps the list.
  */
-import type { Product } from '@catalogue/shared/product';
 import { type EncodedBody, encodeBody } from '../http/encoded-body.js';
-import { buildCompactList, type CompactList } from './compact-list.js';
+import { type CompactList, type CompactListBuilder, compactListBuilder } from './compact-list.js';
+import { eachJsonArrayItem } from './json-array-items.js';
 import { describeProductIssues, productSchema, productsOfCopy } from './product-schema.js';
 import { UpstreamError } from './product-source.js';
 import { createUpstreamClient, isSuccess } from './upstream-request.js';
@@ -30,61 +30,91 @@ export type FillOutcome =
   | Failed;
 
 type Failed = { failed: string; timedOut: boolean };
-type Products = { products: readonly Product[]; dropped: Dropped } | Failed;
+/** The list being built of the valid products, and those dropped. */
+type Validated = { list: CompactListBuilder; dropped: Dropped } | Failed;
 
 export async function runFill(job: FillJob): Promise<FillOutcome> {
-  // The body's text and its parse are out of scope once the products are had, so the heap can take them back
-  // while the compact list is built: the fill's thread peaks lower.
-  const had = job.op === 'load' ? productsOfTheCopy(job.json) : await download(job);
-  return 'failed' in had ? had : { made: await make(had.products), dropped: had.dropped };
+  // The body's bytes are out of scope once the products are validated, so they can go back before the list's own
+  // buffer is allocated: the fill's thread peaks lower.
+  const had = job.op === 'load' ? validatedCopy(job.json) : await download(job);
+  return 'failed' in had ? had : { made: await make(had.list), dropped: had.dropped };
 }
 
-function productsOfTheCopy(json: Uint8Array): Products {
+function validatedCopy(json: Uint8Array): Validated {
   const products = productsOfCopy(json);
-  return products === undefined
-    ? { failed: 'the shared copy is not a list of valid products', timedOut: false }
-    : { products, dropped: [] };
+  if (products === undefined) return failed('the shared copy is not a list of valid products');
+  const list = compactListBuilder();
+  for (const product of products) list.add(product);
+  return { list, dropped: [] };
 }
 
-async function download(job: Extract<FillJob, { op: 'fill' }>): Promise<Products> {
-  const fetched = await fetchJson(job);
+async function download(job: Extract<FillJob, { op: 'fill' }>): Promise<Validated> {
+  const fetched = await fetchBody(job);
   if ('failed' in fetched) return fetched;
-  const { items } = fetched;
-  const products: Product[] = [];
-  const dropped: Dropped = [];
-  for (const [index, item] of items.entries()) {
-    const parsed = productSchema.safeParse(item);
-    if (parsed.success) products.push(parsed.data);
-    else dropped.push({ index, issues: describeProductIssues(parsed.error) });
-    // The schema made its own object: the parse's can go now rather than after the whole list.
-    items[index] = undefined;
-  }
-  return { products, dropped };
+  const { url, status, bytes } = fetched;
+  // Item by item: the body is never one string nor the whole array parsed, so the fill's heap stays small and
+  // its thread's exit cheap. Each item's parse, and the schema's object, are garbage once the list has its JSON.
+  const { visit, list, dropped } = validating();
+  return eachJsonArrayItem(bytes, visit) ? { list, dropped } : whyNotAnArray(url, status, bytes);
 }
 
-/** The upstream's list parsed; the body's text is out of scope once this returns. */
-async function fetchJson({ url, timeoutMs, maxBytes }: Extract<FillJob, { op: 'fill' }>): Promise<{ items: unknown[] } | Failed> {
+/** Checks each item as it comes: a product goes into the list, anything else is reported with its index in the upstream's array. */
+function validating(): { visit: (item: unknown, index: number) => void; list: CompactListBuilder; dropped: Dropped } {
+  const list = compactListBuilder();
+  const dropped: Dropped = [];
+  const visit = (item: unknown, index: number): void => {
+    const parsed = productSchema.safeParse(item);
+    if (parsed.success) list.add(parsed.data);
+    else dropped.push({ index, issues: describeProductIssues(parsed.error) });
+  };
+  return { visit, list, dropped };
+}
+
+/** The upstream's answer to a fill: its body's bytes when it succeeded. */
+async function fetchBody({
+  url,
+  timeoutMs,
+  maxBytes,
+}: Extract<FillJob, { op: 'fill' }>): Promise<{ url: string; status: number; bytes: Buffer } | Failed> {
   let response;
   try {
-    response = await createUpstreamClient(timeoutMs).get(url, 'text', { bytes: maxBytes, setting: 'UPSTREAM_MAX_BYTES' });
+    response = await createUpstreamClient(timeoutMs).get(url, 'arraybuffer', { bytes: maxBytes, setting: 'UPSTREAM_MAX_BYTES' });
   } catch (error) {
     if (!(error instanceof UpstreamError)) throw error;
     return { failed: error.message, timedOut: error.timedOut };
   }
-  const failed = (message: string): Failed => ({ failed: message, timedOut: false });
   if (!isSuccess(response)) return failed(`${url} answered ${response.status}`);
-  const text = typeof response.data === 'string' ? response.data.trim() : '';
+  // Node's adapter answers a Buffer already: wrapped again, not copied.
+  const data = response.data as Buffer | ArrayBuffer;
+  return { url, status: response.status, bytes: Buffer.isBuffer(data) ? data : Buffer.from(data) };
+}
+
+/**
+ * What a body that is not a plain JSON array is, judged as the whole text always was (without a byte-order mark,
+ * trimmed, JSON.parse): not JSON, or not an array, or (text around it that the item reader does not skip, such as a
+ * byte-order mark) an array after all, read whole.
+ */
+function whyNotAnArray(url: string, status: number, bytes: Buffer): Validated {
+  const text = bytes
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trim();
   let raw: unknown;
   try {
     raw = text === '' ? undefined : JSON.parse(text);
   } catch {
-    return failed(`${url} answered ${response.status} with a body that is not JSON`);
+    return failed(`${url} answered ${status} with a body that is not JSON`);
   }
-  return Array.isArray(raw) ? { items: raw } : failed(`${url} did not answer a JSON array`);
+  if (!Array.isArray(raw)) return failed(`${url} did not answer a JSON array`);
+  const { visit, list, dropped } = validating();
+  raw.forEach(visit);
+  return { list, dropped };
 }
 
-async function make(products: readonly Product[]): Promise<{ compact: CompactList; body: EncodedBody }> {
-  const compact = buildCompactList(products, (bytes) =>
+const failed = (message: string): Failed => ({ failed: message, timedOut: false });
+
+async function make(list: CompactListBuilder): Promise<{ compact: CompactList; body: EncodedBody }> {
+  const compact = list.build((bytes) =>
     bytes <= HANDED_OVER_MAX_BYTES ? new Uint8Array(bytes) : new Uint8Array(new SharedArrayBuffer(bytes)),
   );
   const { json } = compact;
