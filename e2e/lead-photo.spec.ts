@@ -3,13 +3,13 @@ import { expect, test } from './fixtures/test.ts';
 import { waitForApp } from './support/page-helpers.ts';
 
 /**
- * The lead photo first (docs/performance.md, "Takeover and interactions"): the page's largest paint, its lead photo,
- * is not held up by the app. The head preloads the app's chunk at low priority, so its bytes load beside the photo
- * rather than after it, and the small entry script starts the app only once the photo is painted; a photo that never
- * comes holds the app back for a few seconds at most.
+ * The lead photo first (docs/decisions/before-the-app.md, "When the app's bytes load"): the page's largest paint, its
+ * lead photo, is not held up by the app. The head only lists the app's scripts; the small entry script preloads them
+ * all once the photo is painted and then starts the app; a photo that never comes holds the app back for a few
+ * seconds at most.
  */
 const LEAD_PHOTO = /\/api\/products\/1\/image\?w=\d+$/;
-/** The app's chunk, which the head preloads and the entry script imports once the photo is painted (Vite names it after start-app.tsx). */
+/** The app's chunk (Vite names it after start-app.tsx). */
 const APP_CHUNK = /\/assets\/start-app-[\w-]+\.js$/;
 
 /** Holds every request for the lead photo until `release()`; `held` resolves when the first one arrives. */
@@ -32,37 +32,35 @@ function appStarted(page: Page): Promise<boolean> {
 }
 
 for (const path of ['/', '/products', '/productdetails/1']) {
-  test(`${path}: the app loads at low priority beside the lead photo and starts once the photo is in`, async ({ page }) => {
-    const priorities: string[] = [];
-    const cdp = await page.context().newCDPSession(page);
-    cdp.on('Network.requestWillBeSent', ({ request }) => {
-      if (APP_CHUNK.test(request.url)) priorities.push(request.initialPriority);
-    });
-    await cdp.send('Network.enable');
-    // No limit of its own (the test's applies): on a loaded machine the low-priority fetch may take a while.
-    const appLoaded = page.waitForEvent('requestfinished', { predicate: (request) => APP_CHUNK.test(request.url()), timeout: 0 });
+  test(`${path}: the app's scripts wait for the lead photo, then load together and take the page over`, async ({ page }) => {
+    const requested: string[] = [];
+    page.on('request', (request) => void requested.push(new URL(request.url()).pathname));
     const photo = await holdLeadPhoto(page);
     await page.goto(path, { waitUntil: 'domcontentloaded' });
     await photo.held;
-    // The app's bytes do not wait for the photo, and do not go ahead of it.
-    await appLoaded;
-    expect(priorities).toEqual(['Low']);
-    // Only the photo holds the app back now: a frame later it has still not started.
+    const listed = await page.evaluate(() => JSON.parse(document.getElementById('app-chunks')!.textContent) as string[]);
+    expect(listed.some((script) => APP_CHUNK.test(script))).toBe(true);
+    // The document is parsed and two frames have passed: a script linked in the head would have been asked for.
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    expect(
+      requested.filter((asked) => listed.includes(asked)),
+      "the app's scripts went ahead of the lead photo",
+    ).toEqual([]);
     expect(await appStarted(page), 'the app started while the lead photo was still on its way').toBe(false);
 
     photo.release();
     await waitForApp(page);
     await page.waitForFunction(() => performance.getEntriesByName('app-in-control').length > 0);
-    const [photoEnd, inControl] = await page.evaluate(() => [
-      Math.max(
-        ...performance
-          .getEntriesByType('resource')
-          .filter((entry) => /\/api\/products\/1\/image/.test(entry.name))
-          .map((entry) => (entry as PerformanceResourceTiming).responseEnd),
-      ),
-      performance.getEntriesByName('app-in-control')[0]!.startTime,
-    ]);
+    expect(requested).toEqual(expect.arrayContaining(listed));
+    const { photoEnd, scriptStarts, inControl } = await page.evaluate((scripts) => {
+      const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+      return {
+        photoEnd: Math.max(...resources.filter((entry) => /\/api\/products\/1\/image/.test(entry.name)).map((entry) => entry.responseEnd)),
+        scriptStarts: resources.filter((entry) => scripts.includes(new URL(entry.name).pathname)).map((entry) => entry.startTime),
+        inControl: performance.getEntriesByName('app-in-control')[0]!.startTime,
+      };
+    }, listed);
+    expect(Math.min(...scriptStarts)).toBeGreaterThan(photoEnd);
     expect(inControl).toBeGreaterThan(photoEnd);
   });
 }

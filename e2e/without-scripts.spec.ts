@@ -120,7 +120,11 @@ test.describe("Without the page's scripts", () => {
       for (const path of ['/', '/products', '/productdetails/1']) {
         await page.goto(path);
         // What theme-init.js would have put on for a visitor who chose dark.
-        if (theme === 'dark') await page.evaluate(() => document.documentElement.classList.add('dark'));
+        if (theme === 'dark') {
+          await page.evaluate(() => document.documentElement.classList.add('dark'));
+          // The colours change through a short transition; axe must read them once they have arrived.
+          await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)));
+        }
         expect(await page.evaluate(() => Object.keys(document.getElementById('root')!).some((key) => key.startsWith('__react')))).toBe(
           false,
         );

@@ -159,10 +159,10 @@ async function measureLighthouse(origin, runs, log, report) {
       report.add('photos', `Lighthouse ${result.path}`, `could not audit: ${result.error}`);
       continue;
     }
-    const each = result.runs.map((run) => `${run.performance} (LCP ${ms(run.lcpMs)})`).join(', ');
+    const each = result.runs.map((run) => `${run.performance} (LCP ${ms(run.lcpMs)}, TBT ${ms(run.tbtMs)})`).join(', ');
     const { ttfb, loadDelay, loadTime, renderDelay } = result.lcpPhases;
     log(
-      `  Lighthouse ${result.path.padEnd(18)} performance ${result.performance}, LCP ${ms(result.lcpMs)} (medians of ${result.runs.length}: ${each})` +
+      `  Lighthouse ${result.path.padEnd(18)} performance ${result.performance}, LCP ${ms(result.lcpMs)}, TBT ${ms(result.tbtMs)} (medians of ${result.runs.length}: ${each})` +
         (result.failedAudits.length ? `; failed: ${result.failedAudits.join(', ')}` : ''),
     );
     log(
@@ -182,6 +182,13 @@ async function measureLighthouse(origin, runs, log, report) {
       ms(result.lcpMs),
       '≤ 1,800 ms',
       result.lcpMs <= 1800,
+    );
+    report.add(
+      'photos',
+      `Lighthouse ${result.path} Total Blocking Time, median of ${result.runs.length}`,
+      ms(result.tbtMs),
+      '≤ 150 ms',
+      result.tbtMs <= 150,
     );
     report.add(
       'photos',

@@ -7,7 +7,8 @@
 //   `interactionId`) with the CPU slowed 4× (`Emulation.setCPUThrottlingRate`), each interaction's longest entry
 //   (its INP share), split into input delay, processing and presentation delay.
 // Part of `npm run bench`; `node scripts/bench/interactions.mjs` runs it alone on the last build
-// (BENCH_INTERACTION_RUNS, default 3: loads per figure; BENCH_SERVER_ENTRY measures another build).
+// (BENCH_INTERACTION_RUNS, default 3: loads per figure; BENCH_SERVER_ENTRY measures another build;
+// BENCH_INTERACTIONS_ONLY, e.g. `theme,card,takeover`, measures only the figures whose names contain one of those words).
 import { pathToFileURL } from 'node:url';
 import { startUpstreamStub } from '@catalogue/testing/upstream-double';
 import { launchChromium } from './browser.mjs';
@@ -230,10 +231,10 @@ function scenarios(origin, largeOrigin) {
   ];
 }
 
-async function measureInteractions(browser, origin, largeOrigin, runs, log, report) {
+async function measureInteractions(browser, origin, largeOrigin, runs, log, report, wanted) {
   for (const { name: viewportName, viewport } of VIEWPORTS) {
     for (const scenario of scenarios(origin, largeOrigin)) {
-      if (scenario.onlyAt && scenario.onlyAt !== viewportName) continue;
+      if ((scenario.onlyAt && scenario.onlyAt !== viewportName) || !wanted(scenario.name)) continue;
       const worst = [];
       for (let run = 0; run < runs; run++) {
         const context = await browser.newContext({ viewport });
@@ -265,15 +266,16 @@ async function measureInteractions(browser, origin, largeOrigin, runs, log, repo
  * The bench's part: starts the built server in front of the photo upstream and of a generated 5,000-product one,
  * then measures the takeover and the interactions, `runs` loads per figure.
  */
-export async function measureTakeoverAndInteractions({ browser, log, report, runs = 3 }) {
+export async function measureTakeoverAndInteractions({ browser, log, report, runs = 3, only = [] }) {
+  const wanted = (name) => only.length === 0 || only.some((word) => name.includes(word));
   const photos = await startUpstreamStub({ photos: true });
   const large = await startUpstream(LARGE_CATALOGUE);
   const server = await startBuiltServer({ productsApiUrl: photos.url, pinned: false });
   const largeServer = await startBuiltServer({ productsApiUrl: large.url, pinned: false });
   try {
     log(`  load average at start: ${loadAverage() ?? 'n/a'}`);
-    await measureTakeover(browser, server.origin, runs, log, report);
-    await measureInteractions(browser, server.origin, largeServer.origin, runs, log, report);
+    if (wanted('takeover')) await measureTakeover(browser, server.origin, runs, log, report);
+    await measureInteractions(browser, server.origin, largeServer.origin, runs, log, report, wanted);
     log(`  load average at the end: ${loadAverage() ?? 'n/a'}`);
   } finally {
     await stopProcess(largeServer.child);
@@ -294,6 +296,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       log: (line = '') => console.log(line),
       report,
       runs: Number(process.env.BENCH_INTERACTION_RUNS) || 3,
+      only: (process.env.BENCH_INTERACTIONS_ONLY ?? '').split(',').filter(Boolean),
     });
   } finally {
     await browser.close();

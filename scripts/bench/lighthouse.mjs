@@ -17,7 +17,7 @@ const LCP_PHASES = [
 /**
  * Audits each page of `paths` (default LIGHTHOUSE_PAGES) `runs` times (its score moves by several points from one run to the next on a shared
  * machine, so the figures that count are medians). Resolves with, per page, `{ path, performance, lcpMs, cls,
- * accessibility, bestPractices, lcpPhases, lcpElement, failedAudits, runs }`: medians of the runs that completed
+ * tbtMs, accessibility, bestPractices, lcpPhases, lcpElement, failedAudits, runs }`: medians of the runs that completed
  * (scores 0–100), Lighthouse's LCP breakdown `{ ttfb, loadDelay, loadTime, renderDelay }` (ms) and LCP element of the
  * run with the median LCP, the binary audits that failed in any run, and each run's `{ performance, lcpMs }`; or
  * `{ path, error }` when no run completed. Throws when Lighthouse or its Chromium cannot start at all.
@@ -53,12 +53,13 @@ export async function runLighthouse(origin, { runs = 1, paths = LIGHTHOUSE_PAGES
         performance: middle('performance'),
         lcpMs: middle('lcpMs'),
         cls: middle('cls'),
+        tbtMs: middle('tbtMs'),
         accessibility: middle('accessibility'),
         bestPractices: middle('bestPractices'),
         // The phases of one run, so they add up to its LCP: the run whose LCP is the median (or just above it).
         ...pick(medianRun(audits), ['lcpPhases', 'lcpElement']),
         failedAudits: [...new Set(audits.flatMap((audit) => audit.failedAudits))],
-        runs: audits.map(({ performance, lcpMs }) => ({ performance, lcpMs })),
+        runs: audits.map(({ performance, lcpMs, tbtMs }) => ({ performance, lcpMs, tbtMs })),
       });
     }
     return results;
@@ -89,6 +90,7 @@ async function auditOnce(lighthouse, url, port) {
       bestPractices: score('best-practices'),
       lcpMs: lhr.audits['largest-contentful-paint']?.numericValue ?? null,
       cls: lhr.audits['cumulative-layout-shift']?.numericValue ?? null,
+      tbtMs: lhr.audits['total-blocking-time']?.numericValue ?? null,
       ...lcpBreakdown(lhr.audits['largest-contentful-paint-element']),
       failedAudits: Object.values(lhr.audits)
         .filter((audit) => audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode === 'binary')

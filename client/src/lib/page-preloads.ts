@@ -1,11 +1,10 @@
 import type { Manifest } from 'vite';
 
 /**
- * The files a page links in its head so the app can take it over as soon as the lead photo is painted: the app's
- * chunk (which the entry imports then, main.tsx), the page's lazy chunks (`sources`, their paths in Vite's build
- * manifest) and what they import, with their stylesheets; not the entry itself, the page's own script. The head
- * links the scripts at low priority (server/src/pages/page-head.ts): they load beside the lead photo instead of after
- * it, without taking its bandwidth first (docs/performance.md, "Takeover and interactions").
+ * The files a page needs for the app to take it over: the app's chunk (which the entry imports once the lead photo is
+ * painted, main.tsx), the page's lazy chunks (`sources`, their paths in Vite's build manifest) and what they import,
+ * with their stylesheets; not the entry itself, the page's own script. The head links the stylesheets and lists the
+ * scripts (server/src/pages/page-head.ts), which the entry preloads together when it starts the app (app-chunks.ts).
  */
 export function pagePreloads(manifest: Manifest, sources: readonly string[]): string[] {
   const entry = Object.keys(manifest).find((key) => manifest[key]?.isEntry);

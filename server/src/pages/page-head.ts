@@ -18,7 +18,7 @@ export interface PageHeadInput {
   origin: string;
   /** The renderer's `<style>` elements, as they are. */
   styles: string;
-  /** The app's and the route's hashed chunks (`.js` preloaded as modules at low priority, `.css` linked as stylesheets). */
+  /** The app's and the route's hashed chunks (`.js` listed for the entry to preload, `.css` linked as stylesheets). */
   preloads: readonly string[];
 }
 
@@ -56,19 +56,25 @@ export function pageHead({ route, data, origin, styles, preloads }: PageHeadInpu
   }
   tags.push(metaName('twitter:card', photo ? 'summary_large_image' : 'summary'));
   if (photo) tags.push(photoPreload(photo.product.image, photo.layout));
+  const scripts = preloads.filter((url) => !url.endsWith('.css'));
   for (const url of preloads) {
-    const href = escapeHtml(url);
-    // Low priority: the app's scripts load beside the lead photo, never ahead of it (client/src/lib/page-preloads.ts).
-    tags.push(
-      url.endsWith('.css') ? `<link rel="stylesheet" href="${href}">` : `<link rel="modulepreload" href="${href}" fetchpriority="low">`,
-    );
+    if (url.endsWith('.css')) tags.push(`<link rel="stylesheet" href="${escapeHtml(url)}">`);
   }
+  // The app's scripts are listed, not linked: the entry preloads them once the lead photo is painted
+  // (client/src/lib/app-chunks.ts). Linked here, even at low priority, they cost Lighthouse's mobile LCP about 0.7 s
+  // (docs/decisions/before-the-app.md, "When the app's bytes load").
+  if (scripts.length > 0) tags.push(appChunksBlock(scripts));
   if (product) {
     const jsonLd = escapeJsonForScript(JSON.stringify(productJsonLd(product, origin, canonical)));
     tags.push(`<script type="application/ld+json">${jsonLd}</script>`);
   }
   tags.push(styles);
   return tags.join('');
+}
+
+/** The app's and the route's scripts, which the entry preloads (client/src/lib/app-chunks.ts reads it by id). */
+function appChunksBlock(scripts: readonly string[]): string {
+  return `<script type="application/json" id="app-chunks">${escapeJsonForScript(JSON.stringify(scripts))}</script>`;
 }
 
 /** The data block the app hydrates from (client/src/main.tsx reads it by id): JSON, never executable. */

@@ -48,6 +48,11 @@ function dataBlocks(html: string, type: string): string[] {
   return [...html.matchAll(new RegExp(`<script type="${type}"[^>]*>([\\s\\S]*?)</script>`, 'g'))].map((match) => match[1]!);
 }
 
+/** The text of the state block the app hydrates from. */
+function stateBlockOf(html: string): string {
+  return /<script type="application\/json" id="catalogue-state">([\s\S]*?)<\/script>/.exec(html)![1]!;
+}
+
 async function responseCacheAnswers(): Promise<number> {
   const metric = await site!.metrics.registry.getSingleMetric('http_response_cache_answers_total')?.get();
   return metric?.values[0]?.value ?? 0;
@@ -155,7 +160,9 @@ describe('the head of each page', () => {
     expect(metaContents(text, 'robots')).toEqual([]);
     expect(text).toContain('imagesrcset="/api/products/1/image?w=160 160w, ');
     expect(text).not.toContain('The bare app.');
-    expect(text).toContain('<link rel="modulepreload" href="/assets/index-abc123.js" fetchpriority="low">');
+    // The app's scripts are listed for the entry to preload once the lead photo is painted, not linked.
+    expect(text).toContain('<script type="application/json" id="app-chunks">["/assets/index-abc123.js"]</script>');
+    expect(text).not.toContain('modulepreload');
     expect(text).toContain('<style data-styled="active">');
     expect(dataBlocks(text, 'application/ld\\+json')).toEqual([]);
   });
@@ -205,7 +212,7 @@ describe('the head of each page', () => {
       expect(metaContents(text, 'og:url')).toEqual([]);
       expect(titleOf(text)).toBe('furniture · Our Products · Catalogue');
       // The state carries the list, so the app hydrates the page as it was rendered: the category with no products.
-      const state = JSON.parse(dataBlocks(text, 'application/json')[0]!) as unknown;
+      const state = JSON.parse(stateBlockOf(text)) as unknown;
       expect(JSON.stringify(state)).toContain(JSON.stringify(FIXTURE_PRODUCTS[0]!.title));
     }
     expect(await responseCacheAnswers()).toBe(0);
@@ -294,10 +301,12 @@ describe('the head of each page', () => {
   it('hands the app its state in a JSON data block it can parse back to the data rendered', async () => {
     await start();
     const { text } = await get('/productdetails/2');
-    const [state, ...others] = dataBlocks(text, 'application/json');
-    expect(others).toEqual([]);
-    expect(text).toContain('<script type="application/json" id="catalogue-state">');
-    const parsed = JSON.parse(state!) as { url: string; data: { product: { id: number; image: string } } };
+    // Two JSON blocks: the state, and the app's scripts for the entry to preload.
+    expect([...text.matchAll(/<script type="application\/json" id="([\w-]+)">/g)].map((match) => match[1])).toEqual([
+      'app-chunks',
+      'catalogue-state',
+    ]);
+    const parsed = JSON.parse(stateBlockOf(text)) as { url: string; data: { product: { id: number; image: string } } };
     expect(parsed.url).toBe('/productdetails/2');
     expect(parsed.data.product).toMatchObject({ id: 2, image: '/api/products/2/image' });
   });
@@ -327,7 +336,7 @@ describe('hostile text from the upstream', () => {
         expect(block).not.toMatch(/[<>&\u2028\u2029]/);
         expect(() => JSON.parse(block) as unknown).not.toThrow();
       }
-      const state = JSON.stringify(JSON.parse(dataBlocks(text, 'application/json')[0]!));
+      const state = JSON.stringify(JSON.parse(stateBlockOf(text)));
       expect(state).toContain(JSON.stringify(HOSTILE_TITLE).slice(1, -1));
       expect(state).toContain(JSON.stringify(HOSTILE_DESCRIPTION).slice(1, -1));
     },
