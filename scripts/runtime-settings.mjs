@@ -1,6 +1,6 @@
 // The memory settings the server runs with (docs/decisions/memory.md), in one place: `npm start`
 // (scripts/start.mjs), the bench's built server and the soak apply them from here, and the Dockerfile's `ENV` line
-// states the same two values (scripts/runtime-settings.test.ts holds them equal).
+// states the same two values (deploy/runtime-settings.test.ts holds them equal).
 //   MALLOC_ARENA_MAX=2            glibc's malloc arenas capped at two: every thread that allocates (libuv's pool,
 //                                 libvips') would otherwise fragment an arena of its own.
 //   --max-semi-space-size=8       V8's young generation at 8 MB per semi-space: its default of 16 grows with the
