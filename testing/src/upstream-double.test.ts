@@ -30,6 +30,24 @@ describe('the upstream double', () => {
     expect(upstream.requestCount('/products')).toBe(1);
   });
 
+  it('sends half of the list and then cuts the connection, or stalls, mid-body', async () => {
+    const upstream = await start();
+    const whole = Buffer.from(await (await fetch(`${upstream.url}/products`)).arrayBuffer());
+    for (const mode of ['cutMidBody', 'stallMidBody'] as const) {
+      await upstream.setMode(mode);
+      const response = await fetch(`${upstream.url}/products`, { signal: AbortSignal.timeout(500) });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-length')).toBe(String(whole.length));
+      const received: Uint8Array[] = [];
+      const ended = await (async () => {
+        for await (const chunk of response.body as AsyncIterable<Uint8Array>) received.push(chunk);
+        return 'ended';
+      })().catch((error: Error) => error.name);
+      expect(Buffer.concat(received)).toEqual(whole.subarray(0, whole.length >> 1));
+      expect(ended, mode).toBe(mode === 'cutMidBody' ? 'TypeError' : 'TimeoutError');
+    }
+  });
+
   it('answers an override for the next `times` requests only, then as before', async () => {
     const upstream = await start();
     upstream.override('/products/1', 'status500', { times: 2 });

@@ -79,6 +79,10 @@ export type StubMode =
   | 'html'
   /** `200` with truncated JSON. */
   | 'badJson'
+  /** `200` and the first half of the list's body (whatever the path), then the connection is cut. */
+  | 'cutMidBody'
+  /** `200` and the first half of the list's body (whatever the path), then nothing until the client gives up. */
+  | 'stallMidBody'
   /** `200` with the body `null`. */
   | 'null'
   /** `200` with an empty body. */
@@ -189,6 +193,15 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
         return send(res, 200, 'text/html; charset=utf-8', HTML_ERROR_PAGE);
       case 'badJson':
         return send(res, 200, 'application/json', '{"id":1,"title":"Fjallraven');
+      case 'cutMidBody':
+      case 'stallMidBody': {
+        const body = listBody();
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': body.length });
+        res.write(body.subarray(0, body.length >> 1), () => {
+          if (pathMode === 'cutMidBody') req.socket.destroy();
+        });
+        return;
+      }
       case 'null':
         return send(res, 200, 'application/json', 'null');
       case 'empty':

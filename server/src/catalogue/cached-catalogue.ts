@@ -69,7 +69,7 @@ const productCopies = {
   },
 };
 
-/** The list's shared copy: its JSON, made and read by the thread that holds the list (list-keeper.ts). */
+/** The list's shared copy: its JSON, made by the thread that holds the list and read on a fill's thread (list-keeper.ts). */
 function listCopies(source: ProductSource) {
   return {
     encode: (list: CatalogueList) => list.sourceJson(),

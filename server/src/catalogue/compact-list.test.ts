@@ -44,6 +44,18 @@ describe('the compact list', () => {
     }
   });
 
+  it('finds a search only within one title, never across two titles that follow each other', () => {
+    const titled = (titles: string[]) =>
+      buildCompactList(titles.map((title, index) => ({ ...FIXTURE_PRODUCTS[0]!, id: index + 1, title })));
+    const pair = titled(['Blue ab', 'cd lamp', 'ab', '', 'abcd', 'Ça ça']);
+    const found = (search: string) => selectPositions(pair, { search }).map((position) => position + 1);
+    expect(found('bc')).toEqual([5]);
+    expect(found('ab')).toEqual([1, 3, 5]);
+    expect(found('abcd')).toEqual([5]);
+    expect(found('lampab')).toEqual([]);
+    expect(found('ça')).toEqual([6]);
+  });
+
   it('answers one page of a search as the JSON of the page object, public products only', () => {
     const query = { search: 'a', category: '', sort: 'priceHighLow', page: 2 } as const;
     const all = filterAndSortProducts(CATALOGUE, query);

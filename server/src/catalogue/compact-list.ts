@@ -9,8 +9,9 @@ import { sitemapPage, sitemapXml } from './sitemap.js';
  * but the public list's JSON, one buffer, with where each product's JSON starts in it, and beside it only what
  * searching, sorting and the sitemap read: ids, lower-cased titles, category numbers, the sort orders. Every answer
  * is cut from these: a page of products is its products' bytes joined, never objects serialised again. Built once
- * per fill (buildCompactList), by the thread that fills the list; plain typed arrays and strings, so it can be
- * handed to another thread as it is.
+ * per fill (buildCompactList), by the thread that fills the list. Typed arrays only (and the few categories'
+ * names), so it moves between threads without a copy and without one JavaScript object a product: the short-lived
+ * thread that fills the list hands it to the thread that keeps it (list-keeper.ts).
  */
 export interface CompactList {
   /** `[` + each public product's JSON, joined by `,` + `]`: the same bytes as JSON.stringify of the public list. */
@@ -22,12 +23,54 @@ export interface CompactList {
   categoryOf: Uint16Array;
   /** In the catalogue's order of first appearance (shared/src/categories.ts). */
   categories: string[];
-  /** Each title lower-cased as the search rule compares it (shared/src/sort.ts). */
-  lowerTitles: string[];
+  /** Each title lower-cased as the search rule compares it (shared/src/sort.ts), as UTF-8. */
+  lowerTitles: TextColumn;
   /** The list's order under each sort and by id (positions), each stable: ties keep the catalogue's order. */
   orders: Record<ProductOrder | 'idAsc' | 'idDesc', Uint32Array>;
   /** The source's own image location of each product (the public JSON names this server's image route). */
-  sourceImages: string[];
+  sourceImages: TextColumn;
+}
+
+/** One string a product, as UTF-8 one after the other: product i's is `bytes[starts[i]..starts[i + 1])`. */
+export interface TextColumn {
+  bytes: Uint8Array;
+  starts: Uint32Array;
+}
+
+function textColumn(strings: readonly string[]): TextColumn {
+  const starts = new Uint32Array(strings.length + 1);
+  for (const [index, text] of strings.entries()) starts[index + 1] = starts[index]! + Buffer.byteLength(text, 'utf8');
+  const bytes = new Uint8Array(starts[strings.length]!);
+  const out = Buffer.from(bytes.buffer);
+  for (const [index, text] of strings.entries()) out.write(text, starts[index]!, 'utf8');
+  return { bytes, starts };
+}
+
+function textAt({ bytes, starts }: TextColumn, index: number): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8', starts[index], starts[index + 1]);
+}
+
+/**
+ * Which titles hold the needle, a flag a product: one byte search through all the titles' UTF-8 (a match of
+ * UTF-8 bytes is a match of the characters), each match kept when it lies within one title.
+ */
+function titlesHolding({ bytes, starts }: TextColumn, needle: string): Uint8Array {
+  const haystack = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const pattern = Buffer.from(needle, 'utf8');
+  const holding = new Uint8Array(starts.length - 1);
+  let position = 0;
+  let from = 0;
+  for (let at = haystack.indexOf(pattern, from); at !== -1; at = haystack.indexOf(pattern, from)) {
+    while (starts[position + 1]! <= at) position++;
+    const end = starts[position + 1]!;
+    if (at + pattern.length <= end) {
+      holding[position] = 1;
+      from = end;
+    } else {
+      from = at + 1;
+    }
+  }
+  return holding;
 }
 
 const ORDERS = Object.keys(COMPARATORS) as ProductOrder[];
@@ -37,21 +80,24 @@ export function buildCompactList(
   products: readonly Product[],
   allocate: (bytes: number) => Uint8Array = (bytes) => new Uint8Array(bytes),
 ): CompactList {
-  const pieces = products.map((product) => Buffer.from(JSON.stringify(toPublicProduct(product)), 'utf8'));
+  // Each product's JSON is written straight into the list's buffer: no Buffer a product, whose small allocations
+  // the allocator would keep after the fill.
+  const texts = products.map((product) => JSON.stringify(toPublicProduct(product)));
   const starts = new Uint32Array(products.length + 1);
   let length = 1;
-  for (const [position, piece] of pieces.entries()) {
+  for (const [position, text] of texts.entries()) {
     starts[position] = length;
-    length += piece.length + 1;
+    length += Buffer.byteLength(text, 'utf8') + 1;
   }
   starts[products.length] = Math.max(length, 2);
   const json = allocate(Math.max(length, 2));
-  json[0] = 0x5b; // [
-  for (const [position, piece] of pieces.entries()) {
-    json.set(piece, starts[position]);
-    json[starts[position]! + piece.length] = 0x2c; // ,
+  const out = Buffer.from(json.buffer, json.byteOffset, json.byteLength);
+  out[0] = 0x5b; // [
+  for (const [position, text] of texts.entries()) {
+    const start = starts[position]!;
+    out[start + out.write(text, start, 'utf8')] = 0x2c; // ,
   }
-  json[json.length - 1] = 0x5d; // ]
+  out[out.length - 1] = 0x5d; // ]
 
   const categories: string[] = [];
   const categoryNumbers = new Map<string, number>();
@@ -81,9 +127,9 @@ export function buildCompactList(
     ids: Float64Array.from(products, (product) => product.id),
     categoryOf,
     categories,
-    lowerTitles: products.map((product) => product.title.toLocaleLowerCase()),
+    lowerTitles: textColumn(products.map((product) => product.title.toLocaleLowerCase())),
     orders,
-    sourceImages: products.map((product) => product.image),
+    sourceImages: textColumn(products.map((product) => product.image)),
   };
 }
 
@@ -104,11 +150,12 @@ export function selectPositions(list: CompactList, { category = '', search = '',
   const categoryNumber = category === '' ? -1 : list.categories.indexOf(category);
   if (category !== '' && categoryNumber === -1) return [];
   const order = sort === 'none' ? undefined : list.orders[sort];
+  const holding = needle === '' ? undefined : titlesHolding(list.lowerTitles, needle);
   const matches: number[] = [];
   for (let step = 0; step < list.ids.length; step++) {
     const position = order === undefined ? step : order[step]!;
     if (categoryNumber !== -1 && list.categoryOf[position] !== categoryNumber) continue;
-    if (needle !== '' && !list.lowerTitles[position]!.includes(needle)) continue;
+    if (holding !== undefined && holding[position] === 0) continue;
     matches.push(position);
   }
   return matches;
@@ -225,7 +272,7 @@ export function answerQuestion(list: CompactList, kind: keyof ListQuestions, ask
         Array.from({ length: size }, (_, position) => position),
       );
       return Buffer.from(
-        JSON.stringify(products.map((product, position) => ({ ...product, image: list.sourceImages[position]! }))),
+        JSON.stringify(products.map((product, position) => ({ ...product, image: textAt(list.sourceImages, position) }))),
         'utf8',
       );
     }

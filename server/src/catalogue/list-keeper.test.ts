@@ -2,6 +2,7 @@ import type { Product } from '@catalogue/shared/product';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import { generateCatalogue } from '@catalogue/testing/generated-catalogue';
 import { startUpstreamStub, type UpstreamStub } from '@catalogue/testing/upstream-double';
+import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogueList } from './catalogue-list.js';
 import { createListKeeper, type ListKeeper } from './list-keeper.js';
@@ -11,6 +12,8 @@ import { UpstreamError } from './product-source.js';
 const LARGE = generateCatalogue(3_000);
 const query = { search: 'ba', category: '', sort: 'nameAZ', page: 2 } as const;
 const text = (bytes: Buffer) => bytes.toString('utf8');
+/** The process's threads as the kernel counts them: each worker thread is one of them while it runs. */
+const threadCount = () => readdirSync('/proc/self/task').length;
 
 describe('the list keeper', () => {
   let upstream: UpstreamStub;
@@ -25,8 +28,10 @@ describe('the list keeper', () => {
     await upstream.close();
   });
 
+  const fillOf = (timeoutMs: number) => keeper.fill({ url: `${upstream.url}/products`, timeoutMs, maxBytes: 64 * 1024 * 1024 });
+
   async function fill(): Promise<CatalogueList> {
-    const filled = await keeper.fill({ url: `${upstream.url}/products`, timeoutMs: 20_000, maxBytes: 64 * 1024 * 1024 });
+    const filled = await fillOf(20_000);
     if (!filled.ok) throw new Error(filled.message);
     return filled.list;
   }
@@ -66,5 +71,36 @@ describe('the list keeper', () => {
     const list = await keeper.load(copy);
     expect(text(await list!.sourceJson())).toBe(text(copy));
     for (const junk of ['not json', '{}', '[{"id":"one"}]']) expect(await keeper.load(Buffer.from(junk))).toBeUndefined();
+  });
+
+  it('fills on a thread that is gone when the fill is: one that fails or stalls mid-body leaves the list served in place, and the next works', async () => {
+    upstream.setProducts(LARGE);
+    const served = await fill();
+    const answer = text((await served.searchPage(query)).identity);
+    // The keeper's thread holds the list served; a fill's own thread is gone when its fill settles.
+    const threads = threadCount();
+    for (const mode of ['cutMidBody', 'stallMidBody', 'badJson'] as const) {
+      await upstream.setMode(mode);
+      const failed = await fillOf(mode === 'stallMidBody' ? 300 : 20_000);
+      expect(failed, mode).toMatchObject({ ok: false, timedOut: mode === 'stallMidBody' });
+      expect(threadCount(), mode).toBe(threads);
+      expect(text((await served.searchPage(query)).identity), mode).toBe(answer);
+    }
+    await upstream.setMode('normal');
+    const next = await fill();
+    expect(text((await next.searchPage(query)).identity)).toBe(answer);
+    expect(threadCount()).toBe(threads);
+  });
+
+  it('ends a fill still running when it is closed, leaving no thread behind', async () => {
+    const threads = threadCount();
+    const closing = createListKeeper();
+    await upstream.setMode('stallMidBody');
+    const stalled = closing.fill({ url: `${upstream.url}/products`, timeoutMs: 60_000, maxBytes: 64 * 1024 * 1024 });
+    await upstream.waitForRequests('/products', upstream.requestCount('/products') + 1);
+    await closing.close();
+    await expect(stalled).rejects.toThrow(/exited/);
+    expect(threadCount()).toBe(threads);
+    await upstream.setMode('normal');
   });
 });

@@ -1,16 +1,20 @@
-import { Worker } from 'node:worker_threads';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { EncodedBody } from '../http/encoded-body.js';
 import { asBuffer, type AskList, catalogueList, type CatalogueList, shapeOf } from './catalogue-list.js';
-import { answerQuestion } from './compact-list.js';
-import type { KeeperReply, KeeperRequest, MadeList } from './list-keeper-worker.js';
+import { answerQuestion, type CompactList } from './compact-list.js';
+import { type Dropped, type FillJob, type FillOutcome, HANDED_OVER_MAX_BYTES } from './list-fill.js';
+import type { KeeperReply, KeeperRequest } from './list-keeper-worker.js';
+import { movableBuffers } from './movable-buffers.js';
 import { UpstreamError } from './product-source.js';
 
 /**
- * The product list's thread (docs/decisions/catalogue-off-the-request-thread.md): one worker thread fills the list
- * and keeps a large one, answering the request thread's questions about it with the bytes of one answer
- * (list-keeper-worker.ts). Fills are rare (once per TTL, one at a time per key, read-through-cache.ts), and a second
- * thread would only compete with the event loop for the machine's cores. While it keeps no list (a small catalogue's
- * is handed over whole) the thread exits after a while, so its heap is given back between fills.
+ * The product list's threads (docs/decisions/catalogue-off-the-request-thread.md). Each fill runs on a thread of its
+ * own that exits when it is done (list-fill-worker.ts): parsing tens of megabytes of JSON and validating every
+ * product grows a heap to hundreds of megabytes, and only a thread's exit gives all of it back. What the fill made
+ * (typed arrays and bytes, list-fill.ts) is moved, not copied: a small list to this thread, which then holds it
+ * whole; a large one on to the list keeper's thread (list-keeper-worker.ts), which keeps it and answers this
+ * thread's questions with the bytes of one answer. Fills are rare (once per TTL, one at a time per key,
+ * read-through-cache.ts). While it keeps no list the keeper's thread exits after a while.
  */
 export interface ListKeeper {
   /**
@@ -21,28 +25,28 @@ export interface ListKeeper {
     url: string;
     timeoutMs: number;
     maxBytes: number;
-  }): Promise<
-    { ok: true; list: CatalogueList; dropped: { index: number; issues: string }[] } | { ok: false; message: string; timedOut: boolean }
-  >;
+  }): Promise<{ ok: true; list: CatalogueList; dropped: Dropped } | { ok: false; message: string; timedOut: boolean }>;
   /** A list from the JSON of a copy another replica shared; undefined when the copy is not a valid list. */
   load(json: Buffer): Promise<CatalogueList | undefined>;
   close(): Promise<void>;
 }
 
 /**
- * The worker runs the built JavaScript next to this file; when the server itself runs from its TypeScript sources
- * (the tests), the worker imports its source through tsx, with the workspaces' `source` condition as Vitest has it:
+ * The workers run the built JavaScript next to this file; when the server itself runs from its TypeScript sources
+ * (the tests), a worker imports its source through tsx, with the workspaces' `source` condition as Vitest has it:
  * its entry is a line of JavaScript that registers tsx first (hooks given by `--import` are not ready in time for
  * a worker's own entry).
  */
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
-const WORKER_FILE = new URL(FROM_SOURCE ? './list-keeper-worker.ts' : './list-keeper-worker.js', import.meta.url);
+const workerFile = (name: string) => new URL(`./${name}${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url);
+const KEEPER_FILE = workerFile('list-keeper-worker');
+const FILL_FILE = workerFile('list-fill-worker');
 
-function startThread(): Worker {
-  if (!FROM_SOURCE) return new Worker(WORKER_FILE);
+function startThread(file: URL, options: WorkerOptions = {}): Worker {
+  if (!FROM_SOURCE) return new Worker(file, options);
   const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  const entry = `const { register } = await import(${tsx}); register(); await import(${JSON.stringify(WORKER_FILE.href)});`;
-  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(entry)}`), { execArgv: ['--conditions=source'] });
+  const entry = `const { register } = await import(${tsx}); register(); await import(${JSON.stringify(file.href)});`;
+  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(entry)}`), { ...options, execArgv: ['--conditions=source'] });
 }
 const IDLE_THREAD_MS = 15_000;
 
@@ -51,17 +55,44 @@ type Unnumbered<T> = T extends unknown ? Omit<T, 'id'> : never;
 
 type Pending = { resolve: (reply: KeeperReply) => void; reject: (error: Error) => void };
 
+/**
+ * Runs one fill on a thread of its own and ends the thread once it has answered (or failed): the promise settles
+ * after the thread has exited, so a fill never leaves a thread behind.
+ */
+function fillOnItsOwnThread(job: FillJob, running: Set<Worker>): Promise<FillOutcome> {
+  const thread = startThread(FILL_FILE, { workerData: job, transferList: movableBuffers(job) });
+  // The thread never keeps the process alive on its own: a server that stops, stops.
+  thread.unref();
+  running.add(thread);
+  return new Promise<FillOutcome>((resolve, reject) => {
+    let outcome: FillOutcome | undefined;
+    let failure: Error | undefined;
+    thread.once('message', (message: FillOutcome) => {
+      outcome = message;
+      void thread.terminate();
+    });
+    thread.once('error', (error) => {
+      failure = error;
+    });
+    thread.once('exit', (code) => {
+      running.delete(thread);
+      if (outcome !== undefined) resolve(outcome);
+      else reject(failure ?? new Error(`the list's fill thread exited (${code}) before it answered`));
+    });
+  });
+}
+
 export function createListKeeper(): ListKeeper {
   let worker: Worker | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
   let holding = false;
   const pending = new Map<number, Pending>();
+  const filling = new Set<Worker>();
   let nextId = 1;
 
   function start(): Worker {
     if (worker) return worker;
-    const started = startThread();
-    // The thread never keeps the process alive on its own: a server that stops, stops.
+    const started = startThread(KEEPER_FILE);
     started.unref();
     started.on('message', (reply: KeeperReply) => {
       holding = reply.holding;
@@ -106,50 +137,49 @@ export function createListKeeper(): ListKeeper {
     });
   }
 
-  /** The request thread's side of a made list: held here when handed over whole, else asked of the thread. */
-  function listOf(made: MadeList, thread: Worker | undefined): CatalogueList {
-    const body = asBodyOfBuffers(made.body);
-    if ('compact' in made) {
-      const compact = made.compact;
+  /** A small list is held here whole; a large one is moved to the keeper's thread and asked there. */
+  async function listOf(compact: CompactList, body: EncodedBody): Promise<CatalogueList> {
+    const shape = shapeOf(compact);
+    const ownBody = asBodyOfBuffers(body);
+    if (compact.json.byteLength <= HANDED_OVER_MAX_BYTES) {
       const ask: AskList = (kind, question) => Promise.resolve(answerQuestion(compact, kind, question));
-      return catalogueList({ ...shapeOf(compact), body, ask });
+      return catalogueList({ ...shape, body: ownBody, ask });
     }
-    const { listId, size, categories, categorySizes } = made;
+    const reply = await send({ op: 'keep', compact }, movableBuffers(compact));
+    if (!('kept' in reply)) throw new Error(`the list keeper failed: ${'error' in reply ? reply.error : 'unexpected reply'}`);
+    const listId = reply.kept;
+    const thread = worker;
     const ask: AskList = async (kind, question) => {
       // A list kept by a thread that has since stopped (it crashed) is gone with it; so is one a newer fill replaced.
-      const reply =
+      const answered =
         worker === thread ? await send({ op: 'ask', listId, kind, ask: question } as Unnumbered<KeeperRequest>) : { gone: true };
-      if ('answer' in reply) return reply.answer as never;
-      if ('gone' in reply) throw new UpstreamError('the product list was refilled while this answer was prepared; ask again');
-      throw new Error(`the list keeper failed: ${'error' in reply ? reply.error : 'unexpected reply'}`);
+      if ('answer' in answered) return answered.answer as never;
+      if ('gone' in answered) throw new UpstreamError('the product list was refilled while this answer was prepared; ask again');
+      throw new Error(`the list keeper failed: ${'error' in answered ? answered.error : 'unexpected reply'}`);
     };
-    return catalogueList({ size, categories, categorySizes, body, ask });
+    return catalogueList({ ...shape, body: ownBody, ask });
   }
 
-  function fromReply(reply: KeeperReply, thread: Worker | undefined) {
-    if ('error' in reply) throw new Error(`the list keeper failed: ${reply.error}`);
-    if ('failed' in reply) return { ok: false as const, message: reply.failed, timedOut: reply.timedOut };
-    if (!('made' in reply)) throw new Error('the list keeper answered a fill with something else');
-    return { ok: true as const, list: listOf(reply.made, thread), dropped: reply.dropped };
+  async function run(job: FillJob) {
+    // A fill is starting: the keeper lets go of every list but the one served, so it holds at most two.
+    if (worker !== undefined) await send({ op: 'trim' });
+    const outcome = await fillOnItsOwnThread(job, filling);
+    if ('failed' in outcome) return { ok: false as const, message: outcome.failed, timedOut: outcome.timedOut };
+    return { ok: true as const, list: await listOf(outcome.made.compact, outcome.made.body), dropped: outcome.dropped };
   }
 
   return {
-    async fill(request) {
-      const reply = await send({ op: 'fill', ...request });
-      return fromReply(reply, worker);
-    },
+    fill: ({ url, timeoutMs, maxBytes }) => run({ op: 'fill', url, timeoutMs, maxBytes }),
     async load(json) {
       // A copy of its own (the reply to a Redis read may share Node's pool with other Buffers), moved to the thread.
-      const own = new Uint8Array(json);
-      const reply = await send({ op: 'load', json: own }, [own.buffer]);
-      const result = fromReply(reply, worker);
+      const result = await run({ op: 'load', json: new Uint8Array(json) });
       return result.ok ? result.list : undefined;
     },
     async close() {
       clearTimeout(idleTimer);
       const stopping = worker;
       worker = undefined;
-      await stopping?.terminate();
+      await Promise.all([stopping?.terminate(), ...[...filling].map((thread) => thread.terminate())]);
     },
   };
 }

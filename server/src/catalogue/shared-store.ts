@@ -30,8 +30,8 @@ export type FillClaim = 'claimed' | 'taken' | 'unavailable';
 
 /**
  * A validated source answer as replicas share it: the value's JSON (not prepared bodies) and when it was fetched.
- * Bytes, not a parsed value: a large list's copy is parsed by the thread that keeps the list (list-keeper.ts), never
- * by the request thread.
+ * Bytes, not a parsed value: a list's copy is parsed on a fill's own thread (list-keeper.ts), never by the request
+ * thread.
  */
 export interface SharedCopy {
   json: Buffer;

@@ -10,8 +10,8 @@ export interface ByteLimit {
 }
 
 /**
- * How this server asks the upstream, on the event loop (one product, an image) and on the list's worker thread
- * (list-keeper-worker.ts) alike: statuses are the caller's to interpret, bodies are read raw, and every failure is
+ * How this server asks the upstream, on the event loop (one product, an image) and on a fill's own thread
+ * (list-fill.ts) alike: statuses are the caller's to interpret, bodies are read raw, and every failure is
  * an UpstreamError whose message names the URL.
  */
 export interface UpstreamClient {

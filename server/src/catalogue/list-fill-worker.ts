@@ -1,0 +1,28 @@
+/**
+ * The thread of one fill (list-fill.ts): it is started with its job, posts what it made (moving its buffers) and is
+ * then ended by the thread that started it (list-keeper.ts), its whole heap with it.
+ */
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
+import { type FillJob, runFill } from './list-fill.js';
+import { movableBuffers } from './movable-buffers.js';
+
+/**
+ * This thread yields the processor to the event loop: it answers no visitor (unlike the keeper's, which answers
+ * searches at the process's priority), and a fill's seconds of parsing on a core the event loop wants stall the
+ * answers served meanwhile. On Linux a thread's nice value is its own, so the lowest priority here leaves the
+ * request thread's as it is. Elsewhere, or where /proc is not mounted, the thread runs at the process's priority.
+ */
+function yieldToTheEventLoop(): void {
+  try {
+    const threadId = Number(readlinkSync('/proc/thread-self').split('/').at(-1));
+    if (Number.isSafeInteger(threadId)) setPriority(threadId, 19);
+  } catch {
+    // Not Linux: nothing to do.
+  }
+}
+yieldToTheEventLoop();
+
+const outcome = await runFill(workerData as FillJob);
+parentPort?.postMessage(outcome, movableBuffers(outcome));
