@@ -59,6 +59,8 @@ ENV NODE_ENV=production
 # pool and libvips', would otherwise fragment an arena of its own: ~80 MB more at peak under photo load), and
 # V8's young generation at 8 MB per semi-space (its default of 16 grows with the request rate: ~25 MB more
 # under the API bench, for no CPU saved per answer). Keep --max-semi-space-size if you set NODE_OPTIONS yourself.
+# The same two values as scripts/runtime-settings.mjs, which npm start, the bench and the soak apply
+# (deploy/runtime-settings.test.ts holds them equal).
 ENV MALLOC_ARENA_MAX=2 NODE_OPTIONS=--max-semi-space-size=8
 WORKDIR /app
 # Owned by root and not writable by the app user: the server never writes to its own files.

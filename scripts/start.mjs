@@ -1,9 +1,11 @@
-// `npm start`: build whatever is missing or older than its sources, then run the server in this process
-// (so SIGTERM reaches the server's own shutdown handling directly).
-import { spawnSync } from 'node:child_process';
+// `npm start`: build whatever is missing or older than its sources, then run the server with the memory settings
+// the container runs with (scripts/runtime-settings.mjs). They take effect only when a process starts, so the
+// server runs as a child; SIGTERM and SIGINT are passed on to its own shutdown handling, and its exit is ours.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withRuntimeSettings } from './runtime-settings.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const at = (...parts) => join(root, ...parts);
@@ -25,4 +27,6 @@ if (builtAt === 0 || Math.max(...sources.map(newestChange)) > builtAt) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-await import(new URL('../server/dist/index.js', import.meta.url).href);
+const server = spawn(process.execPath, [at('server/dist/index.js')], { stdio: 'inherit', env: withRuntimeSettings(process.env) });
+for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => server.kill(signal));
+server.once('exit', (code, signal) => process.exit(code ?? (signal === null ? 1 : 128)));

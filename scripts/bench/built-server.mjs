@@ -1,10 +1,12 @@
-// The production server exactly as `npm start` runs it once built: `node server/dist/index.js`, configured
-// through the environment (README, "Configuration") at its defaults but for the two settings below.
+// The production server exactly as `npm start` runs it once built: `node server/dist/index.js` with the memory
+// settings the container and `npm start` apply (scripts/runtime-settings.mjs), configured through the environment
+// (README, "Configuration") at its defaults but for the two settings below.
 // BENCH_SERVER_ENTRY names another build's entry (e.g. an older commit's server/dist/index.js) to measure it
 // against the same contenders: before/after figures from one machine and one run.
 import { fileURLToPath } from 'node:url';
 import { waitFor200 } from './http.mjs';
 import { freePort, startNode } from './processes.mjs';
+import { withRuntimeSettings } from '../runtime-settings.mjs';
 
 const ENTRY = process.env.BENCH_SERVER_ENTRY || fileURLToPath(new URL('../../server/dist/index.js', import.meta.url));
 export const SERVER_CORE = 0;
@@ -21,7 +23,9 @@ export async function startBuiltServer({ productsApiUrl = '', env = {}, pinned =
   const started = performance.now();
   const child = startNode([ENTRY], {
     ...(pinned && { core: SERVER_CORE }),
-    env: {
+    // The bench's own environment first, so that e.g. NODE_OPTIONS=--perf-basic-prof reaches the server too.
+    env: withRuntimeSettings({
+      ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
       PRODUCTS_API_URL: productsApiUrl,
@@ -32,7 +36,7 @@ export async function startBuiltServer({ productsApiUrl = '', env = {}, pinned =
       // Long enough that every measured request is a HIT (a STALE answer would start a refresh mid-run).
       CACHE_TTL_SECONDS: '3600',
       ...env,
-    },
+    }),
   });
   // Its log lines are read off the pipe and dropped, as a log collector (Docker's, journald) reads them; unread,
   // the pipe would fill and stall the server.

@@ -16,6 +16,7 @@ import { startFlapping } from '@catalogue/testing/flapping-upstream';
 import { startUpstreamStub } from '@catalogue/testing/upstream-double';
 import { Agent } from 'node:http';
 import { loadAverage } from '../bench/report.mjs';
+import { MALLOC_ARENA_MAX, SEMI_SPACE_FLAG } from '../runtime-settings.mjs';
 import { runLoad, soakKeys, timedGet, warm } from './mixed-load.mjs';
 import { startSoakedServer } from './soaked-server.mjs';
 
@@ -92,10 +93,9 @@ let server;
 let exitCode = 1;
 try {
   const serverEnv = {
-    // The memory settings the container runs with (Dockerfile; docs/decisions/memory.md): glibc's arenas
-    // capped at two, V8's young generation at 8 MB per semi-space.
-    MALLOC_ARENA_MAX: '2',
-    NODE_OPTIONS: '--max-semi-space-size=8',
+    // The memory settings the container and `npm start` run with (scripts/runtime-settings.mjs).
+    MALLOC_ARENA_MAX,
+    NODE_OPTIONS: SEMI_SPACE_FLAG,
     // As the issue measured it: a short TTL, so every key goes stale, again and again, during the outage.
     CACHE_TTL_SECONDS: '3',
     UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS),

@@ -22,12 +22,16 @@ try {
 const log = createProcessLog(config.logLevel);
 const { logger } = log;
 
+/** The longest a dying process waits for its log reader to take the last lines (it usually takes them at once). */
+const FATAL_FLUSH_MS = 2000;
+
 // A bug that escaped every handler: say what it was, make sure the line (and every one before it) is written,
-// and exit, since the process's state can no longer be trusted. The orchestrator starts a new one.
-function dieOf(error: unknown, message: string): never {
+// and exit, since the process's state can no longer be trusted. The orchestrator starts a new one. A pipe whose
+// reader is behind holds lines in memory until it takes them: waited for, but not for ever.
+function dieOf(error: unknown, message: string): void {
   logger.fatal({ err: error }, message);
-  log.flushSync();
-  process.exit(1);
+  void log.flush().then(() => process.exit(1));
+  setTimeout(() => process.exit(1), FATAL_FLUSH_MS).unref();
 }
 process.on('uncaughtException', (error) => dieOf(error, 'Uncaught exception: exiting'));
 process.on('unhandledRejection', (reason) => dieOf(reason, 'Unhandled promise rejection: exiting'));

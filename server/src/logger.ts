@@ -18,50 +18,25 @@ export interface ProcessLog {
   logger: Logger;
   /** Resolves once every line logged so far has been written (graceful stop). */
   flush(): Promise<void>;
-  /** Writes every line logged so far before returning (a fatal error, when the event loop cannot be trusted). */
+  /**
+   * Hands every line logged so far to stdout before returning: a file, a terminal or a pipe with room (the usual
+   * case) has them written; a pipe whose reader is behind holds the rest, which flush() waits for.
+   */
   flushSync(): void;
 }
 
 /**
- * Lines wait until this many bytes are buffered (or a flush): one write per batch of about ten access lines
- * rather than a system call per request. Above 0, so that a flush waits for writes in flight to finish.
- */
-const MIN_WRITE_BYTES = 2048;
-/**
- * The largest single write: what piles up while a write is in flight goes out in one write of up to this much,
- * not one per turn. Each write is a hand-over to libuv's thread pool and back (on a busy core, two context
- * switches), so under load fewer, larger writes are what the log costs least with.
- */
-const MAX_WRITE_BYTES = 64 * 1024;
-/** The longest a line waits in the buffer when traffic is too light to fill it. */
-const FLUSH_INTERVAL_MS = 1000;
-
-/**
- * JSON lines on stdout, written asynchronously in batches (docs/decisions/async-access-log.md): a synchronous
- * write per access line cost about 30% of the throughput of cached answers. Lines keep their order; index.ts
- * flushes on SIGTERM/SIGINT and on a fatal error, so none is lost at exit.
+ * JSON lines on stdout, every line of one event-loop turn written together at the end of the turn
+ * (docs/decisions/async-access-log.md): a synchronous write per access line cost about 30% of the throughput of
+ * cached answers. Into a pipe or a socket (a container's log driver, journald) stdout is libuv's own stream: the
+ * turn's lines go out in one non-blocking write on the event loop, and what the pipe cannot take now waits in
+ * memory for it, in order, without blocking the server. Into a terminal or a file Node writes synchronously.
+ * index.ts flushes on SIGTERM/SIGINT and on a fatal error, so no line is lost at exit.
  */
 export function createProcessLog(level: LogLevel): ProcessLog {
-  const destination = pino.destination({
-    dest: 1,
-    sync: false,
-    minLength: MIN_WRITE_BYTES,
-    maxWrite: MAX_WRITE_BYTES,
-    // Bytes, not strings: SonicBoom then counts lengths without measuring the UTF-8 size of its buffer on every
-    // write, and after each write does not encode the whole string a second time to find what is left.
-    contentMode: 'buffer',
-  });
-  const turn = linesOfOneTurn(destination);
+  const turn = linesOfOneTurn(process.stdout);
   const logger = createLogger(level, turn);
-  // One flush at a time: under steady load SonicBoom may not drain for a while, and every flush waiting for it
-  // holds a 'drain' and an 'error' listener (eleven seconds of load used to warn of a listener leak).
-  let flushing = false;
-  setInterval(() => {
-    if (flushing) return;
-    flushing = true;
-    turn.flush(() => (flushing = false));
-  }, FLUSH_INTERVAL_MS).unref();
-  // pino flushes its destination synchronously at exit; the lines of the last turn go first.
+  // A process.exit() elsewhere: the last turn's lines are handed over, and a pipe that has room takes them at once.
   process.once('exit', () => turn.flushSync());
   return {
     logger,
@@ -70,27 +45,27 @@ export function createProcessLog(level: LogLevel): ProcessLog {
   };
 }
 
-/** The stream the process's logger writes to: SonicBoom behind one string per turn of the event loop. */
+/** The stream the process's logger writes to: stdout behind one string per turn of the event loop. */
 interface TurnBuffer extends DestinationStream {
   flush(done: () => void): void;
   flushSync(): void;
 }
 
 /**
- * Every line logged during one turn of the event loop, handed to SonicBoom as one buffer when the turn ends: one
- * UTF-8 encoding per turn, and no string grown by appending (SonicBoom would otherwise measure and flatten it for
- * each line; measured: 1.2 µs of process CPU per line, 0.75 µs handed over once a turn). All lines go through it,
- * so they keep their order.
+ * Every line logged during one turn of the event loop, handed to `out` as one string when the turn ends: one write
+ * (one system call, when the pipe has room) for all the answers of a turn, and no string grown by appending. All
+ * lines go through it, so they keep their order.
  */
-function linesOfOneTurn(destination: ReturnType<typeof pino.destination>): TurnBuffer {
+function linesOfOneTurn(out: NodeJS.WriteStream): TurnBuffer {
   let lines: string[] = [];
   const hand = () => {
     if (lines.length === 0) return;
-    const bytes = Buffer.from(lines.join(''));
+    const text = lines.join('');
     lines = [];
-    // In contentMode 'buffer' SonicBoom takes Buffers; its types only declare the string form.
-    destination.write(bytes as unknown as string);
+    out.write(text);
   };
+  // A closed stdout (EPIPE: the log reader is gone) leaves nowhere to log to; the server goes on serving.
+  out.on('error', () => {});
   return {
     write(line: string) {
       if (lines.length === 0) setImmediate(hand);
@@ -98,12 +73,11 @@ function linesOfOneTurn(destination: ReturnType<typeof pino.destination>): TurnB
     },
     flush(done) {
       hand();
-      // Its callback also reports fsync's refusal on a pipe, which is no failure to write.
-      destination.flush(() => done());
+      // Called back once everything written before it is out (libuv writes a stream's requests in order).
+      out.write('', () => done());
     },
     flushSync() {
       hand();
-      destination.flushSync();
     },
   };
 }
