@@ -1,11 +1,12 @@
 /**
  * The list keeper's thread (list-keeper.ts): it keeps the large lists that fill threads made (list-fill.ts) and
  * answers the request thread's questions about them (compact-list.ts), so the request thread never holds or
- * rebuilds the products. It never parses or validates a list itself: its heap holds the answers it is making, and
- * the lists are typed arrays and shared memory outside it.
+ * rebuilds the products. It parses and validates only a small list (at most HANDED_OVER_MAX_BYTES, a few
+ * megabytes of heap): starting a thread for each of those refills would cost more than the fill itself.
  */
 import { parentPort } from 'node:worker_threads';
 import { answerQuestion, type CompactList, type ListQuestion } from './compact-list.js';
+import { type FillJob, type FillOutcome, runFill } from './list-fill.js';
 import { movableBuffers } from './movable-buffers.js';
 
 /*
@@ -17,11 +18,14 @@ export type KeeperRequest =
   | { id: number; op: 'keep'; compact: CompactList }
   /** A fill starts: let go of every list but the newest. */
   | { id: number; op: 'trim' }
+  /** A fill of a list expected to be small (the last one was). */
+  | { id: number; op: 'fill'; job: FillJob }
   | ({ id: number; op: 'ask'; listId: number } & ListQuestion);
 
 export type KeeperReply = { id: number; holding: boolean } & (
   | { kept: number }
   | { trimmed: true }
+  | { filled: FillOutcome }
   | { answer: unknown }
   /** The list asked about was let go: a newer one replaced it. */
   | { gone: true }
@@ -35,8 +39,10 @@ export type KeeperReply = { id: number; holding: boolean } & (
 const kept = new Map<number, CompactList>();
 let nextListId = 1;
 
-function handle(request: KeeperRequest): Omit<KeeperReply, 'id' | 'holding'> {
+async function handle(request: KeeperRequest): Promise<Omit<KeeperReply, 'id' | 'holding'>> {
   switch (request.op) {
+    case 'fill':
+      return { filled: await runFill(request.job) };
     case 'keep': {
       const listId = nextListId++;
       kept.set(listId, request.compact);
@@ -56,11 +62,7 @@ function handle(request: KeeperRequest): Omit<KeeperReply, 'id' | 'holding'> {
 }
 
 parentPort?.on('message', (request: KeeperRequest) => {
-  let reply: Omit<KeeperReply, 'id' | 'holding'>;
-  try {
-    reply = handle(request);
-  } catch (error) {
-    reply = { error: String(error) };
-  }
-  parentPort?.postMessage({ ...reply, id: request.id, holding: kept.size > 0 }, movableBuffers(reply));
+  void handle(request)
+    .catch((error: unknown) => ({ error: String(error) }))
+    .then((reply) => parentPort?.postMessage({ ...reply, id: request.id, holding: kept.size > 0 }, movableBuffers(reply)));
 });

@@ -38,7 +38,10 @@ export interface ListKeeper {
  * a worker's own entry).
  */
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
-const workerFile = (name: string) => new URL(`./${name}${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url);
+// Named, not written `new URL(…, import.meta.url)`: Vite rewrites that spelling into a URL from the project's root
+// when the client's tests (a browser environment) load the server, which a worker cannot import.
+const here = import.meta.url;
+const workerFile = (name: string) => new URL(`./${name}${FROM_SOURCE ? '.ts' : '.js'}`, here);
 const KEEPER_FILE = workerFile('list-keeper-worker');
 const FILL_FILE = workerFile('list-fill-worker');
 
@@ -160,11 +163,26 @@ export function createListKeeper(): ListKeeper {
     return catalogueList({ ...shape, body: ownBody, ask });
   }
 
+  /**
+   * Whether the last list made was small (handed to the request thread whole). Its refills then run on the keeper's
+   * thread: a thread of their own would cost more to start than the fill (some 300 ms against a few for 20
+   * products), at every refill, and at every request with CACHE_TTL_SECONDS=0. The first fill, and any after a large
+   * list, run on a thread of their own, whose heap goes back to the system when it exits.
+   */
+  let lastListSmall = false;
+
+  async function fillOnTheKeeper(job: FillJob): Promise<FillOutcome> {
+    const reply = await send({ op: 'fill', job }, movableBuffers(job));
+    if ('filled' in reply) return reply.filled;
+    throw new Error(`the list keeper failed: ${'error' in reply ? reply.error : 'unexpected reply'}`);
+  }
+
   async function run(job: FillJob) {
     // A fill is starting: the keeper lets go of every list but the one served, so it holds at most two.
     if (worker !== undefined) await send({ op: 'trim' });
-    const outcome = await fillOnItsOwnThread(job, filling);
+    const outcome = lastListSmall ? await fillOnTheKeeper(job) : await fillOnItsOwnThread(job, filling);
     if ('failed' in outcome) return { ok: false as const, message: outcome.failed, timedOut: outcome.timedOut };
+    lastListSmall = outcome.made.compact.json.byteLength <= HANDED_OVER_MAX_BYTES;
     return { ok: true as const, list: await listOf(outcome.made.compact, outcome.made.body), dropped: outcome.dropped };
   }
 
