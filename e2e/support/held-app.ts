@@ -1,6 +1,6 @@
 import type { Page, Route } from '@playwright/test';
 
-/** The app's scripts: the entry module and every chunk it imports or the head preloads (Vite's `/assets/*.js`). */
+/** The app's scripts: the entry module and every chunk it imports or preloads (Vite's `/assets/*.js`). */
 const APP_SCRIPT = /\/assets\/[^/?]+\.js(\?|$)/;
 
 /** The app held back: the page is the server's HTML alone until `release()`. */
