@@ -27,7 +27,13 @@ export async function startSoakedServer({ productsApiUrl, env, pinned = true }) 
   const origin = `http://127.0.0.1:${port}`;
   const exited = new Promise((_, reject) => child.once('exit', (code) => reject(new Error(`the soaked server exited (${code})`))));
   exited.catch(() => {});
-  await Promise.race([waitFor200(`${origin}/healthz`, { timeoutMs: 20_000 }), exited]);
+  try {
+    await Promise.race([waitFor200(`${origin}/healthz`, { timeoutMs: 20_000 }), exited]);
+  } catch (error) {
+    // A server that did not come up in time is nobody's to stop otherwise: it would outlive the soak.
+    child.kill('SIGKILL');
+    throw error;
+  }
 
   let nextId = 0;
   function ask(type, answerType) {
