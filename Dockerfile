@@ -57,11 +57,14 @@ RUN apt-get update \
 ENV NODE_ENV=production
 # Memory (docs/decisions/memory.md): glibc's malloc arenas capped at two (each thread that allocates, libuv's
 # pool and libvips', would otherwise fragment an arena of its own: ~80 MB more at peak under photo load), and
-# V8's young generation at 8 MB per semi-space (its default of 16 grows with the request rate: ~25 MB more
-# under the API bench, for no CPU saved per answer). Keep --max-semi-space-size if you set NODE_OPTIONS yourself.
-# The same two values as scripts/runtime-settings.mjs, which npm start, the bench and the soak apply
-# (deploy/runtime-settings.test.ts holds them equal).
-ENV MALLOC_ARENA_MAX=2 NODE_OPTIONS=--max-semi-space-size=8
+# blocks of 128 KiB or more mapped on their own and given back when freed (glibc's moving threshold otherwise
+# lets photos' buffers fragment the arenas: ~25 MB more); V8's young generation at 8 MB per semi-space (its
+# default of 16 grows with the request rate: ~25 MB more under the API bench, for no CPU saved per answer) and
+# each thread's old generation capped at 1 GiB (below 2 GiB, V8 lets it grow 1.6x its live size between full
+# collections instead of 4x: ~70 MB less at the soak's peak; a 200,000-product list still fits). Keep both flags
+# if you set NODE_OPTIONS yourself. The same values as scripts/runtime-settings.mjs, which npm start, the bench
+# and the soak apply (deploy/runtime-settings.test.ts holds them equal).
+ENV MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072 NODE_OPTIONS="--max-semi-space-size=8 --max-old-space-size=1024"
 WORKDIR /app
 # Owned by root and not writable by the app user: the server never writes to its own files.
 COPY --from=prod-deps /app/node_modules ./node_modules

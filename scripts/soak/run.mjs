@@ -16,7 +16,7 @@ import { startFlapping } from '@catalogue/testing/flapping-upstream';
 import { startUpstreamStub } from '@catalogue/testing/upstream-double';
 import { Agent } from 'node:http';
 import { loadAverage } from '../bench/report.mjs';
-import { MALLOC_ARENA_MAX, SEMI_SPACE_FLAG } from '../runtime-settings.mjs';
+import { RUNTIME_ENV } from '../runtime-settings.mjs';
 import { runLoad, soakKeys, timedGet, warm } from './mixed-load.mjs';
 import { startSoakedServer } from './soaked-server.mjs';
 
@@ -94,8 +94,7 @@ let exitCode = 1;
 try {
   const serverEnv = {
     // The memory settings the container and `npm start` run with (scripts/runtime-settings.mjs).
-    MALLOC_ARENA_MAX,
-    NODE_OPTIONS: SEMI_SPACE_FLAG,
+    ...RUNTIME_ENV,
     // As the issue measured it: a short TTL, so every key goes stale, again and again, during the outage.
     CACHE_TTL_SECONDS: '3',
     UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS),
