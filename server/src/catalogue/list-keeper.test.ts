@@ -104,6 +104,30 @@ describe('the list keeper', () => {
     expect((await list.productsPage({ ...query, search: '' })).products).toHaveLength(FIXTURE_PRODUCTS.length);
   });
 
+  it('refills a large list on a thread of its own, which is gone once the refill is done', async () => {
+    upstream.setProducts(LARGE);
+    await fill();
+    const { extraThreads, list } = await threadsOfRefill();
+    expect(extraThreads).toBeGreaterThan(0);
+    expect(list.size).toBe(LARGE.length);
+  });
+
+  it("refills a small list on the keeper's thread: however many refills, none starts a thread of its own", async () => {
+    upstream.setProducts(FIXTURE_PRODUCTS);
+    const own = createListKeeper();
+    try {
+      // The first fill runs on a thread of its own (nothing says yet that the list is small); its refills do not.
+      await fill(own);
+      for (let refill = 1; refill <= 5; refill++) {
+        const { extraThreads, list } = await threadsOfRefill(own);
+        expect(extraThreads, `refill ${refill}`).toBe(0);
+        expect(list.size).toBe(FIXTURE_PRODUCTS.length);
+      }
+    } finally {
+      await own.close();
+    }
+  });
+
   it('treats a list whose JSON is HANDED_OVER_MAX_BYTES long as small and one a byte longer as large, in every respect', async () => {
     for (const [bytes, small] of [
       [HANDED_OVER_MAX_BYTES, true],
