@@ -13,6 +13,7 @@ import { rawExchange } from '@catalogue/testing/raw-http';
 import { startUpstreamStub, type UpstreamStub } from '@catalogue/testing/upstream-double';
 import request from 'supertest';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { STDOUT_BACKLOG_MAX_BYTES } from './logger.js';
 
 // The built server (server/dist/index.js), run as its own process the way production runs it: signals, exit
 // codes, stderr and the runtime's own options can only be seen from outside.
@@ -201,6 +202,74 @@ describe('the server process (index.ts)', { timeout: 30_000 }, () => {
     expect(records.at(-1)).toMatchObject({ level: 60, msg: message, err: { message: 'bug' } });
   });
 
+  it("drops log lines, and counts them, rather than hold them without bound while stdout's reader takes none", async () => {
+    const child = spawn(process.execPath, [ENTRY], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        PORT: '0',
+        PRODUCTS_API_URL: '',
+        RATE_LIMIT_PER_MINUTE: '0',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    const exited = once(child, 'exit');
+    const output = { stdout: '', stderr: '' };
+    /** The first record on stdout or stderr whose message matches, once the process has written it. */
+    const written = (stream: 'stdout' | 'stderr', message: RegExp) =>
+      new Promise<LogLine & Record<string, unknown>>((resolve) => {
+        const look = () => {
+          const found = records(output[stream]).find((record) => message.test(record.msg));
+          if (found === undefined) return;
+          child[stream].off('data', look);
+          resolve(found);
+        };
+        child[stream].on('data', look);
+        look();
+      });
+    for (const stream of ['stdout', 'stderr'] as const)
+      child[stream].setEncoding('utf8').on('data', (chunk: string) => (output[stream] += chunk));
+    const url = String((await written('stdout', /^Serving the product catalogue at /)).url);
+    // The reader stops reading: what the server writes now fills the pipe, then waits in the server's memory.
+    child.stdout.pause();
+    const dropping = written('stderr', /^Dropping log lines/);
+
+    // Answered 414 and logged with their URLs: enough lines for twice the backlog the server may hold.
+    const longUrl = `${url}/api/products?pad=${'a'.repeat(12_000)}`;
+    const sent = Math.ceil((2 * STDOUT_BACKLOG_MAX_BYTES) / 12_000);
+    const agent = new Agent({ keepAlive: true, maxSockets: 10 });
+    let next = 0;
+    const client = async () => {
+      for (let index = next++; index < sent; index = next++) expect(await answerOf(longUrl, `long-${index}`, agent)).toBe(414);
+    };
+    await Promise.all(Array.from({ length: 10 }, client));
+    agent.destroy();
+    const metrics = (await request(url).get('/metrics').expect(200)).text;
+    const counted = Number(/^log_lines_dropped_total (\d+)$/m.exec(metrics)?.[1]);
+    expect(counted).toBeGreaterThan(0);
+    expect(await dropping).toMatchObject({ level: 40 });
+
+    // The reader reads again: the server logs again once it has taken everything queued, and says what it dropped.
+    const caughtUp = written('stderr', /^Logging again/);
+    child.stdout.resume();
+    expect(await caughtUp).toMatchObject({ droppedLines: counted });
+    await request(url).get('/api/products/1').set('X-Request-Id', 'after-catching-up').expect(200);
+    child.kill('SIGTERM');
+    await exited;
+
+    const logs = records(output.stdout);
+    const logged = logs.filter((record) => record.req?.id?.startsWith('long-'));
+    // Every request logged or counted, and what was queued for the reader held to the bound (a turn's lines and
+    // the pipe's 64 KiB above it), where keeping every line would have queued twice as much.
+    expect(logged.length + counted).toBe(sent);
+    const loggedBytes = logged.reduce((bytes, record) => bytes + JSON.stringify(record).length + 1, 0);
+    expect(loggedBytes).toBeLessThan(STDOUT_BACKLOG_MAX_BYTES + 1024 * 1024);
+    expect(logs.some((record) => record.req?.id === 'after-catching-up')).toBe(true);
+    expect(logs.at(-1)?.msg).toBe('Stopped');
+  });
+
   // buildServer passes `maxHeaderSize: 16 * 1024` to createServer, so neither NODE_OPTIONS nor a future Node
   // default moves the limit.
   it('keeps the 16 KiB request-header limit when Node is started with --max-http-header-size=65536', async () => {
@@ -222,6 +291,14 @@ interface LogLine {
   level?: number;
   url?: string;
   req?: { id?: string };
+}
+
+/** The JSON lines of `text` that are complete. */
+function records(text: string): (LogLine & Record<string, unknown>)[] {
+  return text
+    .split('\n')
+    .slice(0, -1)
+    .map((line) => JSON.parse(line) as LogLine & Record<string, unknown>);
 }
 
 /** One GET on `agent`'s keep-alive connections; resolves with the status once the whole answer has arrived. */

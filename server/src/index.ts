@@ -39,7 +39,7 @@ process.on('unhandledRejection', (reason) => dieOf(reason, 'Unhandled promise re
 let running: BuiltServer;
 let url: string;
 try {
-  running = await buildServer(config, { logger });
+  running = await buildServer(config, { logger, droppedLogLines: log.droppedLines });
   url = await running.listen();
 } catch (error) {
   exitWith(error instanceof ListenError ? error.message : `Start-up failed: ${String(error)}`);
