@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { rawExchange } from '@catalogue/testing/raw-http';
 import { startUpstreamStub, type UpstreamStub } from '@catalogue/testing/upstream-double';
 import request from 'supertest';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { STDOUT_BACKLOG_MAX_BYTES } from './logger.js';
 
 // The built server (server/dist/index.js), run as its own process the way production runs it: signals, exit
@@ -136,6 +136,47 @@ describe('the server process (index.ts)', { timeout: 30_000 }, () => {
     expect(response.body).toHaveLength(20);
     const { code } = await exited;
     expect(code).toBe(0);
+  });
+
+  it('takes a stop signal repeated at once as the same graceful stop (Ctrl-C under npm start arrives three times)', async () => {
+    stub = await startUpstreamStub({ slowDelayMs: 300 });
+    const { child, exited, stdoutLines } = startProcess({ PORT: '0', PRODUCTS_API_URL: stub.url });
+    const url = String((await firstLogLine(stdoutLines, /^Serving the product catalogue at /)).url);
+    await stub.setMode('slow');
+    const inFlight = request(url)
+      .get('/api/products')
+      .then((response) => response);
+    await stub.waitForRequests('/products', 1);
+    // The terminal's, scripts/start.mjs's and npm's.
+    for (let copy = 0; copy < 3; copy++) child.kill('SIGINT');
+
+    expect((await inFlight).status).toBe(200);
+    expect((await exited).code).toBe(0);
+  });
+
+  it('exits 1 without waiting for requests in flight on a second stop signal a second after the first', async () => {
+    stub = await startUpstreamStub({ slowDelayMs: 20_000 });
+    const { child, exited, stdoutLines } = startProcess({ PORT: '0', PRODUCTS_API_URL: stub.url });
+    const messages: string[] = [];
+    stdoutLines.on('line', (line) => messages.push(String((JSON.parse(line) as LogLine).msg)));
+    await vi.waitFor(() => expect(messages.some((message) => message.startsWith('Serving'))).toBe(true), { timeout: 10_000 });
+    const url = /at (\S+) /.exec(messages.find((message) => message.startsWith('Serving'))!)![1]!;
+    await stub.setMode('slow');
+    const inFlight = request(url)
+      .get('/api/products')
+      .then(
+        () => 'answered',
+        () => 'cut',
+      );
+    await stub.waitForRequests('/products', 1);
+    child.kill('SIGTERM');
+    await vi.waitFor(() => expect(messages.some((message) => message.startsWith('Stopping'))).toBe(true), { timeout: 10_000 });
+    // Past the window in which a repeat counts as the same stop (index.ts, SAME_STOP_MS): an operator insisting.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    child.kill('SIGTERM');
+
+    expect((await exited).code).toBe(1);
+    expect(await inFlight).toBe('cut');
   });
 
   it('serves the embedded catalogue when no upstream is configured', async () => {

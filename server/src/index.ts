@@ -45,15 +45,23 @@ try {
   exitWith(error instanceof ListenError ? error.message : `Start-up failed: ${String(error)}`);
 }
 
-let stopping = false;
+/**
+ * A stop signal this soon after the first is the same stop come by another path, not an operator insisting: a
+ * terminal's Ctrl-C reaches every process of its group, so under `npm start` the server gets it from the terminal,
+ * from scripts/start.mjs and from npm; systemd signals the whole group too.
+ */
+const SAME_STOP_MS = 1000;
+
+let stoppingSince: number | undefined;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
-    if (stopping) {
+    if (stoppingSince !== undefined) {
+      if (performance.now() - stoppingSince < SAME_STOP_MS) return;
       logger.warn({ signal }, 'Second stop signal: exiting without waiting for requests in flight');
       log.flushSync();
       process.exit(1);
     }
-    stopping = true;
+    stoppingSince = performance.now();
     logger.info({ signal }, 'Stopping: no new connections, finishing requests in flight');
     void running
       .close(SHUTDOWN_GRACE_MS)
