@@ -311,6 +311,20 @@ describe('the server process (index.ts)', { timeout: 30_000 }, () => {
     expect(logs.at(-1)?.msg).toBe('Stopped');
   });
 
+  it("stops on SIGTERM, exit 0, when stdout's reader has stopped reading with lines still waiting for it", async () => {
+    const { child, exited, stdoutLines } = startProcess({ PORT: '0', PRODUCTS_API_URL: '', RATE_LIMIT_PER_MINUTE: '0' });
+    const url = String((await firstLogLine(stdoutLines, /^Serving the product catalogue at /)).url);
+    child.stdout.pause();
+    // 100 access lines of 12 KB: far more than the pipe's 64 KiB, so the rest waits in the server for a reader.
+    const agent = new Agent({ keepAlive: true, maxSockets: 10 });
+    const longUrl = `${url}/api/products?pad=${'a'.repeat(12_000)}`;
+    for (let index = 0; index < 100; index++) expect(await answerOf(longUrl, `unread-${index}`, agent)).toBe(414);
+    agent.destroy();
+
+    child.kill('SIGTERM');
+    expect((await exited).code).toBe(0);
+  });
+
   // buildServer passes `maxHeaderSize: 16 * 1024` to createServer, so neither NODE_OPTIONS nor a future Node
   // default moves the limit.
   it('keeps the 16 KiB request-header limit when Node is started with --max-http-header-size=65536', async () => {

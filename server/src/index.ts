@@ -22,16 +22,23 @@ try {
 const log = createProcessLog(config.logLevel);
 const { logger } = log;
 
-/** The longest a dying process waits for its log reader to take the last lines (it usually takes them at once). */
-const FATAL_FLUSH_MS = 2000;
+/** The longest an exiting process waits for its log reader to take the last lines (it usually takes them at once). */
+const LAST_LINES_MAX_MS = 2000;
+
+/**
+ * Exits with `code` once every line logged so far is written. A pipe whose reader is behind holds lines in memory
+ * until it takes them: waited for, but not for ever, so a log reader that stopped reading cannot keep the process.
+ */
+function exitOnceLogged(code: number): void {
+  void log.flush().then(() => process.exit(code));
+  setTimeout(() => process.exit(code), LAST_LINES_MAX_MS).unref();
+}
 
 // A bug that escaped every handler: say what it was, make sure the line (and every one before it) is written,
-// and exit, since the process's state can no longer be trusted. The orchestrator starts a new one. A pipe whose
-// reader is behind holds lines in memory until it takes them: waited for, but not for ever.
+// and exit, since the process's state can no longer be trusted. The orchestrator starts a new one.
 function dieOf(error: unknown, message: string): void {
   logger.fatal({ err: error }, message);
-  void log.flush().then(() => process.exit(1));
-  setTimeout(() => process.exit(1), FATAL_FLUSH_MS).unref();
+  exitOnceLogged(1);
 }
 process.on('uncaughtException', (error) => dieOf(error, 'Uncaught exception: exiting'));
 process.on('unhandledRejection', (reason) => dieOf(reason, 'Unhandled promise rejection: exiting'));
@@ -63,13 +70,10 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     }
     stoppingSince = performance.now();
     logger.info({ signal }, 'Stopping: no new connections, finishing requests in flight');
-    void running
-      .close(SHUTDOWN_GRACE_MS)
-      .then(() => {
-        logger.info('Stopped');
-        return log.flush();
-      })
-      .then(() => process.exit(0));
+    void running.close(SHUTDOWN_GRACE_MS).then(() => {
+      logger.info('Stopped');
+      exitOnceLogged(0);
+    });
   });
 }
 
