@@ -1,8 +1,7 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,23 +11,15 @@ import { fileURLToPath } from 'node:url';
 import { rawExchange } from '@catalogue/testing/raw-http';
 import { startUpstreamStub, type UpstreamStub } from '@catalogue/testing/upstream-double';
 import request from 'supertest';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { STDOUT_BACKLOG_MAX_BYTES } from './logger.js';
 
 // The built server (server/dist/index.js), run as its own process the way production runs it: signals, exit
-// codes, stderr and the runtime's own options can only be seen from outside.
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+// codes, stderr and the runtime's own options can only be seen from outside. Built before any test runs
+// (testing/built-site.ts).
 const ENTRY = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 const children: ChildProcess[] = [];
 let stub: UpstreamStub | undefined;
-
-beforeAll(() => {
-  // Incremental: only what changed since the last build is compiled.
-  execFileSync(process.execPath, [createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-b', 'server'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
-}, 120_000);
 
 afterEach(async () => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
