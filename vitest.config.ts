@@ -27,6 +27,7 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['server/src/**/*.test.ts'],
+          globalSetup: ['server/src/testing/built-site.ts'],
           testTimeout: SLOW_WORK_TIMEOUT_MS,
           hookTimeout: SLOW_WORK_TIMEOUT_MS,
         },

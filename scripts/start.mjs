@@ -1,8 +1,10 @@
 // `npm start`: build whatever is missing or older than its sources, then run the server with the memory settings
 // the container runs with (scripts/runtime-settings.mjs). They take effect only when a process starts, so the
-// server runs as a child; SIGTERM and SIGINT are passed on to its own shutdown handling, and its exit is ours.
+// server runs as a child; SIGTERM and SIGINT are passed on to its own shutdown handling, and its exit is ours (a
+// server killed by a signal, 128 + the signal's number, as a shell reports it: SIGTERM 143, SIGKILL 137).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { constants } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withRuntimeSettings } from './runtime-settings.mjs';
@@ -29,4 +31,4 @@ if (builtAt === 0 || Math.max(...sources.map(newestChange)) > builtAt) {
 
 const server = spawn(process.execPath, [at('server/dist/index.js')], { stdio: 'inherit', env: withRuntimeSettings(process.env) });
 for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => server.kill(signal));
-server.once('exit', (code, signal) => process.exit(code ?? (signal === null ? 1 : 128)));
+server.once('exit', (code, signal) => process.exit(code ?? 128 + constants.signals[signal]));

@@ -5,10 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { text } from 'node:stream/consumers';
 import { fileURLToPath } from 'node:url';
 import { hashKey, type FetchQueryOptions, type QueryClient, type QueryKey } from '@tanstack/react-query';
-import { prerenderToNodeStream } from 'react-dom/static';
+import { prerender } from 'react-dom/static.edge';
 import { StaticRouter } from 'react-router-dom';
 import { ServerStyleSheet } from 'styled-components';
 import type { Manifest } from 'vite';
@@ -44,7 +43,10 @@ export async function render({ url, route, data }: RenderRequest): Promise<Rende
     // prerender, unlike renderToString, waits for lazy chunks instead of sending the Suspense fallback. Every boundary
     // stays inline (no progressive chunks): an outlined one is revealed by an inline script, which the
     // Content-Security-Policy forbids, so the page would stay hidden behind the spinner.
-    const { prelude } = await prerenderToNodeStream(
+    // The edge build, not Node's: Node's runs every render in an AsyncLocalStorage, and on Node 20 the first one
+    // turns on an async hook for the life of the process, which every request then pays for, pages or not
+    // (docs/decisions/react-edge-renderer.md).
+    const { prelude } = await prerender(
       sheet.collectStyles(
         <App queryClient={queryClient} apiClient={api}>
           <StaticRouter location={url}>
@@ -54,7 +56,7 @@ export async function render({ url, route, data }: RenderRequest): Promise<Rende
       ),
       { onError: (error) => void errors.push(error), progressiveChunkSize: Infinity },
     );
-    const html = await text(prelude);
+    const html = await new Response(prelude).text();
     // Error boundaries do not run on the server: a page that throws would arrive as the spinner. Fail instead.
     if (errors.length > 0) throw errors[0];
     return {

@@ -47,6 +47,10 @@ export async function runScenario(scenario, { seconds, warmupSeconds, rounds, wo
     if (fill.status !== 200 || hit.status !== 200) throw new Error(`the server answered ${fill.status}, then ${hit.status}`);
     const warmed = hit.headers['x-cache'] === 'HIT';
     log(`    cache: first answer X-Cache ${fill.headers['x-cache']} after ${fillMs.toFixed(0)} ms, then ${hit.headers['x-cache']}`);
+    // A page rendered first, as on any site that is being visited: what a render leaves behind in the process (an
+    // async hook, polymorphic call sites) is paid by every later request (docs/decisions/react-edge-renderer.md).
+    const page = await get(`${server.origin}/products`, {}, 60_000);
+    if (page.status !== 200) throw new Error(`the server answered ${page.status} for /products`);
 
     const expectedText = decodedText(hit);
     const rawFile = join(workDir, `raw-${scenario.count}.json`);

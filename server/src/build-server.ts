@@ -40,6 +40,8 @@ export interface ServerDependencies {
   now?: () => number;
   /** The embedded catalogue's folder, used when the configuration names no upstream. Default: the bundled one. */
   embeddedDirectory?: URL;
+  /** How many lines the process's log dropped (createProcessLog), for /metrics. Default: none. */
+  droppedLogLines?: () => number;
 }
 
 /** The whole server, wired, not yet listening. */
@@ -75,8 +77,8 @@ export class ListenError extends Error {
  * is limited, counted and logged the same way whichever answers it. Logs nothing itself.
  */
 export async function buildServer(config: Config, dependencies: ServerDependencies): Promise<BuiltServer> {
-  const { logger, staticDir = CLIENT_DIST_DIR, now = Date.now, embeddedDirectory } = dependencies;
-  const metrics = createMetrics();
+  const { logger, staticDir = CLIENT_DIST_DIR, now = Date.now, embeddedDirectory, droppedLogLines } = dependencies;
+  const metrics = createMetrics({ ...(droppedLogLines && { droppedLogLines }) });
   collectDefaultMetrics({ register: metrics.registry });
   const source = measuredSource(await createSource(config, logger, embeddedDirectory), metrics);
   // With REDIS_URL, replicas share validated answers and coalesce fills through Redis (docs/scaling.md).

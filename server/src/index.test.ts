@@ -1,8 +1,7 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,22 +11,15 @@ import { fileURLToPath } from 'node:url';
 import { rawExchange } from '@catalogue/testing/raw-http';
 import { startUpstreamStub, type UpstreamStub } from '@catalogue/testing/upstream-double';
 import request from 'supertest';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { STDOUT_BACKLOG_MAX_BYTES } from './logger.js';
 
 // The built server (server/dist/index.js), run as its own process the way production runs it: signals, exit
-// codes, stderr and the runtime's own options can only be seen from outside.
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+// codes, stderr and the runtime's own options can only be seen from outside. Built before any test runs
+// (testing/built-site.ts).
 const ENTRY = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 const children: ChildProcess[] = [];
 let stub: UpstreamStub | undefined;
-
-beforeAll(() => {
-  // Incremental: only what changed since the last build is compiled.
-  execFileSync(process.execPath, [createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-b', 'server'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
-}, 120_000);
 
 afterEach(async () => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
@@ -137,6 +129,47 @@ describe('the server process (index.ts)', { timeout: 30_000 }, () => {
     expect(code).toBe(0);
   });
 
+  it('takes a stop signal repeated at once as the same graceful stop (Ctrl-C under npm start arrives three times)', async () => {
+    stub = await startUpstreamStub({ slowDelayMs: 300 });
+    const { child, exited, stdoutLines } = startProcess({ PORT: '0', PRODUCTS_API_URL: stub.url });
+    const url = String((await firstLogLine(stdoutLines, /^Serving the product catalogue at /)).url);
+    await stub.setMode('slow');
+    const inFlight = request(url)
+      .get('/api/products')
+      .then((response) => response);
+    await stub.waitForRequests('/products', 1);
+    // The terminal's, scripts/start.mjs's and npm's.
+    for (let copy = 0; copy < 3; copy++) child.kill('SIGINT');
+
+    expect((await inFlight).status).toBe(200);
+    expect((await exited).code).toBe(0);
+  });
+
+  it('exits 1 without waiting for requests in flight on a second stop signal a second after the first', async () => {
+    stub = await startUpstreamStub({ slowDelayMs: 20_000 });
+    const { child, exited, stdoutLines } = startProcess({ PORT: '0', PRODUCTS_API_URL: stub.url });
+    const messages: string[] = [];
+    stdoutLines.on('line', (line) => messages.push(String((JSON.parse(line) as LogLine).msg)));
+    await vi.waitFor(() => expect(messages.some((message) => message.startsWith('Serving'))).toBe(true), { timeout: 10_000 });
+    const url = /at (\S+) /.exec(messages.find((message) => message.startsWith('Serving'))!)![1]!;
+    await stub.setMode('slow');
+    const inFlight = request(url)
+      .get('/api/products')
+      .then(
+        () => 'answered',
+        () => 'cut',
+      );
+    await stub.waitForRequests('/products', 1);
+    child.kill('SIGTERM');
+    await vi.waitFor(() => expect(messages.some((message) => message.startsWith('Stopping'))).toBe(true), { timeout: 10_000 });
+    // Past the window in which a repeat counts as the same stop (index.ts, SAME_STOP_MS): an operator insisting.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    child.kill('SIGTERM');
+
+    expect((await exited).code).toBe(1);
+    expect(await inFlight).toBe('cut');
+  });
+
   it('serves the embedded catalogue when no upstream is configured', async () => {
     const { child, exited, stdoutLines } = startProcess({ PORT: '0', PRODUCTS_API_URL: '' });
     const started = await firstLogLine(stdoutLines, /^Serving the product catalogue at /);
@@ -201,6 +234,88 @@ describe('the server process (index.ts)', { timeout: 30_000 }, () => {
     expect(records.at(-1)).toMatchObject({ level: 60, msg: message, err: { message: 'bug' } });
   });
 
+  it("drops log lines, and counts them, rather than hold them without bound while stdout's reader takes none", async () => {
+    const child = spawn(process.execPath, [ENTRY], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        PORT: '0',
+        PRODUCTS_API_URL: '',
+        RATE_LIMIT_PER_MINUTE: '0',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    const exited = once(child, 'exit');
+    const output = { stdout: '', stderr: '' };
+    /** The first record on stdout or stderr whose message matches, once the process has written it. */
+    const written = (stream: 'stdout' | 'stderr', message: RegExp) =>
+      new Promise<LogLine & Record<string, unknown>>((resolve) => {
+        const look = () => {
+          const found = records(output[stream]).find((record) => message.test(record.msg));
+          if (found === undefined) return;
+          child[stream].off('data', look);
+          resolve(found);
+        };
+        child[stream].on('data', look);
+        look();
+      });
+    for (const stream of ['stdout', 'stderr'] as const)
+      child[stream].setEncoding('utf8').on('data', (chunk: string) => (output[stream] += chunk));
+    const url = String((await written('stdout', /^Serving the product catalogue at /)).url);
+    // The reader stops reading: what the server writes now fills the pipe, then waits in the server's memory.
+    child.stdout.pause();
+    const dropping = written('stderr', /^Dropping log lines/);
+
+    // Answered 414 and logged with their URLs: enough lines for twice the backlog the server may hold.
+    const longUrl = `${url}/api/products?pad=${'a'.repeat(12_000)}`;
+    const sent = Math.ceil((2 * STDOUT_BACKLOG_MAX_BYTES) / 12_000);
+    const agent = new Agent({ keepAlive: true, maxSockets: 10 });
+    let next = 0;
+    const client = async () => {
+      for (let index = next++; index < sent; index = next++) expect(await answerOf(longUrl, `long-${index}`, agent)).toBe(414);
+    };
+    await Promise.all(Array.from({ length: 10 }, client));
+    agent.destroy();
+    const metrics = (await request(url).get('/metrics').expect(200)).text;
+    const counted = Number(/^log_lines_dropped_total (\d+)$/m.exec(metrics)?.[1]);
+    expect(counted).toBeGreaterThan(0);
+    expect(await dropping).toMatchObject({ level: 40 });
+
+    // The reader reads again: the server logs again once it has taken everything queued, and says what it dropped.
+    const caughtUp = written('stderr', /^Logging again/);
+    child.stdout.resume();
+    expect(await caughtUp).toMatchObject({ droppedLines: counted });
+    await request(url).get('/api/products/1').set('X-Request-Id', 'after-catching-up').expect(200);
+    child.kill('SIGTERM');
+    await exited;
+
+    const logs = records(output.stdout);
+    const logged = logs.filter((record) => record.req?.id?.startsWith('long-'));
+    // Every request logged or counted, and what was queued for the reader held to the bound (a turn's lines and
+    // the pipe's 64 KiB above it), where keeping every line would have queued twice as much.
+    expect(logged.length + counted).toBe(sent);
+    const loggedBytes = logged.reduce((bytes, record) => bytes + JSON.stringify(record).length + 1, 0);
+    expect(loggedBytes).toBeLessThan(STDOUT_BACKLOG_MAX_BYTES + 1024 * 1024);
+    expect(logs.some((record) => record.req?.id === 'after-catching-up')).toBe(true);
+    expect(logs.at(-1)?.msg).toBe('Stopped');
+  });
+
+  it("stops on SIGTERM, exit 0, when stdout's reader has stopped reading with lines still waiting for it", async () => {
+    const { child, exited, stdoutLines } = startProcess({ PORT: '0', PRODUCTS_API_URL: '', RATE_LIMIT_PER_MINUTE: '0' });
+    const url = String((await firstLogLine(stdoutLines, /^Serving the product catalogue at /)).url);
+    child.stdout.pause();
+    // 100 access lines of 12 KB: far more than the pipe's 64 KiB, so the rest waits in the server for a reader.
+    const agent = new Agent({ keepAlive: true, maxSockets: 10 });
+    const longUrl = `${url}/api/products?pad=${'a'.repeat(12_000)}`;
+    for (let index = 0; index < 100; index++) expect(await answerOf(longUrl, `unread-${index}`, agent)).toBe(414);
+    agent.destroy();
+
+    child.kill('SIGTERM');
+    expect((await exited).code).toBe(0);
+  });
+
   // buildServer passes `maxHeaderSize: 16 * 1024` to createServer, so neither NODE_OPTIONS nor a future Node
   // default moves the limit.
   it('keeps the 16 KiB request-header limit when Node is started with --max-http-header-size=65536', async () => {
@@ -222,6 +337,14 @@ interface LogLine {
   level?: number;
   url?: string;
   req?: { id?: string };
+}
+
+/** The JSON lines of `text` that are complete. */
+function records(text: string): (LogLine & Record<string, unknown>)[] {
+  return text
+    .split('\n')
+    .slice(0, -1)
+    .map((line) => JSON.parse(line) as LogLine & Record<string, unknown>);
 }
 
 /** One GET on `agent`'s keep-alive connections; resolves with the status once the whole answer has arrived. */

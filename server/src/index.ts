@@ -22,16 +22,23 @@ try {
 const log = createProcessLog(config.logLevel);
 const { logger } = log;
 
-/** The longest a dying process waits for its log reader to take the last lines (it usually takes them at once). */
-const FATAL_FLUSH_MS = 2000;
+/** The longest an exiting process waits for its log reader to take the last lines (it usually takes them at once). */
+const LAST_LINES_MAX_MS = 2000;
+
+/**
+ * Exits with `code` once every line logged so far is written. A pipe whose reader is behind holds lines in memory
+ * until it takes them: waited for, but not for ever, so a log reader that stopped reading cannot keep the process.
+ */
+function exitOnceLogged(code: number): void {
+  void log.flush().then(() => process.exit(code));
+  setTimeout(() => process.exit(code), LAST_LINES_MAX_MS).unref();
+}
 
 // A bug that escaped every handler: say what it was, make sure the line (and every one before it) is written,
-// and exit, since the process's state can no longer be trusted. The orchestrator starts a new one. A pipe whose
-// reader is behind holds lines in memory until it takes them: waited for, but not for ever.
+// and exit, since the process's state can no longer be trusted. The orchestrator starts a new one.
 function dieOf(error: unknown, message: string): void {
   logger.fatal({ err: error }, message);
-  void log.flush().then(() => process.exit(1));
-  setTimeout(() => process.exit(1), FATAL_FLUSH_MS).unref();
+  exitOnceLogged(1);
 }
 process.on('uncaughtException', (error) => dieOf(error, 'Uncaught exception: exiting'));
 process.on('unhandledRejection', (reason) => dieOf(reason, 'Unhandled promise rejection: exiting'));
@@ -39,29 +46,34 @@ process.on('unhandledRejection', (reason) => dieOf(reason, 'Unhandled promise re
 let running: BuiltServer;
 let url: string;
 try {
-  running = await buildServer(config, { logger });
+  running = await buildServer(config, { logger, droppedLogLines: log.droppedLines });
   url = await running.listen();
 } catch (error) {
   exitWith(error instanceof ListenError ? error.message : `Start-up failed: ${String(error)}`);
 }
 
-let stopping = false;
+/**
+ * A stop signal this soon after the first is the same stop come by another path, not an operator insisting: a
+ * terminal's Ctrl-C reaches every process of its group, so under `npm start` the server gets it from the terminal,
+ * from scripts/start.mjs and from npm; systemd signals the whole group too.
+ */
+const SAME_STOP_MS = 1000;
+
+let stoppingSince: number | undefined;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
-    if (stopping) {
+    if (stoppingSince !== undefined) {
+      if (performance.now() - stoppingSince < SAME_STOP_MS) return;
       logger.warn({ signal }, 'Second stop signal: exiting without waiting for requests in flight');
       log.flushSync();
       process.exit(1);
     }
-    stopping = true;
+    stoppingSince = performance.now();
     logger.info({ signal }, 'Stopping: no new connections, finishing requests in flight');
-    void running
-      .close(SHUTDOWN_GRACE_MS)
-      .then(() => {
-        logger.info('Stopped');
-        return log.flush();
-      })
-      .then(() => process.exit(0));
+    void running.close(SHUTDOWN_GRACE_MS).then(() => {
+      logger.info('Stopped');
+      exitOnceLogged(0);
+    });
   });
 }
 

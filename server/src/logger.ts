@@ -23,7 +23,17 @@ export interface ProcessLog {
    * case) has them written; a pipe whose reader is behind holds the rest, which flush() waits for.
    */
   flushSync(): void;
+  /** How many lines were dropped, not written, while stdout's reader was too far behind (STDOUT_BACKLOG_MAX_BYTES). */
+  readonly droppedLines: () => number;
 }
+
+/**
+ * How far stdout's reader may fall behind (in characters waiting for it, about bytes) before the process drops log
+ * lines instead of queueing them: some 30,000 access lines, seconds of logging at full load, so a reader that is
+ * slow for a moment loses nothing. Past it, a reader that stopped reading would otherwise have the process hold every
+ * line it logs, without bound.
+ */
+export const STDOUT_BACKLOG_MAX_BYTES = 8 * 1024 * 1024;
 
 /**
  * JSON lines on stdout, every line of one event-loop turn written together at the end of the turn
@@ -34,7 +44,9 @@ export interface ProcessLog {
  * index.ts flushes on SIGTERM/SIGINT and on a fatal error, so no line is lost at exit.
  */
 export function createProcessLog(level: LogLevel): ProcessLog {
-  const turn = linesOfOneTurn(process.stdout);
+  // Whether lines are being dropped is said on stderr, which does not wait behind stdout's reader.
+  const aside = createLogger(level, process.stderr);
+  const turn = linesOfOneTurn(process.stdout, aside);
   const logger = createLogger(level, turn);
   // A process.exit() elsewhere: the last turn's lines are handed over, and a pipe that has room takes them at once.
   process.once('exit', () => turn.flushSync());
@@ -42,6 +54,7 @@ export function createProcessLog(level: LogLevel): ProcessLog {
     logger,
     flush: () => new Promise((resolve) => turn.flush(() => resolve())),
     flushSync: () => turn.flushSync(),
+    droppedLines: () => turn.dropped,
   };
 }
 
@@ -49,21 +62,45 @@ export function createProcessLog(level: LogLevel): ProcessLog {
 interface TurnBuffer extends DestinationStream {
   flush(done: () => void): void;
   flushSync(): void;
+  readonly dropped: number;
 }
 
 /**
  * Every line logged during one turn of the event loop, handed to `out` as one string when the turn ends: one write
  * (one system call, when the pipe has room) for all the answers of a turn, and no string grown by appending. All
- * lines go through it, so they keep their order.
+ * lines go through it, so they keep their order. While more than STDOUT_BACKLOG_MAX_BYTES wait for `out`'s reader,
+ * a turn's lines are counted and dropped instead, until the reader has taken everything queued; `aside` says when
+ * that starts and ends.
  */
-function linesOfOneTurn(out: NodeJS.WriteStream): TurnBuffer {
+function linesOfOneTurn(out: NodeJS.WriteStream, aside: Logger): TurnBuffer {
   let lines: string[] = [];
+  let dropped = 0;
+  let dropping = false;
   const hand = () => {
     if (lines.length === 0) return;
+    if (dropping || out.writableLength > STDOUT_BACKLOG_MAX_BYTES) {
+      if (!dropping) startDropping();
+      dropped += lines.length;
+      lines = [];
+      return;
+    }
     const text = lines.join('');
     lines = [];
     out.write(text);
   };
+  function startDropping(): void {
+    dropping = true;
+    const droppedBefore = dropped;
+    aside.warn(
+      { backlogBytes: out.writableLength },
+      "Dropping log lines: stdout's reader is too far behind (log_lines_dropped_total counts them)",
+    );
+    // The backlog was past the stream's high-water mark, so 'drain' comes once the reader has taken all of it.
+    out.once('drain', () => {
+      dropping = false;
+      aside.warn({ droppedLines: dropped - droppedBefore }, "Logging again: stdout's reader has caught up");
+    });
+  }
   // A closed stdout (EPIPE: the log reader is gone) leaves nowhere to log to; the server goes on serving.
   out.on('error', () => {});
   return {
@@ -78,6 +115,9 @@ function linesOfOneTurn(out: NodeJS.WriteStream): TurnBuffer {
     },
     flushSync() {
       hand();
+    },
+    get dropped() {
+      return dropped;
     },
   };
 }

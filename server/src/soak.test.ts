@@ -1,14 +1,12 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { SERVER_ENTRY } from './pages/page-renderer.js';
+import { describe, expect, it } from 'vitest';
 
 // The short soak: `npm run soak` (scripts/soak/run.mjs) for 30 s, on the built server as production runs it,
 // in front of the upstream double flapping through its failure modes (docs/performance.md, "Soak"). It fails on
 // what the code decides: an error for a warmed key, live heap growth, descriptor growth. Latency and RSS are
 // the machine's as much as the code's: the soak prints them with their targets, and this test does not judge them.
+// The server and the client are built before any test runs (testing/built-site.ts).
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SOAK_SECONDS = 30;
 
@@ -20,24 +18,6 @@ interface SoakResult {
   descriptorGrowth: number;
   modesPlayed: number;
 }
-
-beforeAll(() => {
-  // Incremental: only what changed since the last build is compiled, so the soak never runs stale code.
-  execFileSync(process.execPath, [createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-b', 'shared', 'testing', 'server'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
-  // Pages are part of the load: without the client's build they would all answer 503.
-  // Built as production builds it: Vitest sets NODE_ENV=test, under which Vite would emit React's development
-  // JSX runtime, which the production server cannot load.
-  if (!existsSync(new URL(`../../client/dist/${SERVER_ENTRY}`, import.meta.url))) {
-    execFileSync('npm', ['run', 'build', '--workspace', 'client'], {
-      cwd: ROOT,
-      stdio: 'inherit',
-      env: { ...process.env, NODE_ENV: 'production' },
-    });
-  }
-}, 300_000);
 
 function runSoak(): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {

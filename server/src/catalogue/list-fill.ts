@@ -20,6 +20,12 @@ import { createUpstreamClient, isSuccess } from './upstream-request.js';
  */
 export const HANDED_OVER_MAX_BYTES = 1024 * 1024;
 
+/**
+ * Whether a list whose JSON is `jsonBytes` long is small: the one rule for where its JSON is allocated (plain memory,
+ * or shared with the keeper's thread), which thread holds it (list-keeper.ts) and where its refills run.
+ */
+export const isSmallList = (jsonBytes: number): boolean => jsonBytes <= HANDED_OVER_MAX_BYTES;
+
 export type FillJob = { op: 'fill'; url: string; timeoutMs: number; maxBytes: number } | { op: 'load'; json: Uint8Array };
 
 export type Dropped = { index: number; issues: string }[];
@@ -114,9 +120,7 @@ function whyNotAnArray(url: string, status: number, bytes: Buffer): Validated {
 const failed = (message: string): Failed => ({ failed: message, timedOut: false });
 
 async function make(list: CompactListBuilder): Promise<{ compact: CompactList; body: EncodedBody }> {
-  const compact = list.build((bytes) =>
-    bytes <= HANDED_OVER_MAX_BYTES ? new Uint8Array(bytes) : new Uint8Array(new SharedArrayBuffer(bytes)),
-  );
+  const compact = list.build((bytes) => (isSmallList(bytes) ? new Uint8Array(bytes) : new Uint8Array(new SharedArrayBuffer(bytes))));
   const { json } = compact;
   return { compact, body: await encodeBody(Buffer.from(json.buffer, json.byteOffset, json.byteLength)) };
 }

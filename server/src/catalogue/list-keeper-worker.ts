@@ -1,8 +1,8 @@
 /**
  * The list keeper's thread (list-keeper.ts): it keeps the large lists that fill threads made (list-fill.ts) and
  * answers the request thread's questions about them (compact-list.ts), so the request thread never holds or
- * rebuilds the products. It parses and validates only a small list (at most HANDED_OVER_MAX_BYTES, a few
- * megabytes of heap): starting a thread for each of those refills would cost more than the fill itself.
+ * rebuilds the products. It parses and validates only a small list (isSmallList in list-fill.ts: a few megabytes
+ * of heap): starting a thread for each of those refills would cost more than the fill itself.
  */
 import { parentPort } from 'node:worker_threads';
 import { answerQuestion, type CompactList, type ListQuestion } from './compact-list.js';

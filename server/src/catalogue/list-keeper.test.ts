@@ -5,15 +5,35 @@ import { startUpstreamStub, type UpstreamStub } from '@catalogue/testing/upstrea
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogueList } from './catalogue-list.js';
+import { HANDED_OVER_MAX_BYTES } from './list-fill.js';
 import { createListKeeper, type ListKeeper } from './list-keeper.js';
 import { UpstreamError } from './product-source.js';
+import { toPublicProduct } from './public-product.js';
 
 /** About 1.4 MB of JSON: past what is handed over to the request thread, so the keeper's thread keeps it. */
 const LARGE = generateCatalogue(3_000);
 const query = { search: 'ba', category: '', sort: 'nameAZ', page: 2 } as const;
 const text = (bytes: Buffer) => bytes.toString('utf8');
-/** The process's threads as the kernel counts them: each worker thread is one of them while it runs. */
+/**
+ * The process's threads as the kernel counts them: each worker thread is one of them while it runs (two from the
+ * TypeScript sources, where tsx's module hooks run on a thread of their own beside it).
+ */
 const threadCount = () => readdirSync('/proc/self/task').length;
+
+/** Generated products whose public list's JSON is exactly `bytes` long: as many as fit, the last one's description padded. */
+function catalogueOfJsonBytes(bytes: number): Product[] {
+  const products: Product[] = [];
+  let length = 1; // `[`, then each product's JSON and a `,` or the closing `]`
+  for (const product of generateCatalogue(3_000)) {
+    const grown = length + Buffer.byteLength(JSON.stringify(toPublicProduct(product))) + 1;
+    if (grown > bytes) break;
+    products.push(product);
+    length = grown;
+  }
+  const last = products.at(-1)!;
+  products[products.length - 1] = { ...last, description: last.description + 'a'.repeat(bytes - length) };
+  return products;
+}
 
 describe('the list keeper', () => {
   let upstream: UpstreamStub;
@@ -28,12 +48,30 @@ describe('the list keeper', () => {
     await upstream.close();
   });
 
-  const fillOf = (timeoutMs: number) => keeper.fill({ url: `${upstream.url}/products`, timeoutMs, maxBytes: 64 * 1024 * 1024 });
+  const fillOf = (timeoutMs: number, by = keeper) => by.fill({ url: `${upstream.url}/products`, timeoutMs, maxBytes: 64 * 1024 * 1024 });
 
-  async function fill(): Promise<CatalogueList> {
-    const filled = await fillOf(20_000);
+  async function fill(by = keeper): Promise<CatalogueList> {
+    const filled = await fillOf(20_000, by);
     if (!filled.ok) throw new Error(filled.message);
     return filled.list;
+  }
+
+  /**
+   * A refill of the list, held at the upstream while the threads are counted: how many more the process has while
+   * it runs than once it is done (the keeper's thread, once started, stays for a while). A fill on a thread of its
+   * own makes more; a fill on the keeper's thread, none.
+   */
+  async function threadsOfRefill(by = keeper): Promise<{ extraThreads: number; list: CatalogueList }> {
+    await upstream.setMode('hang');
+    const asked = upstream.requestCount('/products');
+    const refilling = fill(by);
+    await upstream.waitForRequests('/products', asked + 1);
+    const whileRefilling = threadCount();
+
+    await upstream.setMode('normal');
+    upstream.releaseHangingRequests();
+    const list = await refilling;
+    return { extraThreads: whileRefilling - threadCount(), list };
   }
 
   it('keeps a large list on its thread, its body in memory both threads share, and answers what a request needs', async () => {
@@ -64,6 +102,56 @@ describe('the list keeper', () => {
     expect(list.body.identity.buffer).not.toBeInstanceOf(SharedArrayBuffer);
     expect(JSON.parse(text(list.body.identity))).toHaveLength(FIXTURE_PRODUCTS.length);
     expect((await list.productsPage({ ...query, search: '' })).products).toHaveLength(FIXTURE_PRODUCTS.length);
+  });
+
+  it('refills a large list on a thread of its own, which is gone once the refill is done', async () => {
+    upstream.setProducts(LARGE);
+    await fill();
+    const { extraThreads, list } = await threadsOfRefill();
+    expect(extraThreads).toBeGreaterThan(0);
+    expect(list.size).toBe(LARGE.length);
+  });
+
+  it("refills a small list on the keeper's thread: however many refills, none starts a thread of its own", async () => {
+    upstream.setProducts(FIXTURE_PRODUCTS);
+    const own = createListKeeper();
+    try {
+      // The first fill runs on a thread of its own (nothing says yet that the list is small); its refills do not.
+      await fill(own);
+      for (let refill = 1; refill <= 5; refill++) {
+        const { extraThreads, list } = await threadsOfRefill(own);
+        expect(extraThreads, `refill ${refill}`).toBe(0);
+        expect(list.size).toBe(FIXTURE_PRODUCTS.length);
+      }
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('treats a list whose JSON is HANDED_OVER_MAX_BYTES long as small and one a byte longer as large, in every respect', async () => {
+    for (const [bytes, small] of [
+      [HANDED_OVER_MAX_BYTES, true],
+      [HANDED_OVER_MAX_BYTES + 1, false],
+    ] as const) {
+      const own = createListKeeper();
+      upstream.setProducts(catalogueOfJsonBytes(bytes));
+      try {
+        await fill(own);
+        const { extraThreads, list } = await threadsOfRefill(own);
+        expect(list.body.identity.byteLength).toBe(bytes);
+        // Its JSON in plain memory, or in memory shared with the keeper's thread.
+        expect(list.body.identity.buffer instanceof SharedArrayBuffer, `${bytes}`).toBe(!small);
+        // Its refill on the keeper's thread, or on a thread of its own.
+        if (small) expect(extraThreads, `${bytes}`).toBe(0);
+        else expect(extraThreads, `${bytes}`).toBeGreaterThan(0);
+        // Held on this thread, it answers with the keeper gone; kept by the keeper's thread, it is gone with it.
+        await own.close();
+        const answered = list.searchPage(query);
+        await (small ? expect(answered).resolves.toBeDefined() : expect(answered).rejects.toBeInstanceOf(UpstreamError));
+      } finally {
+        await own.close();
+      }
+    }
   });
 
   it('makes a list from a shared copy, and refuses a copy that is not a list of valid products', async () => {

@@ -2,7 +2,7 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { EncodedBody } from '../http/encoded-body.js';
 import { asBuffer, type AskList, catalogueList, type CatalogueList, shapeOf } from './catalogue-list.js';
 import { answerQuestion, type CompactList } from './compact-list.js';
-import { type Dropped, type FillJob, type FillOutcome, HANDED_OVER_MAX_BYTES } from './list-fill.js';
+import { type Dropped, type FillJob, type FillOutcome, isSmallList } from './list-fill.js';
 import type { KeeperReply, KeeperRequest } from './list-keeper-worker.js';
 import { movableBuffers } from './movable-buffers.js';
 import { UpstreamError } from './product-source.js';
@@ -144,7 +144,7 @@ export function createListKeeper(): ListKeeper {
   async function listOf(compact: CompactList, body: EncodedBody): Promise<CatalogueList> {
     const shape = shapeOf(compact);
     const ownBody = asBodyOfBuffers(body);
-    if (compact.json.byteLength <= HANDED_OVER_MAX_BYTES) {
+    if (isSmallList(compact.json.byteLength)) {
       const ask: AskList = (kind, question) => Promise.resolve(answerQuestion(compact, kind, question));
       return catalogueList({ ...shape, body: ownBody, ask });
     }
@@ -182,7 +182,7 @@ export function createListKeeper(): ListKeeper {
     if (worker !== undefined) await send({ op: 'trim' });
     const outcome = lastListSmall ? await fillOnTheKeeper(job) : await fillOnItsOwnThread(job, filling);
     if ('failed' in outcome) return { ok: false as const, message: outcome.failed, timedOut: outcome.timedOut };
-    lastListSmall = outcome.made.compact.json.byteLength <= HANDED_OVER_MAX_BYTES;
+    lastListSmall = isSmallList(outcome.made.compact.json.byteLength);
     return { ok: true as const, list: await listOf(outcome.made.compact, outcome.made.body), dropped: outcome.dropped };
   }
 

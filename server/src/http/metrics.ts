@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry, type LabelValues, type MetricValueWithName } from 'prom-client';
+import { STDOUT_BACKLOG_MAX_BYTES } from '../logger.js';
 
 /** What the shared cache's store (catalogue/redis-store.ts) reports to /metrics: each command's outcome, and whether Redis is answering. */
 export interface SharedStoreMetrics {
@@ -31,7 +32,12 @@ export interface Metrics extends SharedStoreMetrics {
 export type UpstreamOperation = 'list' | 'product' | 'image';
 export type UpstreamOutcome = 'ok' | 'not_found' | 'error' | 'timeout';
 
-export function createMetrics(): Metrics {
+export interface MetricsOptions {
+  /** How many log lines the process's log dropped while stdout's reader was behind (logger.ts). Default: none. */
+  droppedLogLines?: () => number;
+}
+
+export function createMetrics({ droppedLogLines = () => 0 }: MetricsOptions = {}): Metrics {
   const registry = new Registry();
   const requestDuration = new RequestDurationHistogram(registry);
   const cacheAnswers = new Counter({
@@ -71,6 +77,16 @@ export function createMetrics(): Metrics {
     help: 'Commands to the shared cache (Redis, with REDIS_URL) by command and outcome (hit, miss, ok, taken, error)',
     labelNames: ['command', 'outcome'] as const,
     registers: [registry],
+  });
+  // Counted by the process's log, where they are dropped; read when /metrics is.
+  const droppedLogLinesTotal = new Counter({
+    name: 'log_lines_dropped_total',
+    help: `Log lines dropped, not written, while stdout's reader was more than ${STDOUT_BACKLOG_MAX_BYTES / 1024 / 1024} MiB behind (access lines and others)`,
+    registers: [registry],
+    collect() {
+      droppedLogLinesTotal.reset();
+      droppedLogLinesTotal.inc(droppedLogLines());
+    },
   });
   // Registered by the first report, so that without REDIS_URL no series says the shared cache is down.
   let sharedCacheUp: Gauge | undefined;
