@@ -8,7 +8,7 @@
 import { type EncodedBody, encodeBody } from '../http/encoded-body.js';
 import { type CompactList, type CompactListBuilder, compactListBuilder } from './compact-list.js';
 import { eachJsonArrayItem } from './json-array-items.js';
-import { describeProductIssues, productSchema, productsOfCopy } from './product-schema.js';
+import { describeProductIssues, productSchema } from './product-schema.js';
 import { UpstreamError } from './product-source.js';
 import { createUpstreamClient, isSuccess } from './upstream-request.js';
 
@@ -46,12 +46,19 @@ export async function runFill(job: FillJob): Promise<FillOutcome> {
   return 'failed' in had ? had : { made: await make(had.list), dropped: had.dropped };
 }
 
+/**
+ * A shared copy read as a fill reads the upstream's body, item by item (it is a whole list's JSON too), but all or
+ * nothing: the source's answer it was made from was validated already, so one invalid product means it is not a copy.
+ */
 function validatedCopy(json: Uint8Array): Validated {
-  const products = productsOfCopy(json);
-  if (products === undefined) return failed('the shared copy is not a list of valid products');
   const list = compactListBuilder();
-  for (const product of products) list.add(product);
-  return { list, dropped: [] };
+  let valid = true;
+  const read = eachJsonArrayItem(Buffer.from(json.buffer, json.byteOffset, json.byteLength), (item) => {
+    const parsed = valid ? productSchema.safeParse(item) : undefined;
+    if (parsed?.success) list.add(parsed.data);
+    else valid = false;
+  });
+  return read && valid ? { list, dropped: [] } : failed('the shared copy is not a list of valid products');
 }
 
 async function download(job: Extract<FillJob, { op: 'fill' }>): Promise<Validated> {
