@@ -35,7 +35,14 @@ export default defineConfig({
       {
         ...nodeProject,
         // The deployment's own tests: the site behind Debian's nginx, and the Kubernetes manifests rendered and checked.
-        test: { name: 'deploy', environment: 'node', include: ['deploy/**/*.test.ts'], testTimeout: SLOW_WORK_TIMEOUT_MS },
+        // The built site too, for the tests that scrape a running server (deploy/prometheus/).
+        test: {
+          name: 'deploy',
+          environment: 'node',
+          include: ['deploy/**/*.test.ts'],
+          globalSetup: ['server/src/testing/built-site.ts'],
+          testTimeout: SLOW_WORK_TIMEOUT_MS,
+        },
       },
       {
         plugins: [react()],
