@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CI's way into Docker on a machine that is not set up for it: `bash .ci/docker/with-docker.sh <command...>`
 #   1. starts dockerd when none answers (with the fallbacks sandboxes need; .ci/docker/lib.sh),
-#   2. makes sure the base image node:20-bookworm-slim exists (pulled, or built from Debian with debootstrap when
+#   2. makes sure the base images node:20-bookworm-slim and debian:bookworm-slim exist (pulled, or built from Debian with debootstrap when
 #      no container registry answers; .ci/docker/build-base-image.sh),
 #   3. picks the network builds must use (DOCKER_NET: bridge, or host when the bridge cannot reach the npm
 #      registry), and runs the command with DOCKER_NET exported,

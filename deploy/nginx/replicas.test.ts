@@ -1,19 +1,19 @@
-// deploy/nginx/replicas.mjs, as nginx's container runs it at start-up: how nginx finds the replicas, and the
+// deploy/nginx/replicas.sh, as nginx's container runs it at start-up: how nginx finds the replicas, and the
 // replica settings' old names refused with a line naming the new ones (docs/scaling.md, "Settings").
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const SCRIPT = fileURLToPath(new URL('replicas.mjs', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('replicas.sh', import.meta.url));
 function replicasConf(env: Record<string, string>) {
-  const { status, stdout, stderr } = spawnSync(process.execPath, [SCRIPT], {
+  const { status, stdout, stderr } = spawnSync('bash', [SCRIPT], {
     env: { PATH: process.env.PATH ?? '', NGINX_RESOLVER: '127.0.0.11', ...env },
     encoding: 'utf8',
   });
   return { status, stdout, stderr };
 }
 
-describe('deploy/nginx/replicas.mjs', () => {
+describe('deploy/nginx/replicas.sh', () => {
   it('writes the resolver and the replicas APP_REPLICAS_ADDRESS names', () => {
     const { status, stdout } = replicasConf({ APP_REPLICAS_ADDRESS: 'replica:3000' });
     expect(status).toBe(0);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Container test, scenario "build": builds the three images the other scenarios run: the app (CATALOGUE_IMAGE,
-# default product-catalogue:local), and Debian's nginx and redis-server on the same base (deploy/nginx,
-# deploy/redis); checks that sharp's native binary loads in the app image.
+# default product-catalogue:local), and Debian's nginx and redis-server on Debian's slim image (deploy/nginx,
+# deploy/redis); checks that sharp's native binary loads in the app image and that no Node runtime is in the other
+# two.
 #
 #   bash scripts/docker/build.sh        # with a Docker daemon that answers (CI: through .ci/docker/with-docker.sh)
 #
@@ -13,7 +14,7 @@ source scripts/docker/lib.sh
 trap 'status=$?; summary "build" "$status"; exit "$(verdict "$status")"' EXIT
 
 require_docker
-pass "docker daemon answers; base image node:20-bookworm-slim present; builds use network $DOCKER_NET"
+pass "docker daemon answers; base images node:20-bookworm-slim and debian:bookworm-slim present; builds use network $DOCKER_NET"
 
 echo "== build $IMAGE"
 t=$(now_ms)
@@ -56,7 +57,7 @@ else
   fail "sharp's native binary loads in $IMAGE"
 fi
 
-echo "== build $NGINX_IMAGE and $REDIS_IMAGE (Debian's nginx and redis-server on the same base)"
+echo "== build $NGINX_IMAGE and $REDIS_IMAGE (Debian's nginx and redis-server on debian:bookworm-slim)"
 for pair in "$NGINX_IMAGE deploy/nginx" "$REDIS_IMAGE deploy/redis"; do
   t=$(now_ms)
   set -- $pair
@@ -67,5 +68,13 @@ for pair in "$NGINX_IMAGE deploy/nginx" "$REDIS_IMAGE deploy/redis"; do
     tail -n 20 "$build_log" | sed 's/^/    /'
     fail "docker build $1 (full log: $build_log)"
     exit 1
+  fi
+done
+# Debian's slim image and its package only: the Node runtime the app image carries is not in them.
+for image in "$NGINX_IMAGE" "$REDIS_IMAGE"; do
+  if timeout 60 docker run --rm --network none --entrypoint bash "$image" -c '! command -v node && [ ! -e /usr/local/bin/node ]' >/dev/null 2>&1; then
+    pass "no Node runtime in $image ($(( $(docker image inspect -f '{{.Size}}' "$image") / 1000000 )) MB)"
+  else
+    fail "no Node runtime in $image"
   fi
 done

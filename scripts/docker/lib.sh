@@ -50,11 +50,15 @@ summary() {
 # The verdict a scenario's EXIT trap exits with: its own status, or 1 when a check failed along the way.
 verdict() { local status=$1; if [ "$status" -eq 0 ] && [ "$failures" -ne 0 ]; then echo 1; else echo "$status"; fi; }
 
-# Fails the scenario at once when no daemon answers or the base image is missing.
+# Fails the scenario at once when no daemon answers or a base image is missing: node:20-bookworm-slim (the app),
+# debian:bookworm-slim (nginx, Redis).
 require_docker() {
+  local base
   docker_answers || die "no Docker daemon answers (on a machine without one set up, run: bash .ci/docker/with-docker.sh bash $0)"
-  timeout 30 docker image inspect node:20-bookworm-slim >/dev/null 2>&1 || timeout 300 docker pull node:20-bookworm-slim >/dev/null \
-    || die "the base image node:20-bookworm-slim is neither present nor pullable (CI builds one: .ci/docker/with-docker.sh)"
+  for base in node:20-bookworm-slim debian:bookworm-slim; do
+    timeout 30 docker image inspect "$base" >/dev/null 2>&1 || timeout 300 docker pull "$base" >/dev/null \
+      || die "the base image $base is neither present nor pullable (CI builds one: .ci/docker/with-docker.sh)"
+  done
 }
 
 # Fails the scenario at once when an image it runs is not built (scripts/docker/build.sh builds them).

@@ -24,11 +24,11 @@ export interface NginxServer {
 export interface NginxServerOptions {
   /**
    * How nginx finds the replicas. Loopback ports: an `upstream` block of them, named by $catalogue_replicas in place
-   * of a DNS name. Or as in a container, through DNS (deploy/nginx/replicas.mjs, as the container runs it): `name:port`
+   * of a DNS name. Or as in a container, through DNS (deploy/nginx/replicas.sh, as the container runs it): `name:port`
    * looked up on the DNS server `resolver` (`127.0.0.1:<port>`), since the host has no Docker DNS.
    */
   replicas: { ports: readonly number[] } | { name: string; resolver: string };
-  /** CORS_ORIGINS as the replicas are given it: nginx's cache keys on the origins it lists (cors-origins.mjs). */
+  /** CORS_ORIGINS as the replicas are given it: nginx's cache keys on the origins it lists (cors-origins.sh). */
   corsOrigins?: string;
   /** More configuration inside `http { … }` (e.g. a server block of the bench's own). */
   extraHttpConfig?: string;
@@ -105,22 +105,21 @@ export async function startNginxServer(options: NginxServerOptions): Promise<Ngi
   return { url: `http://127.0.0.1:${port}`, port, pid: child.pid!, errorLog, stop };
 }
 
-/** catalogue-replicas.conf: deploy/nginx/replicas.mjs's for a DNS name, else an `upstream` block of loopback ports. */
+/** catalogue-replicas.conf: deploy/nginx/replicas.sh's for a DNS name, else an `upstream` block of loopback ports. */
 function replicasConfig(replicas: NginxServerOptions['replicas']): string {
-  if ('name' in replicas)
-    return runDeployScript('replicas.mjs', { APP_REPLICAS_ADDRESS: replicas.name, NGINX_RESOLVER: replicas.resolver });
+  if ('name' in replicas) return runDeployScript('replicas.sh', { APP_REPLICAS_ADDRESS: replicas.name, NGINX_RESOLVER: replicas.resolver });
   const servers = replicas.ports.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=5s;\n`).join('');
   return `upstream catalogue_replicas {\n${servers}    keepalive 32;\n}\nmap "" $catalogue_replicas {\n    default catalogue_replicas;\n}\n`;
 }
 
-/** The map deploy/nginx/cors-origins.mjs writes for this CORS_ORIGINS: the same script the container runs. */
+/** The map deploy/nginx/cors-origins.sh writes for this CORS_ORIGINS: the same script the container runs. */
 function corsOriginsMap(corsOrigins: string): string {
-  return runDeployScript('cors-origins.mjs', { CORS_ORIGINS: corsOrigins });
+  return runDeployScript('cors-origins.sh', { CORS_ORIGINS: corsOrigins });
 }
 
 /** What one of deploy/nginx/'s start-up scripts prints for these settings; its refusal, as an error. */
 function runDeployScript(script: string, settings: Record<string, string>): string {
-  const result = spawnSync(process.execPath, [join(DEPLOY, script)], { env: { ...process.env, ...settings }, encoding: 'utf8' });
+  const result = spawnSync('bash', [join(DEPLOY, script)], { env: { ...process.env, ...settings }, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`${script} refused ${JSON.stringify(settings)}: ${result.stderr}`);
   return result.stdout;
 }
