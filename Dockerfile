@@ -4,9 +4,10 @@
 #   docker run --rm -p 3000:3000 product-catalogue            # embedded catalogue, works offline
 #   docker run --rm -p 3000:3000 -e PRODUCTS_API_URL=https://fakestoreapi.com product-catalogue
 #
-# Three stages on the official Node 20 image: `build` compiles every workspace with all dev dependencies;
-# `prod-deps` installs only what the server needs at run time; `runtime` gets those node_modules plus the built
-# output, and nothing else (no TypeScript sources, no dev tools, no npm cache).
+# Three stages: `build` compiles every workspace with all dev dependencies and `prod-deps` installs only what the
+# server needs at run time, both on the official Node 20 image; `runtime` is Debian's slim image (the one the Node
+# image is made of) with the Node binary alone, those node_modules and the built output, and nothing else (no npm,
+# corepack or yarn, which nothing runs in production; no TypeScript sources, no dev tools, no npm cache).
 
 # ---- build: npm ci + build the three workspaces the image runs ---------------------------------------------------
 FROM node:20-bookworm-slim AS build
@@ -46,13 +47,18 @@ RUN npm ci --omit=dev --workspace server --include-workspace-root=false --no-aud
  && npm cache clean --force
 
 # ---- runtime ------------------------------------------------------------------------------------------------------
-FROM node:20-bookworm-slim AS runtime
+FROM debian:bookworm-slim AS runtime
 # tini as PID 1: it forwards SIGTERM to node and reaps zombies, so `docker stop` ends the server at once
-# instead of waiting out the 10 s grace period (node as PID 1 ignores signals it has no handler for).
+# instead of waiting out the 10 s grace period (node as PID 1 ignores signals it has no handler for). The `node`
+# user as the Node image makes it (uid and gid 1000), so volumes and manifests see the same owner.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends tini \
  && apt-get clean \
- && rm -rf /var/lib/apt/lists/*
+ && rm -rf /var/lib/apt/lists/* \
+ && groupadd --gid 1000 node \
+ && useradd --uid 1000 --gid node --shell /bin/bash --create-home node
+# The Node image's binary (its libraries, libstdc++ and glibc, are Debian's own, in this image too).
+COPY --from=prod-deps /usr/local/bin/node /usr/local/bin/node
 
 ENV NODE_ENV=production
 # Memory (docs/decisions/memory.md): glibc's malloc arenas capped at two (each thread that allocates, libuv's
