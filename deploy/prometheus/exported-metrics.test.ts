@@ -23,6 +23,8 @@ interface Rule {
 const RULES = (
   parse(readFileSync(new URL('catalogue.rules.yml', import.meta.url), 'utf8')) as { groups: { rules: Rule[] }[] }
 ).groups.flatMap((group) => group.rules);
+/** Starting Redis, the built server and a photo's first resize on a busy machine: generous, and never reached by a healthy run. */
+const PROCESS_HOOK_TIMEOUT_MS = 60_000;
 /** Series Prometheus makes itself for every target, not the server. */
 const PROMETHEUS_OWN = ['up'];
 
@@ -54,13 +56,13 @@ beforeAll(async () => {
     if (exported.has('catalogue_shared_cache_up')) break;
     await delay(100);
   }
-});
+}, PROCESS_HOOK_TIMEOUT_MS);
 
 afterAll(async () => {
   await catalogue?.stop();
   await upstream?.close();
   await redis?.stop();
-});
+}, PROCESS_HOOK_TIMEOUT_MS);
 
 describe.skipIf(redisMissing)('the metrics the rules and the dashboard name', () => {
   it('are exported by the server with Redis configured', () => {

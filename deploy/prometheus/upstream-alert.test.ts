@@ -62,7 +62,7 @@ afterEach(async () => {
   await catalogue?.stop();
   await upstream?.close();
   prometheus = catalogue = upstream = undefined;
-});
+}, 30_000);
 
 /** Clients asking for the list and a product, one after the other, until told to stop: what makes refreshes happen. */
 async function keepAsking(url: string): Promise<number> {
