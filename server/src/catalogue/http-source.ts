@@ -1,8 +1,9 @@
 import type { Product } from '@catalogue/shared/product';
 import type { AxiosResponse } from 'axios';
+import type { Registry } from 'prom-client';
 import type { Logger } from '../logger.js';
 import type { CatalogueList } from './catalogue-list.js';
-import { createListKeeper } from './list-keeper.js';
+import { createListKeeper } from './list-threads/list-keeper.js';
 import { describeProductIssues, productSchema } from './product-schema.js';
 import { IMAGE_NOT_MODIFIED, type ImageValidators, type ProductImage, type ProductSource, UpstreamError } from './product-source.js';
 import { createUpstreamClient, isSuccess } from './upstream-request.js';
@@ -18,6 +19,8 @@ export interface HttpSourceOptions {
   /** UPSTREAM_MAX_BYTES: a bigger JSON body (the list) is a failure, its download cut as soon as it passes this size. */
   maxJsonBytes?: number;
   logger: Logger;
+  /** The app's metrics registry, where the list's threads count their restarts. */
+  registry?: Registry;
 }
 
 /** The defaults of IMAGE_MAX_BYTES and UPSTREAM_MAX_BYTES, for callers that do not pass their configuration. */
@@ -38,8 +41,9 @@ export function createHttpSource({
   maxJsonBytes = DEFAULT_MAX_JSON_BYTES,
   imageHosts = [],
   logger,
+  registry,
 }: HttpSourceOptions): ProductSource {
-  const keeper = createListKeeper();
+  const keeper = createListKeeper({ logger, ...(registry && { registry }) });
   const jsonLimit = { bytes: maxJsonBytes, setting: 'UPSTREAM_MAX_BYTES' } as const;
   // The upstream names image URLs, and nothing it says is trusted: fetched as they are, they would let it point
   // this server at any address it can reach (an internal service on its own network). Images come only from

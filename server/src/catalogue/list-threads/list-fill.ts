@@ -2,15 +2,16 @@
  * One fill of the product list (docs/decisions/catalogue-off-the-request-thread.md): download the upstream's body
  * (tens of megabytes for a large catalogue), parse it, validate every product, build the compact list and encode its
  * public body; or the same from a copy another replica shared. It runs on a thread of its own that exits when the
- * fill is done (list-fill-worker.ts), so the heap that parsing grew goes back to the system with it: what comes out
+ * fill is done (fill-thread.ts), so the heap that parsing grew goes back to the system with it: what comes out
  * is typed arrays and bytes only, moved to the thread that keeps the list.
  */
-import { type EncodedBody, encodeBody } from '../http/encoded-body.js';
-import { type CompactList, type CompactListBuilder, compactListBuilder } from './compact-list.js';
-import { eachJsonArrayItem } from './json-array-items.js';
-import { describeProductIssues, productSchema } from './product-schema.js';
-import { UpstreamError } from './product-source.js';
-import { createUpstreamClient, isSuccess } from './upstream-request.js';
+import { type EncodedBody, encodeBody } from '../../http/encoded-body.js';
+import { type CompactList, type CompactListBuilder, compactListBuilder } from '../compact-list.js';
+import { eachJsonArrayItem } from '../json-array-items.js';
+import { describeProductIssues, productSchema } from '../product-schema.js';
+import { UpstreamError } from '../product-source.js';
+import { createUpstreamClient, isSuccess } from '../upstream-request.js';
+import type { Dropped, FillFailed, FillJob, FillOutcome } from './protocol.js';
 
 /**
  * A list whose JSON is at most this big is handed to the request thread whole (some 2,000 products): holding it
@@ -21,23 +22,13 @@ import { createUpstreamClient, isSuccess } from './upstream-request.js';
 export const HANDED_OVER_MAX_BYTES = 1024 * 1024;
 
 /**
- * Whether a list whose JSON is `jsonBytes` long is small: the one rule for where its JSON is allocated (plain memory,
- * or shared with the keeper's thread), which thread holds it (list-keeper.ts) and where its refills run.
+ * Whether a list whose JSON is `jsonBytes` long is small: the one rule for where its columns are allocated (plain
+ * memory, or shared with the keeper's thread), which thread holds it (list-keeper.ts) and where its refills run.
  */
 export const isSmallList = (jsonBytes: number): boolean => jsonBytes <= HANDED_OVER_MAX_BYTES;
 
-export type FillJob = { op: 'fill'; url: string; timeoutMs: number; maxBytes: number } | { op: 'load'; json: Uint8Array };
-
-export type Dropped = { index: number; issues: string }[];
-
-export type FillOutcome =
-  | { made: { compact: CompactList; body: EncodedBody }; dropped: Dropped }
-  /** The upstream failed (the UpstreamError's message: errors do not cross threads with their class), or a copy was invalid. */
-  | Failed;
-
-type Failed = { failed: string; timedOut: boolean };
 /** The list being built of the valid products, and those dropped. */
-type Validated = { list: CompactListBuilder; dropped: Dropped } | Failed;
+type Validated = { list: CompactListBuilder; dropped: Dropped } | FillFailed;
 
 export async function runFill(job: FillJob): Promise<FillOutcome> {
   // The body's bytes are out of scope once the products are validated, so they can go back before the list's own
@@ -88,7 +79,7 @@ async function fetchBody({
   url,
   timeoutMs,
   maxBytes,
-}: Extract<FillJob, { op: 'fill' }>): Promise<{ url: string; status: number; bytes: Buffer } | Failed> {
+}: Extract<FillJob, { op: 'fill' }>): Promise<{ url: string; status: number; bytes: Buffer } | FillFailed> {
   let response;
   try {
     response = await createUpstreamClient(timeoutMs).get(url, 'arraybuffer', { bytes: maxBytes, setting: 'UPSTREAM_MAX_BYTES' });
@@ -124,10 +115,10 @@ function whyNotAnArray(url: string, status: number, bytes: Buffer): Validated {
   return { list, dropped };
 }
 
-const failed = (message: string): Failed => ({ failed: message, timedOut: false });
+const failed = (message: string): FillFailed => ({ failed: message, timedOut: false });
 
 async function make(list: CompactListBuilder): Promise<{ compact: CompactList; body: EncodedBody }> {
-  const compact = list.build((bytes) => (isSmallList(bytes) ? new Uint8Array(bytes) : new Uint8Array(new SharedArrayBuffer(bytes))));
+  const compact = list.build((jsonBytes) => (isSmallList(jsonBytes) ? 'plain' : 'shared'));
   const { json } = compact;
   return { compact, body: await encodeBody(Buffer.from(json.buffer, json.byteOffset, json.byteLength)) };
 }
