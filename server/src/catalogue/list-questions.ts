@@ -48,7 +48,11 @@ export interface ProductsPageContent {
 }
 
 /** Answers one question about a list. */
-export function answerQuestion<K extends QuestionKind>(list: CompactList, kind: K, ask: ListQuestions[K]['ask']): ListQuestions[K]['answer'] {
+export function answerQuestion<K extends QuestionKind>(
+  list: CompactList,
+  kind: K,
+  ask: ListQuestions[K]['ask'],
+): ListQuestions[K]['answer'] {
   const answer: Answerers[K] = ANSWERERS[kind];
   return answer(list, ask);
 }

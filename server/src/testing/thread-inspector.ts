@@ -22,7 +22,8 @@ export async function endThreadFromInside(entry: string, inspector: Inspector = 
       { id: 1, method: 'Runtime.enable', params: {} },
       { id: 2, method: 'Runtime.evaluate', params: { expression: 'process.exit(1)' } },
     ];
-    for (const message of messages) await inspector.post('NodeWorker.sendMessageToWorker', { ...toWorker, message: JSON.stringify(message) });
+    for (const message of messages)
+      await inspector.post('NodeWorker.sendMessageToWorker', { ...toWorker, message: JSON.stringify(message) });
   } finally {
     inspector.close();
   }
@@ -59,7 +60,12 @@ export async function remoteInspector(url: string): Promise<Inspector> {
   const listeners = new Map<string, (params: AttachedToWorker) => void>();
   let nextId = 1;
   socket.on('message', (data: Buffer) => {
-    const message = JSON.parse(data.toString('utf8')) as { id?: number; error?: { message: string }; method?: string; params?: AttachedToWorker };
+    const message = JSON.parse(data.toString('utf8')) as {
+      id?: number;
+      error?: { message: string };
+      method?: string;
+      params?: AttachedToWorker;
+    };
     if (message.id !== undefined) {
       const reply = replies.get(message.id);
       replies.delete(message.id);

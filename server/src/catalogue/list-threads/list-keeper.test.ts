@@ -204,7 +204,10 @@ describe("the list's threads, supervised", () => {
   afterAll(() => upstream.close());
 
   const restarts = async (registry: Registry) =>
-    (await registry.getSingleMetric('catalogue_list_thread_restarts_total')!.get()).values.map(({ labels, value }) => ({ ...labels, value }));
+    (await registry.getSingleMetric('catalogue_list_thread_restarts_total')!.get()).values.map(({ labels, value }) => ({
+      ...labels,
+      value,
+    }));
 
   it("answers from the list it holds while the keeper's thread is down, restarts it and gives it the list again, backing off when it dies again", async () => {
     const { logger, records } = createCapturingLogger();

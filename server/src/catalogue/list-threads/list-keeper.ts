@@ -120,7 +120,11 @@ export function createListKeeper({ logger, registry }: ListKeeperOptions): ListK
     }, IDLE_THREAD_MS).unref();
   }
 
-  function send<Op extends KeeperOp>(op: Op, request: KeeperCalls[Op]['request'], transfer: ArrayBuffer[] = []): Promise<KeeperCalls[Op]['reply']> {
+  function send<Op extends KeeperOp>(
+    op: Op,
+    request: KeeperCalls[Op]['request'],
+    transfer: ArrayBuffer[] = [],
+  ): Promise<KeeperCalls[Op]['reply']> {
     clearTimeout(idleTimer);
     const worker = keeper?.worker ?? startKeeper();
     const id = nextId++;
