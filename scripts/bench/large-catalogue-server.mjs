@@ -7,6 +7,7 @@
 // are large-catalogue-browser.mjs's. `node scripts/bench/large-catalogue-server.mjs` runs this part alone on the
 // last build (`npm run build`); LARGE_CATALOGUE_SIZES (`50000,200000`) chooses the sizes, and SOAK_SERVER_ENTRY
 // another build's entry, to measure before and after in one sitting.
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { categoriesOf } from '@catalogue/shared/categories';
 import { RUNTIME_ENV } from '../runtime-settings.mjs';
@@ -124,6 +125,8 @@ async function probeThroughRefills(upstream) {
     const refillsMs = [];
     try {
       for (let refill = 0; refill < REFILLS; refill++) {
+        // A changed list, so the refill downloads and fills it again (an unchanged one is a 304, measured apart).
+        upstream.change(refill + 1);
         const asked = performance.now();
         // A STALE answer at once; its refill runs in the background, and the next request joins or starts one.
         await get(`${server.origin}/api/products/search?q=refill${refill}`, {}, FILL_TIMEOUT_MS);
@@ -141,6 +144,45 @@ async function probeThroughRefills(upstream) {
     await server.stop();
   }
 }
+
+/** The server's CPU time so far (user + system, all its threads), in ms, at the kernel's tick (10 ms). */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime, the stat file's 14th and 15th fields (the 12th and 13th after the command's name).
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S;
+}
+const CLOCK_TICKS_PER_S = 100;
+
+/**
+ * The CPU a refill of an unchanged list costs: UNCHANGED_REFILLS requests with CACHE_TTL_SECONDS=0, each refilling
+ * the list in the background, against an upstream that answers 304 to its own ETag. The server's CPU through them,
+ * divided by their count (each request's own answer included: an upper bound), and the threads it has after.
+ */
+async function measureUnchangedRefills(upstream) {
+  const server = await startSoakedServer({
+    productsApiUrl: upstream.url,
+    env: serverEnv(upstream.products.length, { CACHE_TTL_SECONDS: '0' }),
+    pinned: false,
+  });
+  try {
+    await get(`${server.origin}/api/products/categories`, {}, FILL_TIMEOUT_MS);
+    // The first fill's thread gone and the server idle.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const before = { cpuMs: cpuMs(server.child.pid), notModified: upstream.notModified() };
+    for (let refill = 0; refill < UNCHANGED_REFILLS; refill++) {
+      await get(`${server.origin}/api/products/categories`, {}, FILL_TIMEOUT_MS);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    return {
+      cpuMsEach: (cpuMs(server.child.pid) - before.cpuMs) / UNCHANGED_REFILLS,
+      notModified: upstream.notModified() - before.notModified,
+    };
+  } finally {
+    await server.stop();
+  }
+}
+const UNCHANGED_REFILLS = 20;
+const UNCHANGED_REFILL_MAX_CPU_MS = 50;
 
 export async function runLargeCatalogueServer({ log, report, sizes }) {
   for (const count of sizes) {
@@ -196,6 +238,18 @@ export async function runLargeCatalogueServer({ log, report, sizes }) {
         maxMs <= HEALTHZ_MAX_MS,
       );
       report.add(section, 'peak RSS through the refills', `${fmt(refillPeak)} MB`);
+
+      const { cpuMsEach, notModified } = await measureUnchangedRefills(upstream);
+      log(
+        `    a refill of an unchanged list: ${fmt(cpuMsEach)} ms of the server's CPU each; ${notModified} of ${UNCHANGED_REFILLS} answered 304`,
+      );
+      report.add(
+        section,
+        `a refill of an unchanged list (304), server CPU each (${UNCHANGED_REFILLS} refills)`,
+        `${fmt(cpuMsEach)} ms (${notModified} × 304)`,
+        `< ${UNCHANGED_REFILL_MAX_CPU_MS} ms`,
+        cpuMsEach < UNCHANGED_REFILL_MAX_CPU_MS && notModified >= UNCHANGED_REFILLS,
+      );
     } finally {
       await upstream.close();
     }

@@ -9,8 +9,8 @@ import { type EncodedBody, encodeBody } from '../../http/encoded-body.js';
 import { type CompactList, type CompactListBuilder, compactListBuilder } from '../compact-list.js';
 import { eachJsonArrayItem } from '../json-array-items.js';
 import { describeProductIssues, productSchema } from '../product-schema.js';
-import { UpstreamError } from '../product-source.js';
-import { createUpstreamClient, isSuccess } from '../upstream-request.js';
+import { UpstreamError, type UpstreamValidators } from '../product-source.js';
+import { createUpstreamClient, isSuccess, validatorsOf } from '../upstream-request.js';
 import type { Dropped, FillFailed, FillJob, FillOutcome } from './protocol.js';
 
 /**
@@ -28,13 +28,14 @@ export const HANDED_OVER_MAX_BYTES = 1024 * 1024;
 export const isSmallList = (jsonBytes: number): boolean => jsonBytes <= HANDED_OVER_MAX_BYTES;
 
 /** The list being built of the valid products, and those dropped. */
-type Validated = { list: CompactListBuilder; dropped: Dropped } | FillFailed;
+type Validated = { list: CompactListBuilder; dropped: Dropped; validators?: UpstreamValidators } | FillFailed;
 
 export async function runFill(job: FillJob): Promise<FillOutcome> {
   // The body's bytes are out of scope once the products are validated, so they can go back before the list's own
   // buffer is allocated: the fill's thread peaks lower.
   const had = job.op === 'load' ? validatedCopy(job.json) : await download(job);
-  return 'failed' in had ? had : { made: await make(had.list), dropped: had.dropped };
+  if ('failed' in had) return had;
+  return { made: await make(had.list), dropped: had.dropped, ...(had.validators && { validators: had.validators }) };
 }
 
 /**
@@ -55,11 +56,12 @@ function validatedCopy(json: Uint8Array): Validated {
 async function download(job: Extract<FillJob, { op: 'fill' }>): Promise<Validated> {
   const fetched = await fetchBody(job);
   if ('failed' in fetched) return fetched;
-  const { url, status, bytes } = fetched;
+  const { url, status, bytes, validators } = fetched;
   // Item by item: the body is never one string nor the whole array parsed, so the fill's heap stays small and
   // its thread's exit cheap. Each item's parse, and the schema's object, are garbage once the list has its JSON.
   const { visit, list, dropped } = validating();
-  return eachJsonArrayItem(bytes, visit) ? { list, dropped } : whyNotAnArray(url, status, bytes);
+  const read = eachJsonArrayItem(bytes, visit) ? { list, dropped } : whyNotAnArray(url, status, bytes);
+  return 'failed' in read || validators === undefined ? read : { ...read, validators };
 }
 
 /** Checks each item as it comes: a product goes into the list, anything else is reported with its index in the upstream's array. */
@@ -74,12 +76,14 @@ function validating(): { visit: (item: unknown, index: number) => void; list: Co
   return { visit, list, dropped };
 }
 
-/** The upstream's answer to a fill: its body's bytes when it succeeded. */
+/** The upstream's answer to a fill: its body's bytes and validators when it succeeded. */
 async function fetchBody({
   url,
   timeoutMs,
   maxBytes,
-}: Extract<FillJob, { op: 'fill' }>): Promise<{ url: string; status: number; bytes: Buffer } | FillFailed> {
+}: Extract<FillJob, { op: 'fill' }>): Promise<
+  { url: string; status: number; bytes: Buffer; validators: UpstreamValidators | undefined } | FillFailed
+> {
   let response;
   try {
     response = await createUpstreamClient(timeoutMs).get(url, 'arraybuffer', { bytes: maxBytes, setting: 'UPSTREAM_MAX_BYTES' });
@@ -90,7 +94,7 @@ async function fetchBody({
   if (!isSuccess(response)) return failed(`${url} answered ${response.status}`);
   // Node's adapter answers a Buffer already: wrapped again, not copied.
   const data = response.data as Buffer | ArrayBuffer;
-  return { url, status: response.status, bytes: Buffer.isBuffer(data) ? data : Buffer.from(data) };
+  return { url, status: response.status, bytes: Buffer.isBuffer(data) ? data : Buffer.from(data), validators: validatorsOf(response) };
 }
 
 /**

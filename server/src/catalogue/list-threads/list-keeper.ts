@@ -5,6 +5,7 @@ import type { Logger } from '../../logger.js';
 import { askedHere, asBuffer, type AskList, catalogueList, type CatalogueList, shapeOf } from '../catalogue-list.js';
 import type { CompactList } from '../compact-list.js';
 import { answerOf } from '../list-questions.js';
+import type { UpstreamValidators } from '../product-source.js';
 import { isSmallList } from './list-fill.js';
 import { movableBuffers } from './movable-buffers.js';
 import { type Dropped, type FillJob, type FillOutcome, isReplyTo, type KeeperCalls, type KeeperOp, type KeeperReply } from './protocol.js';
@@ -32,7 +33,9 @@ export interface ListKeeper {
     url: string;
     timeoutMs: number;
     maxBytes: number;
-  }): Promise<{ ok: true; list: CatalogueList; dropped: Dropped } | { ok: false; message: string; timedOut: boolean }>;
+  }): Promise<
+    { ok: true; list: CatalogueList; dropped: Dropped; validators?: UpstreamValidators } | { ok: false; message: string; timedOut: boolean }
+  >;
   /** A list from the JSON of a copy another replica shared; undefined when the copy is not a valid list. */
   load(json: Buffer): Promise<CatalogueList | undefined>;
   close(): Promise<void>;
@@ -226,7 +229,8 @@ export function createListKeeper({ logger, registry }: ListKeeperOptions): ListK
     const outcome = lastListSmall ? await fillOnTheKeeper(job) : await fillOnItsOwnThread(job);
     if ('failed' in outcome) return { ok: false as const, message: outcome.failed, timedOut: outcome.timedOut };
     lastListSmall = isSmallList(outcome.made.compact.json.byteLength);
-    return { ok: true as const, list: await listOf(outcome.made.compact, outcome.made.body), dropped: outcome.dropped };
+    const list = await listOf(outcome.made.compact, outcome.made.body);
+    return { ok: true as const, list, dropped: outcome.dropped, ...(outcome.validators && { validators: outcome.validators }) };
   }
 
   return {

@@ -7,6 +7,7 @@
 import type { EncodedBody } from '../../http/encoded-body.js';
 import type { CompactList } from '../compact-list.js';
 import type { ListAnswer, ListQuestion } from '../list-questions.js';
+import type { UpstreamValidators } from '../product-source.js';
 
 /** Download the upstream's list, or read a copy another replica shared. */
 export type FillJob = { op: 'fill'; url: string; timeoutMs: number; maxBytes: number } | { op: 'load'; json: Uint8Array };
@@ -15,7 +16,8 @@ export type FillJob = { op: 'fill'; url: string; timeoutMs: number; maxBytes: nu
 export type Dropped = { index: number; issues: string }[];
 
 export type FillOutcome =
-  | { made: { compact: CompactList; body: EncodedBody }; dropped: Dropped }
+  /** `validators`: the upstream's ETag and Last-Modified of the list downloaded, sent back by the next refill. */
+  | { made: { compact: CompactList; body: EncodedBody }; dropped: Dropped; validators?: UpstreamValidators }
   /** The upstream failed (the UpstreamError's message: errors do not cross threads with their class), or a copy was invalid. */
   | FillFailed;
 
