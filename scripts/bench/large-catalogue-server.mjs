@@ -154,9 +154,10 @@ function cpuMs(pid) {
 const CLOCK_TICKS_PER_S = 100;
 
 /**
- * The CPU a refill of an unchanged list costs: UNCHANGED_REFILLS requests with CACHE_TTL_SECONDS=0, each refilling
- * the list in the background, against an upstream that answers 304 to its own ETag. The server's CPU through them,
- * divided by their count (each request's own answer included: an upper bound), and the threads it has after.
+ * The CPU a refill of an unchanged list costs: UNCHANGED_REFILLS requests with CACHE_TTL_SECONDS=0, each starting a
+ * refill in the background unless one is running, against an upstream that answers 304 to its own ETag. The
+ * server's CPU through them, once they are done, divided by the refills the upstream saw (each request's own answer
+ * included: an upper bound).
  */
 async function measureUnchangedRefills(upstream) {
   const server = await startSoakedServer({
@@ -164,17 +165,22 @@ async function measureUnchangedRefills(upstream) {
     env: serverEnv(upstream.products.length, { CACHE_TTL_SECONDS: '0' }),
     pinned: false,
   });
+  const settle = () => new Promise((resolve) => setTimeout(resolve, upstream.products.length > 100_000 ? 15_000 : 6_000));
   try {
     await get(`${server.origin}/api/products/categories`, {}, FILL_TIMEOUT_MS);
     // The first fill's thread gone and the server idle.
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
-    const before = { cpuMs: cpuMs(server.child.pid), notModified: upstream.notModified() };
+    await settle();
+    const before = { cpuMs: cpuMs(server.child.pid), notModified: upstream.notModified(), requests: upstream.listRequests() };
     for (let refill = 0; refill < UNCHANGED_REFILLS; refill++) {
       await get(`${server.origin}/api/products/categories`, {}, FILL_TIMEOUT_MS);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
+    // A full refill still running is counted whole.
+    await settle();
+    const refills = upstream.listRequests() - before.requests;
     return {
-      cpuMsEach: (cpuMs(server.child.pid) - before.cpuMs) / UNCHANGED_REFILLS,
+      cpuMsEach: (cpuMs(server.child.pid) - before.cpuMs) / refills,
+      refills,
       notModified: upstream.notModified() - before.notModified,
     };
   } finally {
@@ -239,16 +245,14 @@ export async function runLargeCatalogueServer({ log, report, sizes }) {
       );
       report.add(section, 'peak RSS through the refills', `${fmt(refillPeak)} MB`);
 
-      const { cpuMsEach, notModified } = await measureUnchangedRefills(upstream);
-      log(
-        `    a refill of an unchanged list: ${fmt(cpuMsEach)} ms of the server's CPU each; ${notModified} of ${UNCHANGED_REFILLS} answered 304`,
-      );
+      const { cpuMsEach, refills, notModified } = await measureUnchangedRefills(upstream);
+      log(`    refills of an unchanged list: ${fmt(cpuMsEach)} ms of the server's CPU each; ${notModified} of ${refills} answered 304`);
       report.add(
         section,
-        `a refill of an unchanged list (304), server CPU each (${UNCHANGED_REFILLS} refills)`,
-        `${fmt(cpuMsEach)} ms (${notModified} × 304)`,
-        `< ${UNCHANGED_REFILL_MAX_CPU_MS} ms`,
-        cpuMsEach < UNCHANGED_REFILL_MAX_CPU_MS && notModified >= UNCHANGED_REFILLS,
+        'a refill of an unchanged list, server CPU each',
+        `${fmt(cpuMsEach)} ms (${notModified} of ${refills} answered 304)`,
+        `< ${UNCHANGED_REFILL_MAX_CPU_MS} ms, all 304`,
+        cpuMsEach < UNCHANGED_REFILL_MAX_CPU_MS && notModified === refills,
       );
     } finally {
       await upstream.close();

@@ -91,7 +91,6 @@ export function createListKeeper({ logger, registry }: ListKeeperOptions): ListK
       if (keeper === started) keeperDied(started.startedAt, code, failure);
     });
     keeper = started;
-    if (current !== undefined) void keep(current);
     return worker;
   }
 
@@ -107,7 +106,7 @@ export function createListKeeper({ logger, registry }: ListKeeperOptions): ListK
     restartTimer = setTimeout(() => {
       restartTimer = undefined;
       // Without a large list there is nothing to give it: it starts again when it is next needed.
-      if (current !== undefined && !closed) startKeeper();
+      if (current !== undefined && !closed) void keep(current);
     }, restartInMs).unref();
   }
 
