@@ -243,6 +243,31 @@ describe("the list's threads, supervised", () => {
     }
   });
 
+  it("runs a small list's refill again on a thread of its own when the keeper's thread dies under it", async () => {
+    const { logger, records } = createCapturingLogger();
+    const keeper = createListKeeper({ logger });
+    const fillOnce = () => keeper.fill({ url: `${upstream.url}/products`, timeoutMs: 20_000, maxBytes: 64 * 1024 * 1024 });
+    upstream.setProducts(FIXTURE_PRODUCTS);
+    try {
+      // The first fill says the list is small: the next runs on the keeper's thread.
+      expect(await fillOnce()).toMatchObject({ ok: true });
+      await upstream.setMode('hang');
+      const asked = upstream.requestCount('/products');
+      const refilling = fillOnce();
+      await upstream.waitForRequests('/products', asked + 1);
+      await upstream.setMode('normal');
+      await endThreadFromInside('keeper-thread');
+      const refilled = await refilling;
+      expect(refilled.ok && refilled.list.size).toBe(FIXTURE_PRODUCTS.length);
+      expect(upstream.requestCount('/products')).toBe(asked + 2);
+      expect(records.filter((record) => record.thread === 'keeper')).toMatchObject([{ cause: 'exit', exitCode: 1 }]);
+    } finally {
+      upstream.dropHangingRequests();
+      upstream.setProducts(LARGE);
+      await keeper.close();
+    }
+  });
+
   it('takes a fill thread that stops mid-fill for a failed fill, said in one line with its cause, and fills again next time', async () => {
     const { logger, records } = createCapturingLogger();
     const registry = new Registry();
