@@ -7,6 +7,7 @@
 // are large-catalogue-browser.mjs's. `node scripts/bench/large-catalogue-server.mjs` runs this part alone on the
 // last build (`npm run build`); LARGE_CATALOGUE_SIZES (`50000,200000`) chooses the sizes, and SOAK_SERVER_ENTRY
 // another build's entry, to measure before and after in one sitting.
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { categoriesOf } from '@catalogue/shared/categories';
 import { RUNTIME_ENV } from '../runtime-settings.mjs';
@@ -124,6 +125,8 @@ async function probeThroughRefills(upstream) {
     const refillsMs = [];
     try {
       for (let refill = 0; refill < REFILLS; refill++) {
+        // A changed list, so the refill downloads and fills it again (an unchanged one is a 304, measured apart).
+        upstream.change(refill + 1);
         const asked = performance.now();
         // A STALE answer at once; its refill runs in the background, and the next request joins or starts one.
         await get(`${server.origin}/api/products/search?q=refill${refill}`, {}, FILL_TIMEOUT_MS);
@@ -141,6 +144,51 @@ async function probeThroughRefills(upstream) {
     await server.stop();
   }
 }
+
+/** The server's CPU time so far (user + system, all its threads), in ms, at the kernel's tick (10 ms). */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime, the stat file's 14th and 15th fields (the 12th and 13th after the command's name).
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S;
+}
+const CLOCK_TICKS_PER_S = 100;
+
+/**
+ * The CPU a refill of an unchanged list costs: UNCHANGED_REFILLS requests with CACHE_TTL_SECONDS=0, each starting a
+ * refill in the background unless one is running, against an upstream that answers 304 to its own ETag. The
+ * server's CPU through them, once they are done, divided by the refills the upstream saw (each request's own answer
+ * included: an upper bound).
+ */
+async function measureUnchangedRefills(upstream) {
+  const server = await startSoakedServer({
+    productsApiUrl: upstream.url,
+    env: serverEnv(upstream.products.length, { CACHE_TTL_SECONDS: '0' }),
+    pinned: false,
+  });
+  const settle = () => new Promise((resolve) => setTimeout(resolve, upstream.products.length > 100_000 ? 15_000 : 6_000));
+  try {
+    await get(`${server.origin}/api/products/categories`, {}, FILL_TIMEOUT_MS);
+    // The first fill's thread gone and the server idle.
+    await settle();
+    const before = { cpuMs: cpuMs(server.child.pid), notModified: upstream.notModified(), requests: upstream.listRequests() };
+    for (let refill = 0; refill < UNCHANGED_REFILLS; refill++) {
+      await get(`${server.origin}/api/products/categories`, {}, FILL_TIMEOUT_MS);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    // A full refill still running is counted whole.
+    await settle();
+    const refills = upstream.listRequests() - before.requests;
+    return {
+      cpuMsEach: (cpuMs(server.child.pid) - before.cpuMs) / refills,
+      refills,
+      notModified: upstream.notModified() - before.notModified,
+    };
+  } finally {
+    await server.stop();
+  }
+}
+const UNCHANGED_REFILLS = 20;
+const UNCHANGED_REFILL_MAX_CPU_MS = 50;
 
 export async function runLargeCatalogueServer({ log, report, sizes }) {
   for (const count of sizes) {
@@ -196,6 +244,16 @@ export async function runLargeCatalogueServer({ log, report, sizes }) {
         maxMs <= HEALTHZ_MAX_MS,
       );
       report.add(section, 'peak RSS through the refills', `${fmt(refillPeak)} MB`);
+
+      const { cpuMsEach, refills, notModified } = await measureUnchangedRefills(upstream);
+      log(`    refills of an unchanged list: ${fmt(cpuMsEach)} ms of the server's CPU each; ${notModified} of ${refills} answered 304`);
+      report.add(
+        section,
+        'a refill of an unchanged list, server CPU each',
+        `${fmt(cpuMsEach)} ms (${notModified} of ${refills} answered 304)`,
+        `< ${UNCHANGED_REFILL_MAX_CPU_MS} ms, all 304`,
+        cpuMsEach < UNCHANGED_REFILL_MAX_CPU_MS && notModified === refills,
+      );
     } finally {
       await upstream.close();
     }

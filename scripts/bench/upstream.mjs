@@ -4,9 +4,21 @@
 import { generateCatalogue } from '@catalogue/testing/generated-catalogue';
 import { startUpstreamStub } from '@catalogue/testing/upstream-double';
 
-/** Starts the upstream on 127.0.0.1, an ephemeral port. Resolves with `{ url, products, close() }`. */
+/**
+ * Starts the upstream on 127.0.0.1, an ephemeral port. Resolves with `{ url, products, change(), notModified(),
+ * close() }`: `change(n)` serves the list with its first product's price moved by `n` cents (another ETag, the same
+ * size), so a refill downloads it again; `notModified()` counts the list's `304`s, `listRequests()` its requests.
+ */
 export async function startUpstream(count) {
   const products = generateCatalogue(count);
   const double = await startUpstreamStub({ products });
-  return { url: double.url, products, close: () => double.close() };
+  return {
+    url: double.url,
+    products,
+    change: (n) =>
+      double.setProducts(products.map((product, index) => (index === 0 ? { ...product, price: product.price + n / 100 } : product))),
+    notModified: () => double.notModifiedCount('/products'),
+    listRequests: () => double.requestCount('/products'),
+    close: () => double.close(),
+  };
 }

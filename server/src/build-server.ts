@@ -80,7 +80,7 @@ export async function buildServer(config: Config, dependencies: ServerDependenci
   const { logger, staticDir = CLIENT_DIST_DIR, now = Date.now, embeddedDirectory, droppedLogLines } = dependencies;
   const metrics = createMetrics({ ...(droppedLogLines && { droppedLogLines }) });
   collectDefaultMetrics({ register: metrics.registry });
-  const source = measuredSource(await createSource(config, logger, embeddedDirectory), metrics);
+  const source = measuredSource(await createSource(config, logger, embeddedDirectory, metrics), metrics);
   // With REDIS_URL, replicas share validated answers and coalesce fills through Redis (docs/scaling.md).
   const sharedStore =
     config.redisUrl === null
@@ -166,7 +166,7 @@ export async function buildServer(config: Config, dependencies: ServerDependenci
   };
 }
 
-async function createSource(config: Config, logger: Logger, embeddedDirectory: URL | undefined): Promise<ProductSource> {
+async function createSource(config: Config, logger: Logger, embeddedDirectory: URL | undefined, metrics: Metrics): Promise<ProductSource> {
   if (config.productsApiUrl === null) return createEmbeddedSource({ logger, ...(embeddedDirectory && { directory: embeddedDirectory }) });
   // Imported only when needed: axios is about a quarter of the CPU spent starting up (measured: ~110 of
   // ~410 ms to the first /healthz), and the embedded catalogue, the default, never uses it.
@@ -178,6 +178,7 @@ async function createSource(config: Config, logger: Logger, embeddedDirectory: U
     maxJsonBytes: config.upstreamMaxBytes,
     imageHosts: config.imageHosts,
     logger,
+    registry: metrics.registry,
   });
 }
 

@@ -66,10 +66,15 @@ describe(`a ${LARGE_CATALOGUE_SIZE.toLocaleString('en')}-product catalogue`, () 
       for (let refill = 0; refill < REFILLS; refill++) {
         // One refill at a time: a request while one runs joins it rather than starting another.
         await site.catalogue.settled();
+        // A changed list (an unchanged one is a 304, and nothing is refilled): its first product's price moved.
+        site.upstream.setProducts(
+          products.map((product, index) => (index === 0 ? { ...product, price: product.price + refill + 1 } : product)),
+        );
         const asked = site.upstream.requestCount('/products');
         // The copy held is served at once; its refill runs in the background.
         await search(`q=${refill}`);
-        await site.upstream.waitForRequests('/products', asked + 1);
+        // Its revalidation (a 200) and its download.
+        await site.upstream.waitForRequests('/products', asked + 2);
         const from = performance.now();
         await site.catalogue.settled();
         refills.push({ from, to: performance.now() });

@@ -23,8 +23,8 @@ import { productPhoto } from './photos.js';
  * non-numeric ids hang, as the real API does), `GET /images/<name>.png` (the bytes of TINY_PNG), `GET
  * /photos/<id>.jpg` (product `id`'s photo-like JPEG). Product images given as a path (`/images/1.png`) are served
  * as absolute URLs on the stub's own address, or on `imageOrigin`'s; with `photos`, every product gets its photo.
- * Images carry an `ETag` (a hash of their bytes) and a `Last-Modified`, and a request whose `If-None-Match`
- * names the ETag gets a `304`, as a real image host answers.
+ * Images and the list carry an `ETag` (a hash of their bytes) and a `Last-Modified`, and a request whose
+ * `If-None-Match` names the ETag gets a `304`, as a real image host and the Fake Store API's Express answer.
  */
 export interface UpstreamStub {
   /** Base URL without a trailing slash, e.g. `http://127.0.0.1:41234`. */
@@ -135,6 +135,7 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
   const host = options.host ?? '127.0.0.1';
   const slowDelayMs = options.slowDelayMs ?? 200;
   let products = options.products ?? FIXTURE_PRODUCTS;
+  let productsSetAt = new Date();
   let mode: StubMode = 'normal';
   const overrides = new Map<string, { answer: PathMode | CannedAnswer; remaining: number }>();
   const counts = new Map<string, number>();
@@ -219,7 +220,7 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
 
   function answerNormally(path: string, req: IncomingMessage, res: ServerResponse): void {
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'Method Not Allowed');
-    if (path === '/products') return send(res, 200, 'application/json', listBody());
+    if (path === '/products') return sendWithValidators(path, req, res, 'application/json', listBody(), listValidators());
     const productMatch = PRODUCT_PATH.exec(path);
     if (productMatch) {
       const rawId = productMatch[1] ?? '';
@@ -242,7 +243,18 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
 
   /** An image with its validators, or a 304 when the request names its ETag. */
   function sendImage(path: string, req: IncomingMessage, res: ServerResponse, contentType: string, body: Buffer): void {
-    const validators = { ETag: `"${createHash('sha1').update(body).digest('hex')}"`, 'Last-Modified': IMAGES_LAST_MODIFIED };
+    sendWithValidators(path, req, res, contentType, body, { ETag: etagOf(body), 'Last-Modified': IMAGES_LAST_MODIFIED });
+  }
+
+  /** A body with its validators, or a 304 when the request names its ETag, as Express's `fresh` answers. */
+  function sendWithValidators(
+    path: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+    contentType: string,
+    body: Buffer,
+    validators: { ETag: string; 'Last-Modified': string },
+  ): void {
     const ifNoneMatch = req.headers['if-none-match'];
     if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim() === validators.ETag)) {
       notModified.set(path, (notModified.get(path) ?? 0) + 1);
@@ -257,10 +269,20 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
    * The list's JSON, serialised once per set of products: a 50,000-product list is 25 MB, and serialising it on
    * every request would stall the test process's event loop, which the server under test shares in its tests.
    */
-  let serialised: { of: readonly unknown[]; body: Buffer } | undefined;
+  let serialised: { of: readonly unknown[]; body: Buffer; validators: { ETag: string; 'Last-Modified': string } } | undefined;
   function listBody(): Buffer {
-    if (serialised?.of !== products) serialised = { of: products, body: Buffer.from(JSON.stringify(products.map(withAbsoluteImage))) };
-    return serialised.body;
+    return serialisedList().body;
+  }
+  /** The list's ETag (a hash of its bytes) and Last-Modified (when its products were last set, to the second). */
+  function listValidators(): { ETag: string; 'Last-Modified': string } {
+    return serialisedList().validators;
+  }
+  function serialisedList(): NonNullable<typeof serialised> {
+    if (serialised?.of !== products) {
+      const body = Buffer.from(JSON.stringify(products.map(withAbsoluteImage)));
+      serialised = { of: products, body, validators: { ETag: etagOf(body), 'Last-Modified': productsSetAt.toUTCString() } };
+    }
+    return serialised;
   }
 
   function withAbsoluteImage(product: unknown): unknown {
@@ -311,6 +333,7 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
     },
     setProducts(next) {
       products = next;
+      productsSetAt = new Date();
     },
     requestedPaths() {
       return [...counts.keys()];
@@ -359,6 +382,8 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
   };
   return stub;
 }
+
+const etagOf = (body: Buffer) => `"${createHash('sha1').update(body).digest('hex')}"`;
 
 function idOf(product: unknown): unknown {
   return typeof product === 'object' && product !== null && 'id' in product ? product.id : undefined;

@@ -1,19 +1,20 @@
 import type { Product } from '@catalogue/shared/product';
 import type { ProductsQuery } from '@catalogue/shared/product-paging';
 import { type EncodedBody, encodeBody } from '../http/encoded-body.js';
+import { buildCompactList, categorySizes, type CompactList, listSize } from './compact-list.js';
 import {
-  answerQuestion,
-  buildCompactList,
-  categorySizes,
-  type CompactList,
+  answerOf,
+  isAnswerTo,
+  type ListAnswer,
+  type ListQuestion,
   type ListQuestions,
-  listSize,
   type ListSelection,
   type ProductsPageContent,
-} from './compact-list.js';
+  type QuestionKind,
+} from './list-questions.js';
 import { productsOfCopy } from './product-schema.js';
 
-export type { ListSelection, ProductsPageContent } from './compact-list.js';
+export type { ListSelection, ProductsPageContent } from './list-questions.js';
 
 /**
  * The product list as the request thread sees it: its size and categories, its public body, and questions it
@@ -41,7 +42,18 @@ export interface CatalogueList {
 }
 
 /** How a list's questions are answered: here, or by the thread that holds it. */
-export type AskList = <K extends keyof ListQuestions>(kind: K, ask: ListQuestions[K]['ask']) => Promise<ListQuestions[K]['answer']>;
+export type AskList = (question: ListQuestion) => Promise<ListAnswer>;
+
+/** The answer to one question, of the type its kind says. */
+async function answerTo<K extends QuestionKind>(
+  ask: AskList,
+  kind: K,
+  question: Extract<ListQuestion, { kind: K }>,
+): Promise<ListQuestions[K]['answer']> {
+  const answer = await ask(question);
+  if (isAnswerTo(answer, kind)) return answer.answer;
+  throw new Error(`a ${kind} question was answered as ${answer.kind}`);
+}
 
 /** Bytes that came from another thread as a Uint8Array, viewed as a Buffer again (the same memory). */
 export function asBuffer(bytes: Uint8Array): Buffer {
@@ -57,16 +69,23 @@ export function catalogueList({
   return {
     ...shape,
     body,
-    searchPage: async (query) => encodeBody(asBuffer(await ask('searchPage', query))),
-    selection: async (selection) => encodeBody(asBuffer(await ask('selection', selection))),
-    productsPage: (query) => ask('productsPage', query),
+    searchPage: async (query) => encodeBody(asBuffer(await answerTo(ask, 'searchPage', { kind: 'searchPage', ask: query }))),
+    selection: async (selection) => encodeBody(asBuffer(await answerTo(ask, 'selection', { kind: 'selection', ask: selection }))),
+    productsPage: (query) => answerTo(ask, 'productsPage', { kind: 'productsPage', ask: query }),
     async sitemap(origin, lastModified, page) {
-      const xml = await ask('sitemap', { origin, lastModified: lastModified.getTime(), page });
+      const question = { origin, lastModified: lastModified.getTime(), page };
+      const xml = await answerTo(ask, 'sitemap', { kind: 'sitemap', ask: question });
       return xml === null ? undefined : asBuffer(xml);
     },
-    sourceJson: async () => asBuffer(await ask('sourceJson', null)),
+    sourceJson: async () => asBuffer(await answerTo(ask, 'sourceJson', { kind: 'sourceJson', ask: null })),
   };
 }
+
+/** A list's questions answered on this thread. */
+export const askedHere =
+  (list: CompactList): AskList =>
+  (question) =>
+    Promise.resolve(answerOf(list, question));
 
 /** What the request thread knows of a list without asking it. */
 export function shapeOf(list: CompactList): Pick<CatalogueList, 'size' | 'categories' | 'categorySizes'> {
@@ -77,8 +96,7 @@ export function shapeOf(list: CompactList): Pick<CatalogueList, 'size' | 'catego
 export async function listHeldHere(products: readonly Product[]): Promise<CatalogueList> {
   const list = buildCompactList(products);
   const body = await encodeBody(asBuffer(list.json));
-  const ask: AskList = (kind, question) => Promise.resolve(answerQuestion(list, kind, question));
-  return catalogueList({ ...shapeOf(list), body, ask });
+  return catalogueList({ ...shapeOf(list), body, ask: askedHere(list) });
 }
 
 /** The same from a shared copy's JSON; undefined when it is not a list of valid products. */

@@ -4,7 +4,8 @@ import type { Product } from '@catalogue/shared/product';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import { generateCatalogue } from '@catalogue/testing/generated-catalogue';
 import { describe, expect, it } from 'vitest';
-import { answerQuestion, buildCompactList, selectPositions } from './compact-list.js';
+import { buildCompactList } from './compact-list.js';
+import { answerQuestion, selectPositions } from './list-questions.js';
 import { toPublicProduct } from './public-product.js';
 
 /**

@@ -1,11 +1,18 @@
 import type { Product } from '@catalogue/shared/product';
-import type { AxiosResponse } from 'axios';
+import { Counter, type Registry } from 'prom-client';
 import type { Logger } from '../logger.js';
 import type { CatalogueList } from './catalogue-list.js';
-import { createListKeeper } from './list-keeper.js';
+import { createListKeeper } from './list-threads/list-keeper.js';
 import { describeProductIssues, productSchema } from './product-schema.js';
-import { IMAGE_NOT_MODIFIED, type ImageValidators, type ProductImage, type ProductSource, UpstreamError } from './product-source.js';
-import { createUpstreamClient, isSuccess } from './upstream-request.js';
+import {
+  IMAGE_NOT_MODIFIED,
+  type ImageValidators,
+  type ProductImage,
+  type ProductSource,
+  UpstreamError,
+  type UpstreamValidators,
+} from './product-source.js';
+import { conditionalHeaders, createUpstreamClient, isSuccess, validatorsOf } from './upstream-request.js';
 
 export interface HttpSourceOptions {
   /** Base URL without a trailing slash; `/products` and `/products/{id}` are appended. */
@@ -18,6 +25,8 @@ export interface HttpSourceOptions {
   /** UPSTREAM_MAX_BYTES: a bigger JSON body (the list) is a failure, its download cut as soon as it passes this size. */
   maxJsonBytes?: number;
   logger: Logger;
+  /** The app's metrics registry: the list's threads count their restarts there, and its refills their revalidations. */
+  registry?: Registry;
 }
 
 /** The defaults of IMAGE_MAX_BYTES and UPSTREAM_MAX_BYTES, for callers that do not pass their configuration. */
@@ -38,8 +47,9 @@ export function createHttpSource({
   maxJsonBytes = DEFAULT_MAX_JSON_BYTES,
   imageHosts = [],
   logger,
+  registry,
 }: HttpSourceOptions): ProductSource {
-  const keeper = createListKeeper();
+  const keeper = createListKeeper({ logger, ...(registry && { registry }) });
   const jsonLimit = { bytes: maxJsonBytes, setting: 'UPSTREAM_MAX_BYTES' } as const;
   // The upstream names image URLs, and nothing it says is trusted: fetched as they are, they would let it point
   // this server at any address it can reach (an internal service on its own network). Images come only from
@@ -47,6 +57,14 @@ export function createHttpSource({
   const imageOrigins = new Set([new URL(baseUrl).origin, ...imageHosts.map((host) => new URL(host).origin)]);
 
   const client = createUpstreamClient(timeoutMs);
+  const revalidations = new Counter({
+    name: 'catalogue_list_revalidations_total',
+    help: 'Refills of the list that asked the upstream whether it changed, by outcome: not_modified (a 304: the list held is kept, no body, no thread) or modified (downloaded and filled again)',
+    labelNames: ['outcome'] as const,
+    registers: registry === undefined ? [] : [registry],
+  });
+  /** The list last filled from the upstream, with what the upstream said of it: the next refill's question. */
+  let lastFilled: { list: CatalogueList; validators: UpstreamValidators } | undefined;
 
   async function getJson(path: string): Promise<{ status: number; body: unknown }> {
     const url = `${baseUrl}${path}`;
@@ -64,9 +82,18 @@ export function createHttpSource({
     name: 'http',
 
     async listProducts(): Promise<CatalogueList> {
-      const filled = await keeper.fill({ url: `${baseUrl}/products`, timeoutMs, maxBytes: maxJsonBytes });
+      const url = `${baseUrl}/products`;
+      const held = lastFilled;
+      if (held !== undefined) {
+        // An unchanged list (a 304) is the list held, fresh again: nothing downloaded, parsed or rebuilt.
+        const revalidated = await client.revalidate(url, held.validators);
+        revalidations.inc({ outcome: revalidated === 'not-modified' ? 'not_modified' : 'modified' });
+        if (revalidated === 'not-modified') return held.list;
+      }
+      const filled = await keeper.fill({ url, timeoutMs, maxBytes: maxJsonBytes });
       if (!filled.ok) throw new UpstreamError(filled.message, { timedOut: filled.timedOut });
       for (const { index, issues } of filled.dropped) logger.warn({ index, issues }, 'Dropped an upstream product of the wrong shape');
+      lastFilled = filled.validators && { list: filled.list, validators: filled.validators };
       return filled.list;
     },
 
@@ -126,23 +153,6 @@ export function createHttpSource({
 
     close: () => keeper.close(),
   };
-}
-
-/** `If-None-Match` and `If-Modified-Since` from what the upstream said of the bytes held. */
-function conditionalHeaders(validators: ImageValidators | undefined): Record<string, string> {
-  return {
-    ...(validators?.etag !== undefined && { 'If-None-Match': validators.etag }),
-    ...(validators?.lastModified !== undefined && { 'If-Modified-Since': validators.lastModified }),
-  };
-}
-
-function validatorsOf(response: AxiosResponse): ImageValidators | undefined {
-  const { etag, 'last-modified': lastModified } = response.headers;
-  const validators = {
-    ...(typeof etag === 'string' && etag !== '' && { etag }),
-    ...(typeof lastModified === 'string' && lastModified !== '' && { lastModified }),
-  };
-  return Object.keys(validators).length === 0 ? undefined : validators;
 }
 
 function resolveImageUrl(location: string, baseUrl: string): string {

@@ -10,11 +10,15 @@ export interface ProductImage {
   validators?: ImageValidators;
 }
 
-/** An HTTP upstream's `ETag` and `Last-Modified` for an image, sent back as `If-None-Match`/`If-Modified-Since`. */
-export interface ImageValidators {
+/**
+ * An HTTP upstream's `ETag` and `Last-Modified` for what it answered (an image, the list), sent back as
+ * `If-None-Match`/`If-Modified-Since`.
+ */
+export interface UpstreamValidators {
   etag?: string;
   lastModified?: string;
 }
+export type ImageValidators = UpstreamValidators;
 
 /** The source confirmed that the image has not changed since the validators it was sent (a 304). */
 export const IMAGE_NOT_MODIFIED = 'not-modified';

@@ -1,7 +1,8 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
+import type { Readable } from 'node:stream';
 import axios, { type AxiosInstance, type AxiosRequestConfig, type AxiosResponse, isAxiosError } from 'axios';
-import { UpstreamError } from './product-source.js';
+import { type UpstreamValidators, UpstreamError } from './product-source.js';
 
 /** The most bytes to read of one answer, and the setting that says so (named in the failure, so an operator knows what to raise). */
 export interface ByteLimit {
@@ -16,6 +17,12 @@ export interface ByteLimit {
  */
 export interface UpstreamClient {
   get(url: string, responseType: 'text' | 'arraybuffer', limit: ByteLimit, config?: AxiosRequestConfig): Promise<AxiosResponse<unknown>>;
+  /**
+   * Whether what `url` answers is still what these validators describe: a conditional GET whose `304` is
+   * 'not-modified' and whose 2xx is 'modified', its body left unread (the connection is closed); any other status
+   * is an UpstreamError.
+   */
+  revalidate(url: string, validators: UpstreamValidators): Promise<'not-modified' | 'modified'>;
 }
 
 /**
@@ -60,7 +67,39 @@ export function createUpstreamClient(timeoutMs: number): UpstreamClient {
         throw toUpstreamError(error, url);
       }
     },
+    async revalidate(url, validators) {
+      let response: AxiosResponse<Readable>;
+      try {
+        response = await client.get<Readable>(url, { responseType: 'stream', headers: conditionalHeaders(validators) });
+      } catch (error) {
+        throw toUpstreamError(error, url);
+      }
+      // A changed list's body is the fill's to download, on a thread of its own.
+      response.data.destroy();
+      if (response.status === 304) return 'not-modified';
+      // A failing upstream is asked once a refill, as before revalidating: its failure is the refill's.
+      if (!isSuccess(response)) throw new UpstreamError(`${url} answered ${response.status}`);
+      return 'modified';
+    },
   };
+}
+
+/** `If-None-Match` and `If-Modified-Since` from what the upstream said of the bytes held. */
+export function conditionalHeaders(validators: UpstreamValidators | undefined): Record<string, string> {
+  return {
+    ...(validators?.etag !== undefined && { 'If-None-Match': validators.etag }),
+    ...(validators?.lastModified !== undefined && { 'If-Modified-Since': validators.lastModified }),
+  };
+}
+
+/** The upstream's `ETag` and `Last-Modified` of an answer, if it gave any. */
+export function validatorsOf(response: AxiosResponse): UpstreamValidators | undefined {
+  const { etag, 'last-modified': lastModified } = response.headers;
+  const validators = {
+    ...(typeof etag === 'string' && etag !== '' && { etag }),
+    ...(typeof lastModified === 'string' && lastModified !== '' && { lastModified }),
+  };
+  return Object.keys(validators).length === 0 ? undefined : validators;
 }
 
 export function isSuccess(response: AxiosResponse): boolean {

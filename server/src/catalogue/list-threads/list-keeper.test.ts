@@ -4,11 +4,13 @@ import { generateCatalogue } from '@catalogue/testing/generated-catalogue';
 import { startUpstreamStub, type UpstreamStub } from '@catalogue/testing/upstream-double';
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CatalogueList } from './catalogue-list.js';
+import { Registry } from 'prom-client';
+import { createCapturingLogger } from '../../testing/capturing-logger.js';
+import type { CatalogueList } from '../catalogue-list.js';
+import { toPublicProduct } from '../public-product.js';
 import { HANDED_OVER_MAX_BYTES } from './list-fill.js';
-import { createListKeeper, type ListKeeper } from './list-keeper.js';
-import { UpstreamError } from './product-source.js';
-import { toPublicProduct } from './public-product.js';
+import { createListKeeper as createKeeper, type ListKeeper, type ListKeeperOptions } from './list-keeper.js';
+import { endThreadFromInside } from '../../testing/thread-inspector.js';
 
 /** About 1.4 MB of JSON: past what is handed over to the request thread, so the keeper's thread keeps it. */
 const LARGE = generateCatalogue(3_000);
@@ -34,6 +36,8 @@ function catalogueOfJsonBytes(bytes: number): Product[] {
   products[products.length - 1] = { ...last, description: last.description + 'a'.repeat(bytes - length) };
   return products;
 }
+
+const createListKeeper = (options: Partial<ListKeeperOptions> = {}) => createKeeper({ logger: createCapturingLogger().logger, ...options });
 
 describe('the list keeper', () => {
   let upstream: UpstreamStub;
@@ -86,14 +90,14 @@ describe('the list keeper', () => {
     expect(text(sitemap!)).toContain(`https://shop.test/productdetails/${LARGE.length}`);
   });
 
-  it('lets go of a list two fills later: asking it then says to ask again, as an UpstreamError', async () => {
+  it('keeps the newest list only; one a newer fill replaced still answers, the same, from the memory it shares', async () => {
     upstream.setProducts(LARGE);
     const first = await fill();
-    await fill();
-    await expect(first.searchPage(query)).resolves.toBeDefined();
-    const third = await fill();
-    await expect(first.searchPage(query)).rejects.toBeInstanceOf(UpstreamError);
-    await expect(third.searchPage(query)).resolves.toBeDefined();
+    const answer = text((await first.searchPage(query)).identity);
+    upstream.setProducts(LARGE.slice(0, 2_500));
+    const second = await fill();
+    expect(text((await first.searchPage(query)).identity)).toBe(answer);
+    expect(JSON.parse(text((await second.searchPage(query)).identity))).toMatchObject({ catalogueSize: 2_500 });
   });
 
   it('hands a small list to the request thread whole', async () => {
@@ -144,10 +148,9 @@ describe('the list keeper', () => {
         // Its refill on the keeper's thread, or on a thread of its own.
         if (small) expect(extraThreads, `${bytes}`).toBe(0);
         else expect(extraThreads, `${bytes}`).toBeGreaterThan(0);
-        // Held on this thread, it answers with the keeper gone; kept by the keeper's thread, it is gone with it.
+        // Held on this thread, or in memory this thread shares: it answers with the keeper's thread gone.
         await own.close();
-        const answered = list.searchPage(query);
-        await (small ? expect(answered).resolves.toBeDefined() : expect(answered).rejects.toBeInstanceOf(UpstreamError));
+        await expect(list.searchPage(query)).resolves.toBeDefined();
       } finally {
         await own.close();
       }
@@ -190,5 +193,113 @@ describe('the list keeper', () => {
     await expect(stalled).rejects.toThrow(/exited/);
     expect(threadCount()).toBe(threads);
     await upstream.setMode('normal');
+  });
+});
+
+describe("the list's threads, supervised", () => {
+  let upstream: UpstreamStub;
+  beforeAll(async () => {
+    upstream = await startUpstreamStub({ products: LARGE });
+  });
+  afterAll(() => upstream.close());
+
+  const restarts = async (registry: Registry) =>
+    (await registry.getSingleMetric('catalogue_list_thread_restarts_total')!.get()).values.map(({ labels, value }) => ({
+      ...labels,
+      value,
+    }));
+
+  it("answers from the list it holds while the keeper's thread is down, restarts it and gives it the list again, backing off when it dies again", async () => {
+    const { logger, records } = createCapturingLogger();
+    const registry = new Registry();
+    const keeper = createListKeeper({ logger, registry });
+    try {
+      const filled = await keeper.fill({ url: `${upstream.url}/products`, timeoutMs: 20_000, maxBytes: 64 * 1024 * 1024 });
+      if (!filled.ok) throw new Error(filled.message);
+      const { list } = filled;
+      const answer = text((await list.searchPage(query)).identity);
+      const threads = threadCount();
+
+      await endThreadFromInside('keeper-thread');
+      // Asked at once, before and while it restarts: the same answer, every time.
+      const searches = Array.from({ length: 20 }, (_, page) => list.searchPage({ ...query, page: page + 1 }));
+      expect(text((await searches[1]!).identity)).toBe(answer);
+      await Promise.all(searches);
+      await expect.poll(() => records.filter((record) => record.thread === 'keeper')).toHaveLength(1);
+      expect(records[0]).toMatchObject({ level: 50, thread: 'keeper', cause: 'exit', exitCode: 1, restartInMs: 100 });
+      expect(records[0]!.msg).toMatch(/^The list keeper's thread exited \(code 1\).*answered on the request thread until it is restarted$/);
+      expect(await restarts(registry)).toEqual([{ thread: 'keeper', cause: 'exit', value: 1 }]);
+      // Restarted and holding the list again: the process has as many threads as before.
+      await expect.poll(() => threadCount(), { timeout: 5_000 }).toBe(threads);
+      expect(text((await list.searchPage(query)).identity)).toBe(answer);
+
+      // Dead again soon after: twice as long before the next restart.
+      await endThreadFromInside('keeper-thread');
+      await expect.poll(() => records.filter((record) => record.thread === 'keeper')).toHaveLength(2);
+      expect(records[1]).toMatchObject({ restartInMs: 200, deathsInARow: 2 });
+      expect(text((await list.searchPage(query)).identity)).toBe(answer);
+    } finally {
+      await keeper.close();
+    }
+  });
+
+  it("runs a small list's refill again on a thread of its own when the keeper's thread dies under it", async () => {
+    const { logger, records } = createCapturingLogger();
+    const keeper = createListKeeper({ logger });
+    const fillOnce = () => keeper.fill({ url: `${upstream.url}/products`, timeoutMs: 20_000, maxBytes: 64 * 1024 * 1024 });
+    upstream.setProducts(FIXTURE_PRODUCTS);
+    try {
+      // The first fill says the list is small: the next runs on the keeper's thread.
+      expect(await fillOnce()).toMatchObject({ ok: true });
+      await upstream.setMode('hang');
+      const asked = upstream.requestCount('/products');
+      const refilling = fillOnce();
+      await upstream.waitForRequests('/products', asked + 1);
+      await upstream.setMode('normal');
+      await endThreadFromInside('keeper-thread');
+      const refilled = await refilling;
+      expect(refilled.ok && refilled.list.size).toBe(FIXTURE_PRODUCTS.length);
+      expect(upstream.requestCount('/products')).toBe(asked + 2);
+      expect(records.filter((record) => record.thread === 'keeper')).toMatchObject([{ cause: 'exit', exitCode: 1 }]);
+    } finally {
+      upstream.dropHangingRequests();
+      upstream.setProducts(LARGE);
+      await keeper.close();
+    }
+  });
+
+  it('takes a fill thread that stops mid-fill for a failed fill, said in one line with its cause, and fills again next time', async () => {
+    const { logger, records } = createCapturingLogger();
+    const registry = new Registry();
+    const keeper = createListKeeper({ logger, registry });
+    const fillOnce = () => keeper.fill({ url: `${upstream.url}/products`, timeoutMs: 20_000, maxBytes: 64 * 1024 * 1024 });
+    try {
+      const served = await fillOnce();
+      if (!served.ok) throw new Error(served.message);
+      const answer = text((await served.list.searchPage(query)).identity);
+      const threads = threadCount();
+
+      // The fill thread waits for the upstream's body (half of it sent) when it is ended.
+      await upstream.setMode('stallMidBody');
+      const asked = upstream.requestCount('/products');
+      const failing = fillOnce();
+      await upstream.waitForRequests('/products', asked + 1);
+      await endThreadFromInside('fill-thread');
+      const failed = await failing;
+      expect(failed).toMatchObject({ ok: false, timedOut: false });
+      expect(!failed.ok && failed.message).toMatch(/^the list's fill thread exited \(code 1\); .*--max-old-space-size/);
+      expect(records.filter((record) => record.thread === 'fill')).toMatchObject([{ level: 50, cause: 'exit', exitCode: 1 }]);
+      expect(await restarts(registry)).toEqual([{ thread: 'fill', cause: 'exit', value: 1 }]);
+      expect(threadCount()).toBe(threads);
+      expect(text((await served.list.searchPage(query)).identity)).toBe(answer);
+
+      await upstream.setMode('normal');
+      const next = await fillOnce();
+      if (!next.ok) throw new Error(next.message);
+      expect(text((await next.list.searchPage(query)).identity)).toBe(answer);
+    } finally {
+      await upstream.setMode('normal');
+      await keeper.close();
+    }
   });
 });

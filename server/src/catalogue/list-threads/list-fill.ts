@@ -2,15 +2,16 @@
  * One fill of the product list (docs/decisions/catalogue-off-the-request-thread.md): download the upstream's body
  * (tens of megabytes for a large catalogue), parse it, validate every product, build the compact list and encode its
  * public body; or the same from a copy another replica shared. It runs on a thread of its own that exits when the
- * fill is done (list-fill-worker.ts), so the heap that parsing grew goes back to the system with it: what comes out
+ * fill is done (fill-thread.ts), so the heap that parsing grew goes back to the system with it: what comes out
  * is typed arrays and bytes only, moved to the thread that keeps the list.
  */
-import { type EncodedBody, encodeBody } from '../http/encoded-body.js';
-import { type CompactList, type CompactListBuilder, compactListBuilder } from './compact-list.js';
-import { eachJsonArrayItem } from './json-array-items.js';
-import { describeProductIssues, productSchema } from './product-schema.js';
-import { UpstreamError } from './product-source.js';
-import { createUpstreamClient, isSuccess } from './upstream-request.js';
+import { type EncodedBody, encodeBody } from '../../http/encoded-body.js';
+import { type CompactList, type CompactListBuilder, compactListBuilder } from '../compact-list.js';
+import { eachJsonArrayItem } from '../json-array-items.js';
+import { describeProductIssues, productSchema } from '../product-schema.js';
+import { UpstreamError, type UpstreamValidators } from '../product-source.js';
+import { createUpstreamClient, isSuccess, validatorsOf } from '../upstream-request.js';
+import type { Dropped, FillFailed, FillJob, FillOutcome } from './protocol.js';
 
 /**
  * A list whose JSON is at most this big is handed to the request thread whole (some 2,000 products): holding it
@@ -21,29 +22,20 @@ import { createUpstreamClient, isSuccess } from './upstream-request.js';
 export const HANDED_OVER_MAX_BYTES = 1024 * 1024;
 
 /**
- * Whether a list whose JSON is `jsonBytes` long is small: the one rule for where its JSON is allocated (plain memory,
- * or shared with the keeper's thread), which thread holds it (list-keeper.ts) and where its refills run.
+ * Whether a list whose JSON is `jsonBytes` long is small: the one rule for where its columns are allocated (plain
+ * memory, or shared with the keeper's thread), which thread holds it (list-keeper.ts) and where its refills run.
  */
 export const isSmallList = (jsonBytes: number): boolean => jsonBytes <= HANDED_OVER_MAX_BYTES;
 
-export type FillJob = { op: 'fill'; url: string; timeoutMs: number; maxBytes: number } | { op: 'load'; json: Uint8Array };
-
-export type Dropped = { index: number; issues: string }[];
-
-export type FillOutcome =
-  | { made: { compact: CompactList; body: EncodedBody }; dropped: Dropped }
-  /** The upstream failed (the UpstreamError's message: errors do not cross threads with their class), or a copy was invalid. */
-  | Failed;
-
-type Failed = { failed: string; timedOut: boolean };
 /** The list being built of the valid products, and those dropped. */
-type Validated = { list: CompactListBuilder; dropped: Dropped } | Failed;
+type Validated = { list: CompactListBuilder; dropped: Dropped; validators?: UpstreamValidators } | FillFailed;
 
 export async function runFill(job: FillJob): Promise<FillOutcome> {
   // The body's bytes are out of scope once the products are validated, so they can go back before the list's own
   // buffer is allocated: the fill's thread peaks lower.
   const had = job.op === 'load' ? validatedCopy(job.json) : await download(job);
-  return 'failed' in had ? had : { made: await make(had.list), dropped: had.dropped };
+  if ('failed' in had) return had;
+  return { made: await make(had.list), dropped: had.dropped, ...(had.validators && { validators: had.validators }) };
 }
 
 /**
@@ -64,11 +56,12 @@ function validatedCopy(json: Uint8Array): Validated {
 async function download(job: Extract<FillJob, { op: 'fill' }>): Promise<Validated> {
   const fetched = await fetchBody(job);
   if ('failed' in fetched) return fetched;
-  const { url, status, bytes } = fetched;
+  const { url, status, bytes, validators } = fetched;
   // Item by item: the body is never one string nor the whole array parsed, so the fill's heap stays small and
   // its thread's exit cheap. Each item's parse, and the schema's object, are garbage once the list has its JSON.
   const { visit, list, dropped } = validating();
-  return eachJsonArrayItem(bytes, visit) ? { list, dropped } : whyNotAnArray(url, status, bytes);
+  const read = eachJsonArrayItem(bytes, visit) ? { list, dropped } : whyNotAnArray(url, status, bytes);
+  return 'failed' in read || validators === undefined ? read : { ...read, validators };
 }
 
 /** Checks each item as it comes: a product goes into the list, anything else is reported with its index in the upstream's array. */
@@ -83,12 +76,14 @@ function validating(): { visit: (item: unknown, index: number) => void; list: Co
   return { visit, list, dropped };
 }
 
-/** The upstream's answer to a fill: its body's bytes when it succeeded. */
+/** The upstream's answer to a fill: its body's bytes and validators when it succeeded. */
 async function fetchBody({
   url,
   timeoutMs,
   maxBytes,
-}: Extract<FillJob, { op: 'fill' }>): Promise<{ url: string; status: number; bytes: Buffer } | Failed> {
+}: Extract<FillJob, { op: 'fill' }>): Promise<
+  { url: string; status: number; bytes: Buffer; validators: UpstreamValidators | undefined } | FillFailed
+> {
   let response;
   try {
     response = await createUpstreamClient(timeoutMs).get(url, 'arraybuffer', { bytes: maxBytes, setting: 'UPSTREAM_MAX_BYTES' });
@@ -99,7 +94,7 @@ async function fetchBody({
   if (!isSuccess(response)) return failed(`${url} answered ${response.status}`);
   // Node's adapter answers a Buffer already: wrapped again, not copied.
   const data = response.data as Buffer | ArrayBuffer;
-  return { url, status: response.status, bytes: Buffer.isBuffer(data) ? data : Buffer.from(data) };
+  return { url, status: response.status, bytes: Buffer.isBuffer(data) ? data : Buffer.from(data), validators: validatorsOf(response) };
 }
 
 /**
@@ -124,10 +119,10 @@ function whyNotAnArray(url: string, status: number, bytes: Buffer): Validated {
   return { list, dropped };
 }
 
-const failed = (message: string): Failed => ({ failed: message, timedOut: false });
+const failed = (message: string): FillFailed => ({ failed: message, timedOut: false });
 
 async function make(list: CompactListBuilder): Promise<{ compact: CompactList; body: EncodedBody }> {
-  const compact = list.build((bytes) => (isSmallList(bytes) ? new Uint8Array(bytes) : new Uint8Array(new SharedArrayBuffer(bytes))));
+  const compact = list.build((jsonBytes) => (isSmallList(jsonBytes) ? 'plain' : 'shared'));
   const { json } = compact;
   return { compact, body: await encodeBody(Buffer.from(json.buffer, json.byteOffset, json.byteLength)) };
 }

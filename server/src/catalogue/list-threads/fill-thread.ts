@@ -1,12 +1,13 @@
 /**
- * The thread of one fill (list-fill.ts): it is started with its job, posts what it made (moving its buffers) and is
- * then ended by the thread that started it (list-keeper.ts), its whole heap with it.
+ * The thread of one fill (list-fill.ts): it is sent its job, posts what it made (moving its buffers) and is then
+ * ended by the thread that started it (list-keeper.ts), its whole heap with it.
  */
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
-import { parentPort, workerData } from 'node:worker_threads';
-import { type FillJob, runFill } from './list-fill.js';
+import { parentPort } from 'node:worker_threads';
+import { runFill } from './list-fill.js';
 import { movableBuffers } from './movable-buffers.js';
+import type { FillJob, FillOutcome } from './protocol.js';
 
 /**
  * This thread yields the processor to the event loop: it answers no visitor (unlike the keeper's, which answers
@@ -24,5 +25,6 @@ function yieldToTheEventLoop(): void {
 }
 yieldToTheEventLoop();
 
-const outcome = await runFill(workerData as FillJob);
-parentPort?.postMessage(outcome, movableBuffers(outcome));
+parentPort?.once('message', (job: FillJob) => {
+  void runFill(job).then((outcome: FillOutcome) => parentPort?.postMessage(outcome, movableBuffers(outcome)));
+});
