@@ -32,6 +32,6 @@ describe('the Grafana dashboard', () => {
       expect(expr, panel).not.toBe('');
       expect(datasource, panel).toEqual({ type: 'prometheus', uid: '${datasource}' });
     }
-    expect(new Set(queries.map((query) => query.panel)).size).toBe(12);
+    expect(new Set(queries.map((query) => query.panel)).size).toBe(13);
   });
 });

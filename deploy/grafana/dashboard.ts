@@ -201,6 +201,21 @@ export function catalogueDashboard(): Dashboard {
         queries: [['increase(log_lines_dropped_total{job="catalogue"}[$__rate_interval])', '{{instance}}']],
       }),
     )
+    .withPanel(
+      panel({
+        title: "The list's threads",
+        description:
+          "Deaths of each replica's list threads (each healed by a restart), and the list's refills that asked the upstream whether it changed: not_modified kept the list held without downloading it.",
+        unit: 'short',
+        queries: [
+          [
+            'sum by (instance, thread, cause) (increase(catalogue_list_thread_restarts_total{job="catalogue"}[$__rate_interval]))',
+            '{{instance}} {{thread}} died ({{cause}})',
+          ],
+          ['sum by (outcome) (increase(catalogue_list_revalidations_total{job="catalogue"}[$__rate_interval]))', 'refills {{outcome}}'],
+        ],
+      }),
+    )
     .build();
 }
 
