@@ -16,14 +16,7 @@ import { productKeys } from '../features/products/api/product-keys';
 import { ProductGrid } from '../features/products/components/product-grid';
 import { ProductsPagination } from '../features/products/components/products-pagination';
 import { ProductsToolbar, type ToolbarValues, typedValues } from '../features/products/components/products-toolbar';
-import { useDebouncedValue } from '../hooks/use-debounced-value';
 import { useDocumentTitle } from '../hooks/use-document-title';
-
-/**
- * How long the search box must rest before a catalogue too large for the browser is searched by the server: one
- * request per pause in typing, and the matches on screen well within half a second of the last key.
- */
-const SEARCH_DEBOUNCE_MS = 200;
 
 const StyledCount = styled.p`
   margin-bottom: ${({ theme }) => theme.space.lg};
@@ -61,10 +54,11 @@ export function ProductsPage() {
 
   // Two ways to the same list (docs/product.md, "Products"). A catalogue small enough to travel is held whole and
   // filtered here as the visitor types: the box follows every keystroke at once, the grid the deferred text, in a
-  // render React can interrupt. A larger one is searched by the server, a page at a time, once typing pauses.
-  const remoteSearch = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
+  // render React can interrupt. A larger one is searched by the server, a page at a time, at every keystroke: the
+  // text's own query, whose request for the text before is cancelled and whose answer alone can replace the grid
+  // (get-products.ts), so a typist waits for one answer after the last key, never for a pause.
   const listHeld = useQueryClient().getQueryState(productKeys.list())?.data !== undefined;
-  const searched = useProductsSearch({ search: remoteSearch, category, sort, page }, !listHeld);
+  const searched = useProductsSearch(query, !listHeld);
   // The server's first answer tells the catalogue's size: a small one is fetched whole, and searched here from then on.
   const small = searched.data !== undefined && searched.data.catalogueSize <= LOCAL_LIST_MAX_PRODUCTS;
   const list = useProducts(listHeld || small);
