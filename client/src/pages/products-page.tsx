@@ -68,6 +68,9 @@ export function ProductsPage() {
   const deferredSearch = useDeferredValue(search);
   const deferredCategory = useDeferredValue(category);
   const deferredSort = useDeferredValue(sort);
+  // And the server's answers: one may land as the next key is pressed, and a new grid over the last is then drawn in
+  // a render that yields to that key, so the box's frame never waits for 24 cards. The first answer is drawn at once.
+  const deferredSearched = useDeferredValue(searched.data) ?? searched.data;
   const shown = useMemo((): ShownPage | undefined => {
     if (list.data) {
       const matches = filterAndSortProducts(list.data, { category: deferredCategory, search: deferredSearch, sort: deferredSort });
@@ -78,10 +81,10 @@ export function ProductsPage() {
         categories: categoriesOf(list.data),
       };
     }
-    if (!searched.data) return undefined;
-    const { items, total, catalogueSize } = searched.data;
+    if (!deferredSearched) return undefined;
+    const { items, total, catalogueSize } = deferredSearched;
     return { items, total, catalogueSize, categories: categoriesQuery.data ?? [] };
-  }, [list.data, searched.data, categoriesQuery.data, deferredCategory, deferredSearch, deferredSort, page]);
+  }, [list.data, deferredSearched, categoriesQuery.data, deferredCategory, deferredSearch, deferredSort, page]);
   const active = local ? list : searched;
 
   // A new page opens at its top, as a new page of the site does (layout.tsx scrolls on a new path).
