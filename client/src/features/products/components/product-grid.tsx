@@ -8,8 +8,7 @@ import { ProductCard } from './product-card';
  * Only the first card's photo is fetched at once, at high priority: it is the largest paint at every width (the first
  * row's photos are the same size, and the first is painted first). The others load as they near the viewport, which
  * on a desktop is as soon as the page is laid out; on a phone, where the first card fills the screen, the next
- * photos no longer share its bandwidth before it is painted (docs/performance.md, "Layout shift and the largest
- * paint").
+ * photos no longer share its bandwidth before it is painted (docs/performance.md, "Search as you type").
  */
 const PRIORITY_CARDS = 1;
 
