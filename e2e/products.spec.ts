@@ -269,7 +269,7 @@ test.describe('Products list', () => {
     const loading = await productCards(page)
       .getByRole('img', { name: /^(?!Rated)/ })
       .evaluateAll((images) => images.map((image) => image.getAttribute('loading')));
-    expect(loading).toEqual([...Array<string>(4).fill('eager'), ...Array<string>(FIXTURE_PRODUCTS.length - 4).fill('lazy')]);
+    expect(loading).toEqual(['eager', ...Array<string>(FIXTURE_PRODUCTS.length - 1).fill('lazy')]);
   });
 });
 

@@ -75,6 +75,7 @@ const { runLargeCatalogueServer } = await import('./large-catalogue-server.mjs')
 const { measurePages } = await import('./pages.mjs');
 const { measureProductPhotos } = await import('./images.mjs');
 const { measureTakeoverAndInteractions } = await import('./interactions.mjs');
+const { measureSearchKeystrokes } = await import('./search-keystrokes.mjs');
 
 const workDir = `${ROOT}.bench/tmp`;
 mkdirSync(workDir, { recursive: true });
@@ -163,6 +164,11 @@ try {
   await part('Takeover and interactions: first paint → app in control; Event Timing with the CPU 4× slower', 'interactions', async () => {
     browser ??= await launchChromium();
     await measureTakeoverAndInteractions({ browser, log, report });
+  });
+
+  await part('Search as you type: the last key → its card first, at 20, 5,000 and 200,000 products', 'search', async () => {
+    browser ??= await launchChromium();
+    await measureSearchKeystrokes({ browser, log, report });
   });
 
   await part('Large catalogue on the server: 50,000 and 200,000 products', 'large catalogue, server', async () => {

@@ -6,7 +6,7 @@ const LEAD_PHOTO_WAIT_LIMIT_MS = 3_000;
 
 /**
  * Resolves once the page's lead photos (the server's `<img fetchpriority="high">`: the carousel's first slide, the
- * first row of the list, the detail photo, i.e. the largest paint) are decoded, or failed, and a frame has been
+ * first card of the list, the detail photo, i.e. the largest paint) are decoded, or failed, and a frame has been
  * painted with them; at most `limitMs` after it is called. The app's JavaScript waits for this before it is fetched
  * and run (main.tsx), so the photo has the network to itself and its paint does not wait behind hydration: the
  * largest paint is the photo's own transfer (docs/performance.md, "Layout shift and the largest paint").

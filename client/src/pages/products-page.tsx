@@ -16,14 +16,7 @@ import { productKeys } from '../features/products/api/product-keys';
 import { ProductGrid } from '../features/products/components/product-grid';
 import { ProductsPagination } from '../features/products/components/products-pagination';
 import { ProductsToolbar, type ToolbarValues, typedValues } from '../features/products/components/products-toolbar';
-import { useDebouncedValue } from '../hooks/use-debounced-value';
 import { useDocumentTitle } from '../hooks/use-document-title';
-
-/**
- * How long the search box must rest before a catalogue too large for the browser is searched by the server: one
- * request per pause in typing, and the matches on screen well within half a second of the last key.
- */
-const SEARCH_DEBOUNCE_MS = 200;
 
 const StyledCount = styled.p`
   margin-bottom: ${({ theme }) => theme.space.lg};
@@ -61,10 +54,11 @@ export function ProductsPage() {
 
   // Two ways to the same list (docs/product.md, "Products"). A catalogue small enough to travel is held whole and
   // filtered here as the visitor types: the box follows every keystroke at once, the grid the deferred text, in a
-  // render React can interrupt. A larger one is searched by the server, a page at a time, once typing pauses.
-  const remoteSearch = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
+  // render React can interrupt. A larger one is searched by the server, a page at a time, at every keystroke: the
+  // text's own query, whose request for the text before is cancelled and whose answer alone can replace the grid
+  // (get-products.ts), so a typist waits for one answer after the last key, never for a pause.
   const listHeld = useQueryClient().getQueryState(productKeys.list())?.data !== undefined;
-  const searched = useProductsSearch({ search: remoteSearch, category, sort, page }, !listHeld);
+  const searched = useProductsSearch(query, !listHeld);
   // The server's first answer tells the catalogue's size: a small one is fetched whole, and searched here from then on.
   const small = searched.data !== undefined && searched.data.catalogueSize <= LOCAL_LIST_MAX_PRODUCTS;
   const list = useProducts(listHeld || small);
@@ -74,6 +68,9 @@ export function ProductsPage() {
   const deferredSearch = useDeferredValue(search);
   const deferredCategory = useDeferredValue(category);
   const deferredSort = useDeferredValue(sort);
+  // And the server's answers: one may land as the next key is pressed, and a new grid over the last is then drawn in
+  // a render that yields to that key, so the box's frame never waits for 24 cards. The first answer is drawn at once.
+  const deferredSearched = useDeferredValue(searched.data) ?? searched.data;
   const shown = useMemo((): ShownPage | undefined => {
     if (list.data) {
       const matches = filterAndSortProducts(list.data, { category: deferredCategory, search: deferredSearch, sort: deferredSort });
@@ -84,10 +81,10 @@ export function ProductsPage() {
         categories: categoriesOf(list.data),
       };
     }
-    if (!searched.data) return undefined;
-    const { items, total, catalogueSize } = searched.data;
+    if (!deferredSearched) return undefined;
+    const { items, total, catalogueSize } = deferredSearched;
     return { items, total, catalogueSize, categories: categoriesQuery.data ?? [] };
-  }, [list.data, searched.data, categoriesQuery.data, deferredCategory, deferredSearch, deferredSort, page]);
+  }, [list.data, deferredSearched, categoriesQuery.data, deferredCategory, deferredSearch, deferredSort, page]);
   const active = local ? list : searched;
 
   // A new page opens at its top, as a new page of the site does (layout.tsx scrolls on a new path).

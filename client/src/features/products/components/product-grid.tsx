@@ -4,8 +4,13 @@ import type { Product } from '@catalogue/shared/product';
 import { media } from '../../../styles/theme';
 import { ProductCard } from './product-card';
 
-/** Cards in the first row (up to 4 columns) are the paint candidates, loaded first; the rest wait until they near the viewport. */
-const PRIORITY_CARDS = 4;
+/**
+ * Only the first card's photo is fetched at once, at high priority: it is the largest paint at every width (the first
+ * row's photos are the same size, and the first is painted first). The others load as they near the viewport, which
+ * on a desktop is as soon as the page is laid out; on a phone, where the first card fills the screen, the next
+ * photos no longer share its bandwidth before it is painted (docs/performance.md, "Search as you type").
+ */
+const PRIORITY_CARDS = 1;
 
 const StyledGrid = styled.ul`
   display: grid;
