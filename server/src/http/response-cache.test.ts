@@ -175,6 +175,9 @@ describe('the response cache in front of Express', () => {
     `/api/products/category/${encodeURIComponent(FIXTURE_PRODUCTS[18]!.category)}?sort=desc`,
     `/api/products/category/${encodeURIComponent(FIXTURE_PRODUCTS[19]!.category)}`,
     '/api/products/category/unknown%00name?limit=1',
+    '/api/products/search',
+    '/api/products/search?q=shirt&sort=priceHighLow',
+    '/api/products/search?category=jewelery&page=2',
   ])('answers the view %s exactly as Express does once its body is prepared', async (path) => {
     const sites = await startSites();
     // The list first, then the view: Express prepares the view's body, after which the layer answers it.
