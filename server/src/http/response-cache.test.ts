@@ -6,7 +6,7 @@ import { loadConfig } from '../config.js';
 import { createCorsPolicy } from './cors.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createApiRateLimit } from './rate-limit.js';
-import type { Answer } from './answer.js';
+import { type Answer, httpCachingPolicy } from './answer.js';
 import { createResponseCache } from './response-cache.js';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import { createCapturingLogger, type LogRecord } from '../testing/capturing-logger.js';
@@ -413,7 +413,7 @@ describe('a route registered by another feature', () => {
             peek: (key) => (key === 'home' ? fresh : undefined),
           },
         ],
-        policy: { staleWhileRevalidateSeconds: 60, staleIfErrorSeconds: 600 },
+        policy: httpCachingPolicy({ cacheTtlSeconds: 60, staleMaxSeconds: 600 }),
         metrics,
         logger,
         // Spent after one request: a route that counted against it could not answer twice.
