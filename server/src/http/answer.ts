@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
-import { SECURITY_HEADERS } from './security-headers.js';
+import { securityHeaders } from './security-headers.js';
 import type { BodyEncoding } from './accept-encoding.js';
 
 /** Where an answer came from: a fresh copy, a fill that just ran, or a copy past its freshness. */
@@ -117,33 +117,6 @@ export interface PreparedAnswer {
   status: 200 | 304;
   headers: string[];
   body: Buffer | undefined;
-}
-
-const SECURITY_HEADER_LIST: readonly string[] = SECURITY_HEADERS.flat();
-/** By CSP, then by resource policy. Both come from the code's constants (image-answer.ts, cors.ts): a few lists. */
-const SECURITY_HEADER_LISTS = new Map<string | undefined, Map<string | undefined, readonly string[]>>();
-
-/**
- * SECURITY_HEADERS with an answer's own CSP and a request's resource policy, each combination computed once:
- * every image variant carries its own CSP, and rebuilding the list took a cache hit microseconds (measured),
- * where looking it up takes well under one.
- */
-function securityHeaders(contentSecurityPolicy: string | undefined, resourcePolicy: string | undefined): readonly string[] {
-  if (contentSecurityPolicy === undefined && resourcePolicy === undefined) return SECURITY_HEADER_LIST;
-  let byResourcePolicy = SECURITY_HEADER_LISTS.get(contentSecurityPolicy);
-  if (byResourcePolicy === undefined)
-    SECURITY_HEADER_LISTS.set(contentSecurityPolicy, (byResourcePolicy = new Map<string | undefined, readonly string[]>()));
-  let list = byResourcePolicy.get(resourcePolicy);
-  if (list === undefined) byResourcePolicy.set(resourcePolicy, (list = withOverrides(contentSecurityPolicy, resourcePolicy)));
-  return list;
-}
-
-function withOverrides(contentSecurityPolicy: string | undefined, resourcePolicy: string | undefined): string[] {
-  return SECURITY_HEADERS.flatMap(([name, value]) => [
-    name,
-    (name === 'Content-Security-Policy' ? contentSecurityPolicy : name === 'Cross-Origin-Resource-Policy' ? resourcePolicy : undefined) ??
-      value,
-  ]);
 }
 
 /**
