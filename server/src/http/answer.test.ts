@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SECURITY_HEADERS } from './security-headers.js';
-import { type AnswerRequest, type Answer, prepareAnswer } from './answer.js';
+import { type AnswerRequest, type Answer, type EncodedBody, httpCachingPolicy, prepareAnswer } from './answer.js';
 
-const POLICY = { staleWhileRevalidateSeconds: 300, staleIfErrorSeconds: 86400 };
+const POLICY = httpCachingPolicy({ cacheTtlSeconds: 300, staleMaxSeconds: 86400 });
 
 const JSON_ANSWER: Answer = {
   body: { identity: Buffer.from('{"id":1}'), gzip: Buffer.from('gz'), br: Buffer.from('b'), etag: '"abc"' },
@@ -172,16 +172,27 @@ describe('prepareAnswer', () => {
       'public, max-age=292, stale-while-revalidate=300, stale-if-error=86400',
     ]);
     // The same body under another policy (another server in the process) gets that policy's Cache-Control.
-    const other = prepareAnswer(JSON_ANSWER, REQUEST, { staleWhileRevalidateSeconds: 1, staleIfErrorSeconds: 2 });
+    const other = prepareAnswer(JSON_ANSWER, REQUEST, httpCachingPolicy({ cacheTtlSeconds: 1, staleMaxSeconds: 2 }));
     expect(pairs(other.headers)).toContainEqual(['Cache-Control', 'public, max-age=293, stale-while-revalidate=1, stale-if-error=2']);
   });
 
-  it('is pure: the same inputs give equal answers, and nothing handed out is shared', () => {
+  it('gives the same inputs equal answers, and shares nothing it hands out', () => {
     const first = prepareAnswer(JSON_ANSWER, REQUEST, POLICY);
     const second = prepareAnswer(JSON_ANSWER, REQUEST, POLICY);
     expect(second).toEqual(first);
     expect(second.headers).not.toBe(first.headers);
     first.headers.push('X-Changed', 'yes');
     expect(prepareAnswer(JSON_ANSWER, REQUEST, POLICY)).toEqual(second);
+  });
+
+  it('keeps what it works out for a body on that body, so another body never gets its heads', () => {
+    const body: EncodedBody = { identity: Buffer.from('[1]'), etag: '"one"' };
+    const refilled = { identity: Buffer.from('[2]'), etag: '"two"' };
+    prepareAnswer({ ...JSON_ANSWER, body }, REQUEST, POLICY);
+    expect(body.heads?.tags).toEqual(['"one"', '"one-gzip"', '"one-br"']);
+    const second = prepareAnswer({ ...JSON_ANSWER, body: refilled }, { ...REQUEST, ifNoneMatch: '"one"' }, POLICY);
+    expect(second.status).toBe(200);
+    expect(pairs(second.headers)).toContainEqual(['ETag', '"two"']);
+    expect(pairs(second.headers)).toContainEqual(['Content-Length', '3']);
   });
 });

@@ -1,11 +1,28 @@
 import type { ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
-import { SECURITY_HEADERS } from './security-headers.js';
+import { securityHeaders } from './security-headers.js';
 import type { BodyEncoding } from './accept-encoding.js';
-import type { EncodedBody } from './encoded-body.js';
 
 /** Where an answer came from: a fresh copy, a fill that just ran, or a copy past its freshness. */
 export type CacheStatus = 'HIT' | 'MISS' | 'STALE';
+
+/**
+ * The bytes of one answer (JSON, a page's HTML, a photo), serialised and compressed once per cache fill so that a
+ * cache hit only picks a buffer (encoded-body.ts makes them). Declared here, with the heads it carries.
+ */
+export interface EncodedBody {
+  identity: Buffer;
+  /** Present for content worth compressing (JSON, HTML); absent for what is compressed already (images). */
+  gzip?: Buffer;
+  br?: Buffer;
+  /** Strong validator of the identity bytes, quoted (`"…"`); the HTTP layer derives one per encoding. */
+  etag: string;
+  /**
+   * What prepareAnswer works out once for these bytes (their ETags, their heads), made on their first answer and
+   * kept with them, so that they go when the catalogue drops the body. Nothing else reads or writes it.
+   */
+  heads?: BodyHeads;
+}
 
 /** One cache entry as it stands at this moment: what any cacheable route hands over to be answered. */
 export interface Answer {
@@ -28,14 +45,30 @@ export interface Answer {
 /** How long shared caches (a CDN, a reverse proxy) may go on serving a copy past its freshness. */
 export interface HttpCachingPolicy {
   /** While they fetch a new one. */
-  staleWhileRevalidateSeconds: number;
+  readonly staleWhileRevalidateSeconds: number;
   /** While this server fails. */
-  staleIfErrorSeconds: number;
+  readonly staleIfErrorSeconds: number;
+  /** The `Cache-Control` of an answer fresh for `freshForSeconds` more. */
+  cacheControl(freshForSeconds: number): string;
 }
 
 /** The policy the configuration sets: shared caches may keep serving a copy as long as this server would (docs/api.md, "Caching"). */
 export function httpCachingPolicy(config: Pick<Config, 'cacheTtlSeconds' | 'staleMaxSeconds'>): HttpCachingPolicy {
-  return { staleWhileRevalidateSeconds: config.cacheTtlSeconds, staleIfErrorSeconds: config.staleMaxSeconds };
+  const staleWhileRevalidateSeconds = config.cacheTtlSeconds;
+  const staleIfErrorSeconds = config.staleMaxSeconds;
+  // The last value made: every request of the same second asks for the same one, and a cache hit makes no string.
+  let last = { freshForSeconds: -1, value: '' };
+  return {
+    staleWhileRevalidateSeconds,
+    staleIfErrorSeconds,
+    cacheControl(freshForSeconds) {
+      if (last.freshForSeconds !== freshForSeconds) {
+        const value = `public, max-age=${freshForSeconds}, stale-while-revalidate=${staleWhileRevalidateSeconds}, stale-if-error=${staleIfErrorSeconds}`;
+        last = { freshForSeconds, value };
+      }
+      return last.value;
+    },
+  };
 }
 
 /** The values of the two headers a rate-limited answer carries: `RateLimit` and `RateLimit-Policy`. */
@@ -86,33 +119,6 @@ export interface PreparedAnswer {
   body: Buffer | undefined;
 }
 
-const SECURITY_HEADER_LIST: readonly string[] = SECURITY_HEADERS.flat();
-/** By CSP, then by resource policy. Both come from the code's constants (image-answer.ts, cors.ts): a few lists. */
-const SECURITY_HEADER_LISTS = new Map<string | undefined, Map<string | undefined, readonly string[]>>();
-
-/**
- * SECURITY_HEADERS with an answer's own CSP and a request's resource policy, each combination computed once:
- * every image variant carries its own CSP, and rebuilding the list took a cache hit microseconds (measured),
- * where looking it up takes well under one.
- */
-function securityHeaders(contentSecurityPolicy: string | undefined, resourcePolicy: string | undefined): readonly string[] {
-  if (contentSecurityPolicy === undefined && resourcePolicy === undefined) return SECURITY_HEADER_LIST;
-  let byResourcePolicy = SECURITY_HEADER_LISTS.get(contentSecurityPolicy);
-  if (byResourcePolicy === undefined)
-    SECURITY_HEADER_LISTS.set(contentSecurityPolicy, (byResourcePolicy = new Map<string | undefined, readonly string[]>()));
-  let list = byResourcePolicy.get(resourcePolicy);
-  if (list === undefined) byResourcePolicy.set(resourcePolicy, (list = withOverrides(contentSecurityPolicy, resourcePolicy)));
-  return list;
-}
-
-function withOverrides(contentSecurityPolicy: string | undefined, resourcePolicy: string | undefined): string[] {
-  return SECURITY_HEADERS.flatMap(([name, value]) => [
-    name,
-    (name === 'Content-Security-Policy' ? contentSecurityPolicy : name === 'Cross-Origin-Resource-Policy' ? resourcePolicy : undefined) ??
-      value,
-  ]);
-}
-
 /**
  * The headers every answer opens with, in this order: `X-Request-Id`, the security headers (with an answer's own
  * CSP, and the resource policy CORS asks for), `RateLimit`/`RateLimit-Policy`, the CORS headers. prepareAnswer
@@ -156,22 +162,14 @@ interface BodyHeads {
   templates: Record<BodyEncoding, HeadTemplate[]>;
 }
 
-/** Per body, so entries dropped from the catalogue take their heads with them. */
-const BODY_HEADS = new WeakMap<EncodedBody, BodyHeads>();
-
 /** A body is answered to a few request shapes (CORS for any origin or a listed one, a 304, a HEAD): more is waste. */
 const MAX_TEMPLATES_PER_ENCODING = 16;
 
 function bodyHeadsOf(body: EncodedBody): BodyHeads {
-  let heads = BODY_HEADS.get(body);
-  if (heads === undefined) {
-    heads = {
-      tags: [body.etag, variantTag(body.etag, 'gzip'), variantTag(body.etag, 'br')],
-      templates: { identity: [], gzip: [], br: [] },
-    };
-    BODY_HEADS.set(body, heads);
-  }
-  return heads;
+  return (body.heads ??= {
+    tags: [body.etag, variantTag(body.etag, 'gzip'), variantTag(body.etag, 'br')],
+    templates: { identity: [], gzip: [], br: [] },
+  });
 }
 
 function templateFor(heads: BodyHeads, answer: Answer, request: AnswerRequest, encoding: BodyEncoding): HeadTemplate {
@@ -225,21 +223,11 @@ function makeTemplate(answer: Answer, request: AnswerRequest, encoding: BodyEnco
   };
 }
 
-/** The last Cache-Control worked out, by policy: every request of the same second asks for the same one. */
-const LAST_CACHE_CONTROL = new WeakMap<HttpCachingPolicy, { freshForSeconds: number; value: string }>();
-
-function cacheControlFor(freshForSeconds: number, policy: HttpCachingPolicy): string {
-  const last = LAST_CACHE_CONTROL.get(policy);
-  if (last?.freshForSeconds === freshForSeconds) return last.value;
-  const value = `public, max-age=${freshForSeconds}, stale-while-revalidate=${policy.staleWhileRevalidateSeconds}, stale-if-error=${policy.staleIfErrorSeconds}`;
-  LAST_CACHE_CONTROL.set(policy, { freshForSeconds, value });
-  return value;
-}
-
 /**
  * The status, every header and the body of a cached answer, for this request at this moment: the one rule for
  * both paths that send cached answers (the response cache in front of Express, and the Express routes), so they
- * cannot drift. A pure function: same inputs, same answer (what it keeps per body is derived from its inputs).
+ * cannot drift. Same inputs, same answer: what it keeps between calls is derived from its inputs and kept by
+ * the value it belongs to (a body's heads on the body, the last Cache-Control on the policy), never in a map here.
  *
  * Headers, in this order: requestHead's (id, security, rate limit, CORS), `ETag`, `Cache-Control`, `Age`,
  * `X-Cache`, `Vary`, then the content headers (HeadTemplate: all but four values are worked out once per body).
@@ -261,7 +249,7 @@ export function prepareAnswer(answer: Answer, request: AnswerRequest, policy: Ht
   const headers = notModified ? template.headers.slice(0, template.notModifiedLength) : template.headers.slice();
   headers[1] = request.requestId;
   if (template.rateLimitAt !== -1) headers[template.rateLimitAt] = request.rateLimit!.header;
-  if (template.cacheControlAt !== -1) headers[template.cacheControlAt] = cacheControlFor(answer.freshForSeconds, policy);
+  if (template.cacheControlAt !== -1) headers[template.cacheControlAt] = policy.cacheControl(answer.freshForSeconds);
   headers[template.ageAt] = String(answer.ageSeconds);
   return notModified ? { status: 304, headers, body: undefined } : { status: 200, headers, body: body[encoding] ?? body.identity };
 }

@@ -1,5 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { type ApiRoute, apiPattern, cacheableApiRoute, openApiPath, rawQueryOf } from './api-route.js';
+import type { IncomingMessage, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { afterEach, describe, expect, it } from 'vitest';
+import { answerContext } from './answer-context.js';
+import { type Answer, httpCachingPolicy } from './answer.js';
+import { type ApiRoute, apiPattern, cacheableApiRoute, cachedApiRoute, mountCachedRoutes, openApiPath, rawQueryOf } from './api-route.js';
 
 describe('rawQueryOf', () => {
   it.each([
@@ -44,5 +49,66 @@ describe('one declaration, three names', () => {
     [plain, '/api/thingsxjson'],
   ])('leaves %j to Express', (route, url) => {
     expect(match(route, url)).toBeUndefined();
+  });
+});
+
+describe('one cacheable route declaration, both paths', () => {
+  const servers: Server[] = [];
+  afterEach(() => Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve)))));
+
+  const word: ApiRoute<string> = {
+    path: '/words/:word',
+    readsQuery: false,
+    read: ({ params }) => (params.word === 'bad' ? { error: 'bad word' } : (params.word ?? '')),
+  };
+  const answerFor = (word: string, cacheStatus: Answer['cacheStatus']): Answer => ({
+    body: { identity: Buffer.from(JSON.stringify(word)), etag: `"${word}"` },
+    contentType: 'application/json; charset=utf-8',
+    cacheStatus,
+    ageSeconds: 0,
+    freshForSeconds: 60,
+  });
+
+  it("makes Express's handler from `get` and the response cache's entry from `peek`, reading the URL once for each", async () => {
+    const asked: string[] = [];
+    const router = express.Router();
+    const [entry, ...more] = mountCachedRoutes(
+      router,
+      [
+        cachedApiRoute(word, {
+          get: (input) => {
+            asked.push(`get ${input}`);
+            return input === 'broken' ? Promise.reject(new Error('the catalogue failed')) : Promise.resolve(answerFor(input, 'MISS'));
+          },
+          peek: (input, req: IncomingMessage) => {
+            asked.push(`peek ${input} ${req.url}`);
+            return input === 'fresh' ? answerFor(input, 'HIT') : undefined;
+          },
+          failures: (_error, _req, res, _next) => void res.status(503).json({ error: 'unavailable' }),
+        }),
+      ],
+      httpCachingPolicy({ cacheTtlSeconds: 60, staleMaxSeconds: 600 }),
+    );
+    expect(more).toEqual([]);
+    const app = express().use(answerContext).use('/api', router);
+    const server = app.listen(0, '127.0.0.1');
+    servers.push(server);
+    await new Promise((resolve) => server.once('listening', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+    const fromExpress = await fetch(`${origin}/api/words/lamp`);
+    expect([fromExpress.status, fromExpress.headers.get('x-cache'), await fromExpress.json()]).toEqual([200, 'MISS', 'lamp']);
+    const refused = await fetch(`${origin}/api/words/bad`);
+    expect([refused.status, await refused.json()]).toEqual([400, { error: 'bad word' }]);
+    const failed = await fetch(`${origin}/api/words/broken`);
+    expect([failed.status, await failed.json()]).toEqual([503, { error: 'unavailable' }]);
+    expect((await fetch(`${origin}/api/words/lamp`, { method: 'POST' })).status).toBe(405);
+
+    expect(entry!.pattern).toBe('/api/words/:word');
+    expect(entry!.match('/api/words/bad')).toBeUndefined();
+    const key = entry!.match('/api/words/fresh');
+    const req = { url: '/api/words/fresh' } as IncomingMessage;
+    expect(entry!.peek(key, req)?.cacheStatus).toBe('HIT');
+    expect(asked).toEqual(['get lamp', 'get broken', 'peek fresh /api/words/fresh']);
   });
 });

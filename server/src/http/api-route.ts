@@ -1,9 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import type { ErrorRequestHandler, Request, Response, Router } from 'express';
-import type { Answer } from './answer.js';
+import type { Answer, HttpCachingPolicy } from './answer.js';
 import { decodePathSegment } from './decode-path-segment.js';
 import { allowOnlyGetAndHead } from './method-not-allowed.js';
 import type { CacheableRoute } from './response-cache.js';
+import { sendCachedAnswer } from './send-answer.js';
 
 /** Where the JSON API is mounted (app.ts): every ApiRoute's path is under it. */
 export const API_BASE = '/api';
@@ -25,7 +26,8 @@ export interface RouteRequest {
  * how it reads a request into what it answers for (`Input`: an id, a query) or refuses it. The declaration
  * feeds the three places that name a route: Express's path (mountApiRoute), the response cache's matcher
  * (cacheableApiRoute, which reads the URL with the same `read`, so a URL it takes is one Express would answer the
- * same way) and the OpenAPI document's path (openApiPath).
+ * same way) and the OpenAPI document's path (openApiPath). A cacheable route reaches the first two through
+ * CachedApiRoute and mountCachedRoutes below.
  */
 export interface ApiRoute<Input> {
   readonly path: string;
@@ -128,4 +130,44 @@ export function cacheableApiRoute<Input>(
     },
     peek,
   };
+}
+
+/**
+ * A cacheable `/api` route, declared once by its slice: the route (what it reads of a request) and the two looks at
+ * what it answers — `get`, which may wait (a miss or a stale copy asks the catalogue: Express's path), and `peek`,
+ * which never does (a fresh, prepared entry or nothing: the response cache's). mountCachedRoutes makes Express's
+ * handler and the response cache's entry from this one declaration.
+ */
+export interface CachedApiRoute<Input> {
+  readonly route: ApiRoute<Input>;
+  get(input: Input, req: IncomingMessage): Promise<Answer>;
+  peek(input: Input, req: IncomingMessage): Answer | undefined;
+  /** Answers what `get` throws (the catalogue's failures, failure-answers.ts). */
+  readonly failures: ErrorRequestHandler;
+}
+
+/** A cacheable route's declaration, typed by what its route reads. */
+export function cachedApiRoute<Input>(route: ApiRoute<Input>, reads: Omit<CachedApiRoute<Input>, 'route'>): CachedApiRoute<Input> {
+  return { route, ...reads };
+}
+
+/**
+ * Mounts each route on the slice's router in the order given (Express's order: see the slice's route list), its
+ * handler sending what `get` answers by the one rule (sendCachedAnswer), and returns the response cache's entries
+ * for the same routes, in the same order: the slice's `cacheableRoutes`.
+ */
+export function mountCachedRoutes(
+  router: Router,
+  routes: readonly CachedApiRoute<unknown>[],
+  caching: HttpCachingPolicy,
+): CacheableRoute<unknown>[] {
+  return routes.map((cached) => {
+    mountApiRoute(
+      router,
+      cached.route,
+      async (input, req, res) => sendCachedAnswer(req, res, await cached.get(input, req), caching),
+      cached.failures,
+    );
+    return cacheableApiRoute(cached.route, (input, req) => cached.peek(input, req));
+  });
 }

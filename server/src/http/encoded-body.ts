@@ -1,22 +1,16 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
+import type { EncodedBody } from './answer.js';
 
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
 
-/**
- * The bytes of one answer (JSON, a page's HTML, a photo), serialised and compressed once per cache fill so that a
- * cache hit only picks a buffer.
- */
-export interface EncodedBody {
-  identity: Buffer;
-  /** Present for content worth compressing (JSON, HTML); absent for what is compressed already (images). */
-  gzip?: Buffer;
-  br?: Buffer;
-  /** Strong validator of the identity bytes, quoted (`"…"`); the HTTP layer derives one per encoding. */
-  etag: string;
-}
+// Declared with the answer whose heads it carries (answer.ts); named here too, where bodies are made.
+export type { EncodedBody };
+
+/** A body compressed both ways (JSON, HTML). */
+export type CompressedBody = EncodedBody & Required<Pick<EncodedBody, 'gzip' | 'br'>>;
 
 /**
  * Compression runs on libuv's thread pool, so a fill (or a background refresh) never stalls the requests the
@@ -24,12 +18,12 @@ export interface EncodedBody {
  * 11 took 416 ms of CPU for a body only ~5% smaller than quality 5's (14 ms); on 5,000 products, 2.7 s against
  * 82 ms. gzip level 6 gave the same size as 9 there, in less time.
  */
-export async function encodeJsonBody(value: unknown): Promise<Required<EncodedBody>> {
+export async function encodeJsonBody(value: unknown): Promise<CompressedBody> {
   return encodeBody(Buffer.from(JSON.stringify(value), 'utf8'));
 }
 
 /** The same for bytes already serialised (a rendered page's HTML). */
-export async function encodeBody(identity: Buffer): Promise<Required<EncodedBody>> {
+export async function encodeBody(identity: Buffer): Promise<CompressedBody> {
   const [gzipped, brotli] = await Promise.all([
     gzipAsync(identity, { level: 6 }),
     brotliAsync(identity, {

@@ -6,7 +6,7 @@ import { loadConfig } from '../config.js';
 import { createCorsPolicy } from './cors.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createApiRateLimit } from './rate-limit.js';
-import type { Answer } from './answer.js';
+import { type Answer, httpCachingPolicy } from './answer.js';
 import { createResponseCache } from './response-cache.js';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import { createCapturingLogger, type LogRecord } from '../testing/capturing-logger.js';
@@ -175,6 +175,9 @@ describe('the response cache in front of Express', () => {
     `/api/products/category/${encodeURIComponent(FIXTURE_PRODUCTS[18]!.category)}?sort=desc`,
     `/api/products/category/${encodeURIComponent(FIXTURE_PRODUCTS[19]!.category)}`,
     '/api/products/category/unknown%00name?limit=1',
+    '/api/products/search',
+    '/api/products/search?q=shirt&sort=priceHighLow',
+    '/api/products/search?category=jewelery&page=2',
   ])('answers the view %s exactly as Express does once its body is prepared', async (path) => {
     const sites = await startSites();
     // The list first, then the view: Express prepares the view's body, after which the layer answers it.
@@ -410,7 +413,7 @@ describe('a route registered by another feature', () => {
             peek: (key) => (key === 'home' ? fresh : undefined),
           },
         ],
-        policy: { staleWhileRevalidateSeconds: 60, staleIfErrorSeconds: 600 },
+        policy: httpCachingPolicy({ cacheTtlSeconds: 60, staleMaxSeconds: 600 }),
         metrics,
         logger,
         // Spent after one request: a route that counted against it could not answer twice.

@@ -14,7 +14,10 @@ export interface Slice {
    */
   readonly mount: 'api' | 'site';
   readonly router: Router;
-  /** The slice's answers the response cache may send itself (fresh entries); none for a slice that has none. */
+  /**
+   * The slice's answers the response cache may send itself (fresh entries), for an `/api` slice what
+   * mountCachedRoutes (api-route.ts) returns; none for a slice that has none.
+   */
   readonly cacheableRoutes: readonly CacheableRoute<unknown>[];
   /** Releases what the slice holds (caches, timers) once the server has stopped. */
   close(): void;

@@ -5,9 +5,8 @@ import { answerFailures, type Failure } from '../http/failure-answers.js';
 import type { ProductSource } from '../catalogue/product-source.js';
 import type { Config } from '../config.js';
 import type { HttpCachingPolicy } from '../http/answer.js';
-import { cacheableApiRoute, mountApiRoute } from '../http/api-route.js';
+import { cachedApiRoute, mountCachedRoutes } from '../http/api-route.js';
 import type { Metrics } from '../http/metrics.js';
-import { sendCachedAnswer } from '../http/send-answer.js';
 import type { Slice } from '../http/slice.js';
 import type { Logger } from '../logger.js';
 import { imageAnswer } from './image-answer.js';
@@ -40,28 +39,28 @@ const PHOTO_FAILURES: Record<Failure, string> = {
 export function createImagesSlice({ catalogue, source, config, caching, logger, metrics, now }: ImagesSliceOptions): Slice {
   const images = createProductImages({ catalogue, source, config, logger, metrics, now });
   const router = Router();
-  mountApiRoute(
+  const cacheableRoutes = mountCachedRoutes(
     router,
-    IMAGE_ROUTE,
-    async ({ id, width }, req, res) => {
-      const answer =
-        width === null
-          ? imageAnswer(await images.original(id), { variesOnAccept: false })
-          : imageAnswer(await images.variant(id, width, chooseVariantFormat(req.headers.accept)), { variesOnAccept: true });
-      sendCachedAnswer(req, res, answer, caching);
-    },
-    answerFailures(PHOTO_FAILURES, logger),
+    [
+      cachedApiRoute(IMAGE_ROUTE, {
+        get: async ({ id, width }, req) =>
+          width === null
+            ? imageAnswer(await images.original(id), { variesOnAccept: false })
+            : imageAnswer(await images.variant(id, width, chooseVariantFormat(req.headers.accept)), { variesOnAccept: true }),
+        peek: ({ id, width }, req) => {
+          // Variants only: the image cache can look at a variant without waiting (peekVariant); an original is Express's.
+          const variant = width === null ? undefined : images.peekVariant(id, width, chooseVariantFormat(req.headers.accept));
+          return variant && imageAnswer(variant, { variesOnAccept: true });
+        },
+        failures: answerFailures(PHOTO_FAILURES, logger),
+      }),
+    ],
+    caching,
   );
   return {
     mount: 'api',
     router,
-    cacheableRoutes: [
-      cacheableApiRoute(IMAGE_ROUTE, ({ id, width }, req) => {
-        // Variants only: the image cache can look at a variant without waiting (peekVariant); an original is Express's.
-        const variant = width === null ? undefined : images.peekVariant(id, width, chooseVariantFormat(req.headers.accept));
-        return variant && imageAnswer(variant, { variesOnAccept: true });
-      }),
-    ],
+    cacheableRoutes,
     close: () => images.close(),
   };
 }

@@ -5,3 +5,6 @@ export const OPENAPI_ROUTES = {
   document: apiRoute<string>({ path: '/openapi.json', readsQuery: false, read: () => 'document' }),
   referencePage: apiRoute<string>({ path: '/docs', readsQuery: false, read: () => 'page' }),
 };
+
+/** How long clients may keep the document and its page: it changes only with a deploy, and revalidating is a 304. */
+export const OPENAPI_CACHE_CONTROL = 'public, max-age=300';

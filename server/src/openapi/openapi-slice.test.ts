@@ -3,7 +3,8 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, type TestSite } from '../testing/test-site.js';
-import { type ApiDocument, HTTP_METHODS, OPENAPI_CACHE_CONTROL, OPENAPI_DOCUMENT } from './openapi-document.js';
+import { type ApiDocument, HTTP_METHODS, OPENAPI_DOCUMENT } from './openapi-document.js';
+import { OPENAPI_CACHE_CONTROL } from './openapi-routes.js';
 import { renderReferencePage } from './openapi-reference-page.js';
 
 let site: TestSite;

@@ -1,16 +1,16 @@
 import { Router } from 'express';
 import { encodeBody, type EncodedBody, encodeJsonBody } from '../http/encoded-body.js';
-import type { Answer, HttpCachingPolicy } from '../http/answer.js';
+import { type Answer, httpCachingPolicy } from '../http/answer.js';
 import { mountApiRoute } from '../http/api-route.js';
 import { sendCachedAnswer } from '../http/send-answer.js';
 import type { Slice } from '../http/slice.js';
-import { OPENAPI_CACHE_CONTROL, OPENAPI_DOCUMENT } from './openapi-document.js';
+import { OPENAPI_DOCUMENT } from './openapi-document.js';
 import { renderReferencePage } from './openapi-reference-page.js';
-import { OPENAPI_ROUTES } from './openapi-routes.js';
+import { OPENAPI_CACHE_CONTROL, OPENAPI_ROUTES } from './openapi-routes.js';
 
 // The answers carry their own Cache-Control (OPENAPI_CACHE_CONTROL), so the catalogue's stale-serving policy,
 // which only shapes the Cache-Control of catalogue answers, does not apply to them.
-const UNUSED_POLICY: HttpCachingPolicy = { staleWhileRevalidateSeconds: 0, staleIfErrorSeconds: 0 };
+const UNUSED_POLICY = httpCachingPolicy({ cacheTtlSeconds: 0, staleMaxSeconds: 0 });
 
 /**
  * `/api/openapi.json` (the OpenAPI 3.1 document of `/api`) and `/api/docs` (its reference page). Both bodies are

@@ -3,8 +3,7 @@ import { Router } from 'express';
 import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
 import { answerFailures, type Failure } from '../http/failure-answers.js';
 import type { HttpCachingPolicy } from '../http/answer.js';
-import { cacheableApiRoute, mountApiRoute } from '../http/api-route.js';
-import { sendCachedAnswer } from '../http/send-answer.js';
+import { cachedApiRoute, mountApiRoute, mountCachedRoutes } from '../http/api-route.js';
 import type { Slice } from '../http/slice.js';
 import type { Logger } from '../logger.js';
 import { jsonAnswer } from './json-answer.js';
@@ -35,62 +34,49 @@ const PRODUCT_FAILURES: Record<Failure, string> = {
 /**
  * The JSON API's product routes (products-routes.ts), mounted under `/api`: the list and its views
  * (list-views.ts), the paged search (search-view.ts) and one product, each answered from the cached catalogue.
- * Express answers every request; the response cache in front answers those whose entry is fresh and prepared,
- * with the same route's reading of the URL.
+ * Each is declared once with its two reads (http/api-route.ts, CachedApiRoute): Express answers every request
+ * with `get`; the response cache in front answers those whose entry is fresh and prepared with `peek`, after
+ * the same route's reading of the URL.
  */
 export function createProductsSlice({ catalogue, caching, logger }: ProductsSliceOptions): Slice {
   const views = createListViews(catalogue);
   const search = createSearchView(catalogue);
-  const answerErrors = { list: answerFailures(LIST_FAILURES, logger), product: answerFailures(PRODUCT_FAILURES, logger) };
+  const listFailures = answerFailures(LIST_FAILURES, logger);
   const { list, search: searchRoute, categories, categoryMissing, category, product } = PRODUCTS_ROUTES;
 
   const router = Router();
-  mountApiRoute(
-    router,
-    list,
-    async (options, req, res) => sendCachedAnswer(req, res, await views.answer({ of: 'products', ...options }), caching),
-    answerErrors.list,
-  );
-  mountApiRoute(
-    router,
-    searchRoute,
-    async (query, req, res) => sendCachedAnswer(req, res, await search.answer(query), caching),
-    answerErrors.list,
-  );
-  mountApiRoute(
-    router,
-    categories,
-    async (_all, req, res) => sendCachedAnswer(req, res, await views.answer({ of: 'categories' }), caching),
-    answerErrors.list,
-  );
+  // Only its 400, before `:id` would read `category` as an id.
   mountApiRoute(router, categoryMissing, () => undefined);
-  mountApiRoute(
+  // In Express's order (products-routes.ts): the list first, the request the response cache answers most; `:id` last.
+  const cacheableRoutes = mountCachedRoutes(
     router,
-    category,
-    async (view, req, res) => sendCachedAnswer(req, res, await views.answer({ of: 'category', ...view }), caching),
-    answerErrors.list,
-  );
-  mountApiRoute(
-    router,
-    product,
-    async (id, req, res) => sendCachedAnswer(req, res, jsonAnswer(await catalogue.getProduct(id)), caching),
-    answerErrors.product,
-  );
-
-  return {
-    mount: 'api',
-    router,
-    // The list first: the request the response cache answers most.
-    cacheableRoutes: [
-      cacheableApiRoute(list, (options) => views.peek({ of: 'products', ...options })),
-      cacheableApiRoute(product, (id) => {
-        const entry = catalogue.peekProduct(id);
-        return entry && jsonAnswer(entry);
+    [
+      cachedApiRoute(list, {
+        get: (options) => views.answer({ of: 'products', ...options }),
+        peek: (options) => views.peek({ of: 'products', ...options }),
+        failures: listFailures,
       }),
-      cacheableApiRoute(searchRoute, (query) => search.peek(query)),
-      cacheableApiRoute(categories, () => views.peek({ of: 'categories' })),
-      cacheableApiRoute(category, (view) => views.peek({ of: 'category', ...view })),
+      cachedApiRoute(searchRoute, { get: (query) => search.answer(query), peek: (query) => search.peek(query), failures: listFailures }),
+      cachedApiRoute(categories, {
+        get: () => views.answer({ of: 'categories' }),
+        peek: () => views.peek({ of: 'categories' }),
+        failures: listFailures,
+      }),
+      cachedApiRoute(category, {
+        get: (view) => views.answer({ of: 'category', ...view }),
+        peek: (view) => views.peek({ of: 'category', ...view }),
+        failures: listFailures,
+      }),
+      cachedApiRoute(product, {
+        get: async (id) => jsonAnswer(await catalogue.getProduct(id)),
+        peek: (id) => {
+          const entry = catalogue.peekProduct(id);
+          return entry && jsonAnswer(entry);
+        },
+        failures: answerFailures(PRODUCT_FAILURES, logger),
+      }),
     ],
-    close: () => undefined,
-  };
+    caching,
+  );
+  return { mount: 'api', router, cacheableRoutes, close: () => undefined };
 }
