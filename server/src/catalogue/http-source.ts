@@ -37,8 +37,9 @@ const DEFAULT_MAX_JSON_BYTES = 64 * 1024 * 1024;
  * The Fake-Store-shaped API over HTTP. Nothing it answers is trusted: statuses are interpreted here, bodies are
  * read as text and parsed here (so an HTML error page or truncated JSON is a failure, not data), and every
  * product is checked against the schema. The list, which can be tens of megabytes, is downloaded, parsed, checked,
- * indexed and encoded on the list keeper's thread, which keeps a large list there (list-keeper.ts): a fill never
- * stalls the answers served meanwhile, and this thread never holds the products.
+ * indexed and encoded on a thread of its own (a small list's refills on the list keeper's thread, which also keeps a
+ * large list: list-threads/list-keeper.ts): a fill never stalls the answers served meanwhile, and this thread never
+ * holds the products.
  */
 export function createHttpSource({
   baseUrl,
