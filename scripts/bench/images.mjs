@@ -20,6 +20,8 @@ const PHOTOS = 20;
 /** The largest photo, 1,049 × 1,500 (testing/src/photos.ts). */
 const LARGEST = 1;
 const KB = 1024;
+/** Every page's largest paint on Lighthouse's mobile profile, the real photos included (docs/performance.md). */
+const LCP_TARGET_MS = 1_600;
 
 const kb = (bytes) => `${(bytes / KB).toFixed(1)} KB`;
 const ms = (value) => (value === null ? 'n/a' : `${value.toFixed(0)} ms`);
@@ -180,8 +182,8 @@ async function measureLighthouse(origin, runs, log, report) {
       'photos',
       `Lighthouse ${result.path} LCP, median of ${result.runs.length}`,
       ms(result.lcpMs),
-      '≤ 1,800 ms',
-      result.lcpMs <= 1800,
+      `≤ ${LCP_TARGET_MS.toLocaleString('en')} ms`,
+      result.lcpMs <= LCP_TARGET_MS,
     );
     report.add(
       'photos',
