@@ -4,14 +4,7 @@ import type { Logger } from '../logger.js';
 import type { CatalogueList } from './catalogue-list.js';
 import { createListKeeper } from './list-threads/list-keeper.js';
 import { describeProductIssues, productSchema } from './product-schema.js';
-import {
-  IMAGE_NOT_MODIFIED,
-  type ImageValidators,
-  type ProductImage,
-  type ProductSource,
-  UpstreamError,
-  type UpstreamValidators,
-} from './product-source.js';
+import { IMAGE_NOT_MODIFIED, type ProductImage, type ProductSource, UpstreamError, type UpstreamValidators } from './product-source.js';
 import { conditionalHeaders, createUpstreamClient, isSuccess, validatorsOf } from './upstream-request.js';
 
 export interface HttpSourceOptions {
@@ -118,7 +111,7 @@ export function createHttpSource({
       return parsed.data;
     },
 
-    async getImage(location: string, validators?: ImageValidators): Promise<ProductImage | typeof IMAGE_NOT_MODIFIED> {
+    async getImage(location: string, validators?: UpstreamValidators): Promise<ProductImage | typeof IMAGE_NOT_MODIFIED> {
       const url = resolveImageUrl(location, baseUrl);
       if (!imageOrigins.has(new URL(url).origin)) throw new UpstreamError(`the image location ${url} ${NOT_AN_IMAGE_HOST}`);
       let refusedRedirect: string | undefined;

@@ -7,7 +7,7 @@ export interface ProductImage {
   body: Buffer;
   contentType: string;
   /** The source's own validators for these bytes, when it gave any: what a later conditional request sends. */
-  validators?: ImageValidators;
+  validators?: UpstreamValidators;
 }
 
 /**
@@ -18,7 +18,6 @@ export interface UpstreamValidators {
   etag?: string;
   lastModified?: string;
 }
-export type ImageValidators = UpstreamValidators;
 
 /** The source confirmed that the image has not changed since the validators it was sent (a 304). */
 export const IMAGE_NOT_MODIFIED = 'not-modified';
@@ -46,7 +45,7 @@ export interface ProductSource {
    * Fetches the image at a location this source gave in a product's `image` field. With `validators` (from an
    * earlier answer) the request is conditional, and a source that can tell may answer IMAGE_NOT_MODIFIED.
    */
-  getImage(location: string, validators?: ImageValidators): Promise<ProductImage | typeof IMAGE_NOT_MODIFIED>;
+  getImage(location: string, validators?: UpstreamValidators): Promise<ProductImage | typeof IMAGE_NOT_MODIFIED>;
   /** Releases what the source holds (the http source's worker thread); the catalogue calls it when it is closed. */
   close?(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import { productPhoto } from '@catalogue/testing/photos';
 import { describe, expect, it } from 'vitest';
-import { IMAGE_NOT_MODIFIED, type ImageValidators, type ProductImage } from '../catalogue/product-source.js';
+import { IMAGE_NOT_MODIFIED, type UpstreamValidators, type ProductImage } from '../catalogue/product-source.js';
 import { createCapturingLogger } from '../testing/capturing-logger.js';
 import { createImageCache } from './image-cache.js';
 import { createImageResizer, type ImageResizer, UnreadableImageError } from './resize-image.js';
@@ -39,7 +39,7 @@ async function setUp(options: { maxBytes?: number; bodies?: Record<string, Produ
     resizer,
     logger,
     onEncode: (format) => encodes.push(format),
-    fetchOriginal: (location, validators?: ImageValidators) => {
+    fetchOriginal: (location, validators?: UpstreamValidators) => {
       fetches.set(location, (fetches.get(location) ?? 0) + 1);
       if (validators !== undefined) conditionalFetches.push(location);
       if (failing) return Promise.reject(new Error(`the upstream is down (${location})`));

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ImageWidth } from '@catalogue/shared/image-widths';
 import { LRUCache } from 'lru-cache';
-import { IMAGE_NOT_MODIFIED, type ImageValidators, type ProductImage } from '../catalogue/product-source.js';
+import { IMAGE_NOT_MODIFIED, type UpstreamValidators, type ProductImage } from '../catalogue/product-source.js';
 import type { CacheStatus } from '../http/answer.js';
 import type { Logger } from '../logger.js';
 import type { ImageResizer } from './resize-image.js';
@@ -33,7 +33,7 @@ export interface ImageCacheOptions {
   /** STALE_MAX_SECONDS, in milliseconds: how long past that it is still served while the source is asked or fails. */
   staleMaxMs: number;
   /** Fetches the bytes at a location a source gave for a product's image; conditionally, with validators. */
-  fetchOriginal: (location: string, validators?: ImageValidators) => Promise<ProductImage | typeof IMAGE_NOT_MODIFIED>;
+  fetchOriginal: (location: string, validators?: UpstreamValidators) => Promise<ProductImage | typeof IMAGE_NOT_MODIFIED>;
   resizer: ImageResizer;
   logger: Logger;
   /** Called once per variant actually encoded (never for a variant kept across a revalidation); for /metrics. */
@@ -68,7 +68,7 @@ export interface ImageCache {
 interface OriginalRecord {
   /** The ETag of its bytes (what variants name as `madeFrom`). */
   etag: string;
-  validators: ImageValidators | undefined;
+  validators: UpstreamValidators | undefined;
   /** When the source last gave or confirmed these bytes. */
   checkedAt: number;
 }
