@@ -1,6 +1,6 @@
 import { parseProductId } from './product-id.js';
-import { parseProductsQuery } from './product-paging.js';
-import { PAGE_PATHS } from './routes.js';
+import { isSiteProductsQuery, parseProductsQuery, type ProductsQuery } from './product-paging.js';
+import { PAGE_PATHS, productDetailsPath } from './routes.js';
 import type { SortOption } from './sort.js';
 
 /** The site's pages, by name. */
@@ -87,34 +87,67 @@ export type PageRoute =
   | { kind: 'invalid-id' }
   | { kind: 'not-found' };
 
+/** A page URL read once: the page it names, and whether it is spelt exactly as the site writes that page's links. */
+export interface PageUrl {
+  route: PageRoute;
+  /**
+   * `/`, `/products` with no query or one in the site's own spelling (isSiteProductsQuery, product-paging.ts, its
+   * parameters in any order), `/productdetails/<id>` with the id's digits and nothing after. Any other spelling
+   * (`/products/`, `?utm_source=…`, `%20` for a space, `/productdetails/007`) names the same page by another URL.
+   */
+  siteSpelling: boolean;
+}
+
 /**
- * The page of a request URL (path and query, as received), resolved once per request by the server and passed
- * along (to the data it loads, the head it writes, the renderer): the path matched against the table as the
- * browser's router matches it, the id parsed, `q`, `category`, `sort` and `page` read from the query (an unknown
- * sort is none, an odd page the first). docs/product.md, "Routes and layout" and "Products".
+ * The page of a request URL (path and query, as received), read once per request by the server and passed along
+ * (to the data it loads, the head it writes, the renderer): the path matched against the table as the browser's
+ * router matches it, the id parsed, `q`, `category`, `sort` and `page` read from the query (an unknown sort is
+ * none, an odd page the first), and whether the URL is in the site's spelling. docs/product.md, "Routes and layout"
+ * and "Products".
  */
-export function resolvePage(url: string): PageRoute {
+export function readPageUrl(url: string): PageUrl {
   // Split by hand: `new URL` would read `//host/…` as another host's URL.
   const queryAt = url.indexOf('?');
-  const { page, params } = matchPageRoute(queryAt === -1 ? url : url.slice(0, queryAt));
+  const path = queryAt === -1 ? url : url.slice(0, queryAt);
+  const { page, params } = matchPageRoute(path);
   switch (page) {
     case 'home':
-      return { kind: 'home' };
+      return { route: { kind: 'home' }, siteSpelling: url === PAGE_PATHS.home };
     case 'products': {
-      const { search, category, sort, page } = parseProductsQuery(
-        new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1)),
-        'lenient',
-      );
-      return { kind: 'products', query: search, category, sort, page };
+      const rawQuery = queryAt === -1 ? '' : url.slice(queryAt + 1);
+      const searchParams = new URLSearchParams(rawQuery);
+      const query = parseProductsQuery(searchParams, 'lenient');
+      const { search, category, sort, page } = query;
+      const siteSpelling =
+        path === PAGE_PATHS.products && (queryAt === -1 || (rawQuery !== '' && isSiteProductsQuery(rawQuery, searchParams, query)));
+      return { route: { kind: 'products', query: search, category, sort, page }, siteSpelling };
     }
     case 'productDetails': {
       const id = parseProductId(params.id);
-      return id === null ? { kind: 'invalid-id' } : { kind: 'product', id };
+      if (id === null) return { route: { kind: 'invalid-id' }, siteSpelling: false };
+      return { route: { kind: 'product', id }, siteSpelling: url === productDetailsPath(id) };
     }
     case 'notFound':
-      return { kind: 'not-found' };
+      return { route: { kind: 'not-found' }, siteSpelling: false };
   }
 }
+
+/** The page a URL names (readPageUrl), for a caller that has no use for its spelling. */
+export function resolvePage(url: string): PageRoute {
+  return readPageUrl(url).route;
+}
+
+/**
+ * What the products list of a page shows: `/` the catalogue's first page, in the catalogue's order; `/products`
+ * what its URL asks for. The one conversion, for the data the server loads and the queries the render seeds.
+ */
+export function productsQueryOf(route: { kind: 'home' } | Extract<PageRoute, { kind: 'products' }>): ProductsQuery {
+  if (route.kind === 'home') return FIRST_PAGE;
+  const { query, category, sort, page } = route;
+  return { search: query, category, sort, page };
+}
+
+const FIRST_PAGE: ProductsQuery = Object.freeze({ search: '', category: '', sort: 'none', page: 1 });
 
 /** The page that shows a route: an invalid id is the product page saying so. */
 export function pageOf(route: PageRoute): PageName {

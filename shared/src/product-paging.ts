@@ -101,12 +101,16 @@ export function parseProductsQuery(params: URLSearchParams, mode: 'lenient' | 's
 /**
  * Whether a raw query string (what follows `?`, undecoded) is spelt exactly as the site writes one
  * (productsQueryString), its parameters in any order: each non-default part once, nothing else. What the page
- * cache keys on, so the space of cached URLs stays what the site links to.
+ * cache keeps, so the space of cached URLs stays what the site links to. `params` and `query` are the caller's
+ * reading of `rawQuery`, when it has one (page-routes.ts).
  */
-export function isSiteProductsQuery(rawQuery: string): boolean {
-  const params = new URLSearchParams(rawQuery);
+export function isSiteProductsQuery(
+  rawQuery: string,
+  params = new URLSearchParams(rawQuery),
+  query: ProductsQuery = parseProductsQuery(params, 'lenient'),
+): boolean {
   if (params.toString() !== rawQuery) return false;
-  const canonical = new URLSearchParams(productsQueryString(parseProductsQuery(params, 'lenient')));
+  const canonical = new URLSearchParams(productsQueryString(query));
   return params.size === canonical.size && [...params].every(([name, value]) => canonical.get(name) === value);
 }
 

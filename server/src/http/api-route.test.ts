@@ -4,7 +4,7 @@ import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { answerContext } from './answer-context.js';
 import { type Answer, httpCachingPolicy } from './answer.js';
-import { type ApiRoute, apiPattern, cacheableApiRoute, cachedApiRoute, mountCachedRoutes, openApiPath, rawQueryOf } from './api-route.js';
+import { type ApiRoute, apiPattern, cacheableRoute, cachedApiRoute, mountCachedRoutes, openApiPath, rawQueryOf } from './api-route.js';
 
 describe('rawQueryOf', () => {
   it.each([
@@ -24,12 +24,14 @@ describe('one declaration, three names', () => {
     read: ({ params, query }) => (params.name === 'bad' ? { error: 'bad name' } : { name: params.name ?? '', query }),
   };
   const plain: ApiRoute<string> = { path: '/things.json', readsQuery: false, read: () => 'all' };
-  const match = (route: ApiRoute<unknown>, url: string) => cacheableApiRoute(route, () => undefined).match(url);
+  const cacheable = (route: ApiRoute<unknown>) =>
+    cacheableRoute(cachedApiRoute(route, { get: () => Promise.reject(new Error('not asked')), peek: () => undefined }));
+  const match = (route: ApiRoute<unknown>, url: string) => cacheable(route).match(url);
 
   it('names the route for Express, the metrics and the OpenAPI document from its one path', () => {
     expect(apiPattern(item)).toBe('/api/things/:name/part');
     expect(openApiPath(item)).toBe('/things/{name}/part');
-    expect(cacheableApiRoute(item, () => undefined).pattern).toBe('/api/things/:name/part');
+    expect(cacheable(item).pattern).toBe('/api/things/:name/part');
   });
 
   it('matches the exact path, decodes its parameters as Express does, and hands over what the route read', () => {

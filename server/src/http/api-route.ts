@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { ErrorRequestHandler, Request, Response, Router } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response, Router } from 'express';
 import type { Answer, HttpCachingPolicy } from './answer.js';
 import { decodePathSegment } from './decode-path-segment.js';
 import { allowOnlyGetAndHead } from './method-not-allowed.js';
@@ -14,20 +14,25 @@ export interface Refusal {
   error: string;
 }
 
-/** What a route reads of a request: its path parameters, decoded as Express decodes them, and its raw query. */
+/**
+ * What a route reads of a request: its path parameters, decoded as Express decodes them, its raw query, and the
+ * whole target as received (a page resolves it as the browser's router does: shared/src/page-routes.ts).
+ */
 export interface RouteRequest {
   params: Readonly<Record<string, string>>;
   /** What follows `?`, undecoded; '' when there is none. */
   query: string;
+  /** Path and query as received (`/products?q=bag`). */
+  url: string;
 }
 
 /**
  * One `/api` route, declared once by its slice: its path under API_BASE in Express's syntax (`/products/:id`), and
  * how it reads a request into what it answers for (`Input`: an id, a query) or refuses it. The declaration
  * feeds the three places that name a route: Express's path (mountApiRoute), the response cache's matcher
- * (cacheableApiRoute, which reads the URL with the same `read`, so a URL it takes is one Express would answer the
+ * (cacheableRoute, which reads the URL with the same `read`, so a URL it takes is one Express would answer the
  * same way) and the OpenAPI document's path (openApiPath). A cacheable route reaches the first two through
- * CachedApiRoute and mountCachedRoutes below.
+ * CachedRoute and mountCachedRoutes below. A site route (a page) has the same shape, its path at the root.
  */
 export interface ApiRoute<Input> {
   readonly path: string;
@@ -61,58 +66,144 @@ export function rawQueryOf(url: string): string {
   return start === -1 ? '' : url.slice(start + 1);
 }
 
+/** Which side of the app a cached route is on (http/slice.ts): its path's prefix, its rate limit, its other methods. */
+export type RouteScope = 'api' | 'site';
+
+const SCOPES: Record<RouteScope, { base: string; rateLimited: boolean; otherMethods: RequestHandler | null }> = {
+  // Under /api: rate limited, and any method but GET and HEAD a JSON 405.
+  api: { base: API_BASE, rateLimited: true, otherMethods: allowOnlyGetAndHead },
+  // A page: other methods fall through to the site's last word, as for any path the site does not serve.
+  site: { base: '', rateLimited: false, otherMethods: null },
+};
+
 /**
- * Mounts a route on its slice's router (under API_BASE): GET and HEAD read the request (a refusal is the 400) and
- * hand what was read to `handle`; `onError` answers what `handle` throws (the catalogue's failures); any other
- * method is a 405.
+ * An answer no cache keeps, sent as it is with `Cache-Control: no-store`: a page's error page, a page that cannot
+ * be rendered (a bad Host, no build).
+ */
+export interface UncachedAnswer {
+  readonly status: number;
+  /** Express's short name: `html`, `text`. */
+  readonly type: 'html' | 'text';
+  readonly body: string;
+  /** When the catalogue could not answer (503): how soon to come back. */
+  readonly retryAfterSeconds?: number;
+}
+
+/**
+ * A cacheable route, declared once by its slice: the route (what it reads of a request), where it lives, and the
+ * two looks at what it answers — `get`, which may wait (a miss or a stale copy asks the catalogue: Express's path),
+ * and `peek`, which never does (a fresh, prepared entry or nothing: the response cache's). mountCachedRoutes makes
+ * Express's handler and the response cache's entry from this one declaration; each path reads the URL once, with
+ * the route's one `read`.
+ */
+export interface CachedRoute<Input> {
+  readonly route: ApiRoute<Input>;
+  readonly scope: RouteScope;
+  get(input: Input, req: IncomingMessage): Promise<Answer | UncachedAnswer>;
+  peek(input: Input, req: IncomingMessage): Answer | undefined;
+  /** Answers what `get` throws (the catalogue's failures, failure-answers.ts); none: Express's 500. */
+  readonly failures?: ErrorRequestHandler;
+}
+
+type Reads<Input> = Omit<CachedRoute<Input>, 'route' | 'scope'>;
+
+/** A cacheable `/api` route's declaration, typed by what its route reads. */
+export function cachedApiRoute<Input>(route: ApiRoute<Input>, reads: Reads<Input>): CachedRoute<Input> {
+  return { route, scope: 'api', ...reads };
+}
+
+/** A cacheable page's declaration: its route's path at the root, read from the whole URL. */
+export function cachedSiteRoute<Input>(route: ApiRoute<Input>, reads: Reads<Input>): CachedRoute<Input> {
+  return { route, scope: 'site', ...reads };
+}
+
+/** The route as the metrics name it: Express's `baseUrl` and route path (`/api/products/:id`, `/productdetails/:id`). */
+export function routePattern({ route, scope }: CachedRoute<unknown>): string {
+  return `${SCOPES[scope].base}${route.path}`;
+}
+
+/**
+ * Mounts each route on the slice's router in the order given (Express's order: see the slice's route list), its
+ * handler sending what `get` answers (cachedRouteHandler), and returns the response cache's entries for the same
+ * routes, in the same order: the slice's `cacheableRoutes`.
+ */
+export function mountCachedRoutes(
+  router: Router,
+  routes: readonly CachedRoute<unknown>[],
+  caching: HttpCachingPolicy,
+): CacheableRoute<unknown>[] {
+  return routes.map((cached) => {
+    const { otherMethods } = SCOPES[cached.scope];
+    const mounted = router.route(cached.route.path).get(cachedRouteHandler(cached, caching), ...(cached.failures ? [cached.failures] : []));
+    if (otherMethods) mounted.all(otherMethods);
+    return cacheableRoute(cached);
+  });
+}
+
+/**
+ * Express's side of a cached route: the request read (a refusal is the 400), then what `get` answers sent by the
+ * one rule (sendCachedAnswer), or, for an answer no cache keeps, as it is with `no-store`.
+ */
+export function cachedRouteHandler<Input>(cached: CachedRoute<Input>, caching: HttpCachingPolicy): RequestHandler {
+  return readingRequest(cached.route, async (input, req, res) => {
+    const answer = await cached.get(input, req);
+    if (!('status' in answer)) return sendCachedAnswer(req, res, answer, caching);
+    res.status(answer.status).set('Cache-Control', 'no-store');
+    if (answer.retryAfterSeconds !== undefined) res.set('Retry-After', String(answer.retryAfterSeconds));
+    res.type(answer.type).send(answer.body);
+  });
+}
+
+/**
+ * Mounts a route that is not cached on its slice's router (under API_BASE): GET and HEAD read the request (a
+ * refusal is the 400) and hand what was read to `handle`; any other method is a 405.
  */
 export function mountApiRoute<Input>(
   router: Router,
   route: ApiRoute<Input>,
   handle: (input: Input, req: Request, res: Response) => Promise<void> | void,
-  onError?: ErrorRequestHandler,
 ): void {
-  const read = async (req: Request, res: Response) => {
-    const input = route.read({ params: req.params as Record<string, string>, query: rawQueryOf(req.originalUrl) });
+  router.route(route.path).get(readingRequest(route, handle)).all(allowOnlyGetAndHead);
+}
+
+function readingRequest<Input>(
+  route: ApiRoute<Input>,
+  handle: (input: Input, req: Request, res: Response) => Promise<void> | void,
+): RequestHandler {
+  return async (req, res) => {
+    const url = req.originalUrl;
+    const input = route.read({ params: req.params as Record<string, string>, query: rawQueryOf(url), url });
     if (isRefusal(input)) {
       res.status(400).set('Cache-Control', 'no-store').json({ error: input.error });
       return;
     }
     await handle(input, req, res);
   };
-  router
-    .route(route.path)
-    .get(read, ...(onError ? [onError] : []))
-    .all(allowOnlyGetAndHead);
 }
-
-const NOTHING_ASKED: RouteRequest = Object.freeze({ params: Object.freeze({}), query: '' });
 
 /**
  * The route for the response cache in front of Express: the URL matched exactly against the route's path (any
- * other spelling — a trailing slash, another case — is Express's), its parameters decoded and read as Express's
- * route reads them, and what was read handed to `peek`. A URL the route refuses is left to Express, which says why.
+ * other spelling — a trailing slash, another case, a query the route does not read — is Express's), its
+ * parameters decoded as Express's route decodes them, and what the route's `read` made of it handed to `peek`. A
+ * URL the route refuses is left to Express, which says why.
  */
-export function cacheableApiRoute<Input>(
-  route: ApiRoute<Input>,
-  peek: (input: Input, req: IncomingMessage) => Answer | undefined,
-): CacheableRoute<Input> {
+export function cacheableRoute<Input>(cached: CachedRoute<Input>): CacheableRoute<Input> {
+  const { route } = cached;
+  const pattern = routePattern(cached);
   const names: string[] = [];
-  const source = apiPattern(route)
-    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-    .replace(/\/:(\w+)/g, (_segment, name: string) => {
-      names.push(name);
-      return '/([^/?]+)';
-    });
+  const source = pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\/:(\w+)/g, (_segment, name: string) => {
+    names.push(name);
+    return '/([^/?]+)';
+  });
   const exact = new RegExp(`^${source}(?:\\?(.*))?$`);
-  const pattern = apiPattern(route);
+  const nothingAsked: RouteRequest = Object.freeze({ params: Object.freeze({}), query: '', url: pattern });
   return {
     pattern,
-    rateLimited: true,
+    rateLimited: SCOPES[cached.scope].rateLimited,
     match(url) {
       // The path alone, no parameters, no query (`/api/products`, the request answered most): no regex to run.
       if (names.length === 0 && url === pattern) {
-        const input = route.read(NOTHING_ASKED);
+        const input = route.read(nothingAsked);
         return isRefusal(input) ? undefined : input;
       }
       const found = exact.exec(url);
@@ -125,49 +216,9 @@ export function cacheableApiRoute<Input>(
         if (value === undefined) return undefined;
         params[name] = value;
       }
-      const input = route.read({ params, query: query ?? '' });
+      const input = route.read({ params, query: query ?? '', url });
       return isRefusal(input) ? undefined : input;
     },
-    peek,
+    peek: (input, req) => cached.peek(input, req),
   };
-}
-
-/**
- * A cacheable `/api` route, declared once by its slice: the route (what it reads of a request) and the two looks at
- * what it answers — `get`, which may wait (a miss or a stale copy asks the catalogue: Express's path), and `peek`,
- * which never does (a fresh, prepared entry or nothing: the response cache's). mountCachedRoutes makes Express's
- * handler and the response cache's entry from this one declaration.
- */
-export interface CachedApiRoute<Input> {
-  readonly route: ApiRoute<Input>;
-  get(input: Input, req: IncomingMessage): Promise<Answer>;
-  peek(input: Input, req: IncomingMessage): Answer | undefined;
-  /** Answers what `get` throws (the catalogue's failures, failure-answers.ts). */
-  readonly failures: ErrorRequestHandler;
-}
-
-/** A cacheable route's declaration, typed by what its route reads. */
-export function cachedApiRoute<Input>(route: ApiRoute<Input>, reads: Omit<CachedApiRoute<Input>, 'route'>): CachedApiRoute<Input> {
-  return { route, ...reads };
-}
-
-/**
- * Mounts each route on the slice's router in the order given (Express's order: see the slice's route list), its
- * handler sending what `get` answers by the one rule (sendCachedAnswer), and returns the response cache's entries
- * for the same routes, in the same order: the slice's `cacheableRoutes`.
- */
-export function mountCachedRoutes(
-  router: Router,
-  routes: readonly CachedApiRoute<unknown>[],
-  caching: HttpCachingPolicy,
-): CacheableRoute<unknown>[] {
-  return routes.map((cached) => {
-    mountApiRoute(
-      router,
-      cached.route,
-      async (input, req, res) => sendCachedAnswer(req, res, await cached.get(input, req), caching),
-      cached.failures,
-    );
-    return cacheableApiRoute(cached.route, (input, req) => cached.peek(input, req));
-  });
 }

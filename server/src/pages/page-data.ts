@@ -1,5 +1,5 @@
-import type { PageRoute } from '@catalogue/shared/page-routes';
-import { pageCount, type ProductsQuery } from '@catalogue/shared/product-paging';
+import { type PageRoute, productsQueryOf } from '@catalogue/shared/page-routes';
+import { pageCount } from '@catalogue/shared/product-paging';
 import type { CacheEntry, CachedCatalogue, ProductsPageContent } from '../catalogue/cached-catalogue.js';
 import { ProductNotFoundError, UpstreamError } from '../catalogue/product-source.js';
 import { toPublicProduct } from '../catalogue/public-product.js';
@@ -10,12 +10,9 @@ import type { PageData } from './page-renderer.js';
 export interface LoadedPage {
   data: PageData;
   status: 200 | 400 | 404 | 503;
-  /** The entry the page was made from: its freshness is the page's, its body the page cache's key. */
+  /** The entry the page was made from: its freshness is the page's, and a kept page counts while it is the catalogue's. */
   entry?: CacheEntry<unknown>;
 }
-
-/** The first page of the whole list, sorted as listed: what `/` shows. */
-const HOME_QUERY: ProductsQuery = { search: '', category: '', sort: 'none', page: 1 };
 
 /**
  * What a page shows, from the catalogue's cached data (docs/pages.md): `/` and `/products` from the list (404 for a
@@ -29,9 +26,7 @@ export async function loadPage(route: PageRoute, catalogue: CachedCatalogue, log
       case 'home':
       case 'products': {
         const entry = await catalogue.listProducts();
-        const query: ProductsQuery =
-          route.kind === 'home' ? HOME_QUERY : { search: route.query, category: route.category, sort: route.sort, page: route.page };
-        const content = await entry.value.productsPage(query);
+        const content = await entry.value.productsPage(productsQueryOf(route));
         const data = productsPageData(content);
         // A category the catalogue does not hold shows the list with no products (docs/product.md, "Products"),
         // and so does a page past the last; both answer 404 and are not kept, so stale or made-up links are

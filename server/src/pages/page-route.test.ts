@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolvePage } from '@catalogue/shared/page-routes';
-import { cacheablePageEntry, canonicalPath, isCacheablePageUrl } from './page-route.js';
+import { canonicalPath, readPage } from './page-route.js';
 
 describe('canonicalPath', () => {
   it('keeps the category and the trimmed search and drops the sort; error pages have none', () => {
@@ -24,7 +24,7 @@ describe('canonicalPath', () => {
   });
 });
 
-describe('isCacheablePageUrl', () => {
+describe('readPage', () => {
   it.each([
     '/',
     '/products',
@@ -41,7 +41,17 @@ describe('isCacheablePageUrl', () => {
     '/products?q=bag&category=jewelery&sort=nameAZ&page=2084',
     '/productdetails/7',
   ])('keeps %s, a spelling the site writes', (url) => {
-    expect(isCacheablePageUrl(url, resolvePage(url))).toBe(true);
+    expect(readPage(url).keptAs).toBeDefined();
+  });
+
+  it.each([
+    ['/', '/'],
+    ['/productdetails/7', '/productdetails/7'],
+    ['/products?sort=priceLowHigh&q=bag', '/products?q=bag&sort=priceLowHigh'],
+    ['/products?q=bag&sort=priceLowHigh', '/products?q=bag&sort=priceLowHigh'],
+    ['/products?category=men%27s+clothing&q=bag&sort=nameAZ', '/products?q=bag&category=men%27s+clothing&sort=nameAZ'],
+  ])('keeps %s as the page of its route, %s, whatever the order of its parameters', (url, keptAs) => {
+    expect(readPage(url)).toEqual({ url, route: resolvePage(url), keptAs });
   });
 
   it.each([
@@ -75,23 +85,6 @@ describe('isCacheablePageUrl', () => {
     '/%70roducts',
     '/nope',
   ])('renders but does not keep %s', (url) => {
-    expect(isCacheablePageUrl(url, resolvePage(url))).toBe(false);
-  });
-});
-
-describe('cacheablePageEntry', () => {
-  it.each([
-    ['/', 'home', { entry: 'list' }],
-    ['/products?category=jewelery&q=gold', 'products', { entry: 'list' }],
-    ['/productdetails/7', 'product', { entry: 'product', id: 7 }],
-  ] as const)('names the entry %s, kept as a %s page, is made from', (url, page, key) => {
-    expect(cacheablePageEntry(url, page)).toEqual(key);
-    for (const other of (['home', 'products', 'product'] as const).filter((name) => name !== page)) {
-      expect(cacheablePageEntry(url, other)).toBeUndefined();
-    }
-  });
-
-  it.each(['/?utm_source=x', '/products/', '/productdetails/007', '/productdetails/abc', '/nope'])('keeps no page for %s', (url) => {
-    for (const page of ['home', 'products', 'product'] as const) expect(cacheablePageEntry(url, page)).toBeUndefined();
+    expect(readPage(url)).toEqual({ url, route: resolvePage(url), keptAs: undefined });
   });
 });

@@ -1,7 +1,6 @@
-import type { PageRoute } from '@catalogue/shared/page-routes';
-import { parseProductId } from '@catalogue/shared/product-id';
+import { type PageRoute, productsQueryOf, readPageUrl } from '@catalogue/shared/page-routes';
+import { productsPagePath } from '@catalogue/shared/product-paging';
 import { PAGE_PATHS, PRODUCTS_PARAMS, productDetailsPath } from '@catalogue/shared/routes';
-import { isSiteProductsQuery } from '@catalogue/shared/product-paging';
 
 /**
  * The page's canonical path, or null for pages that are not to be indexed. The sort only reorders a list, so it
@@ -32,64 +31,40 @@ export function canonicalPath(route: PageRoute): string | null {
 /** Longer search texts are still answered, just not kept in the page cache: nobody shares them. */
 const CACHEABLE_QUERY_MAX_CHARS = 100;
 
-/** The pages whose HTML the page cache keeps: those that answer with the catalogue's data. */
-type CacheablePage = 'home' | 'products' | 'product';
-
-/** `/productdetails/<id>` as the site writes it: the id's digits without leading zeros, nothing after. */
-const PRODUCT_DETAILS_PATH = new RegExp(`^${PAGE_PATHS.productDetailsPattern.replace(':id', '(0|[1-9][0-9]*)')}$`);
+/** A page request as the site's routes read it, once per path (the response cache's, Express's): readPage. */
+export interface PageRead {
+  /** Path and query as received: what a page not kept is rendered for. */
+  url: string;
+  route: PageRoute;
+  /**
+   * The page cache's name for this page, when it keeps it: the route's own path (sitePath), so the spellings
+   * of one page the site writes (`?q=bag&sort=nameAZ`, `?sort=nameAZ&q=bag`) are one page. Undefined for a
+   * page rendered for this request only: an error page, another spelling, a long search text.
+   */
+  keptAs: string | undefined;
+}
 
 /**
- * Whether `url` is spelt exactly as the site writes a `page` URL, the only spellings the page cache keeps: `/`,
- * `/products` with a query in the site's own spelling (isSiteProductsQuery, shared/src/product-paging.ts) whose
- * search text is at most CACHEABLE_QUERY_MAX_CHARS, `/productdetails/<id>` without leading zeros. Any other
- * spelling (`/products/`, `?utm_source=…`, `%20` for a space, `/productdetails/007`) is rendered for that request
- * and not kept, so the space of cached URLs stays what the site links to. Read from the text alone, before any
- * resolving.
+ * A page URL read once (readPageUrl, shared/src/page-routes.ts): its route, and whether its HTML is kept — only
+ * the pages that answer with the catalogue's data, only in the site's own spellings, so the space of cached URLs
+ * stays what the site links to. Whether a kept page has its data (an unknown category answers 404 and is not kept)
+ * is the data's to say (page-data.ts).
  */
-function isSiteSpelling(url: string, page: CacheablePage): boolean {
-  switch (page) {
+export function readPage(url: string): PageRead {
+  const { route, siteSpelling } = readPageUrl(url);
+  return { url, route, keptAs: siteSpelling ? sitePath(route) : undefined };
+}
+
+function sitePath(route: PageRoute): string | undefined {
+  switch (route.kind) {
     case 'home':
-      return url === PAGE_PATHS.home;
-    case 'product': {
-      const digits = PRODUCT_DETAILS_PATH.exec(url)?.[1];
-      return digits !== undefined && parseProductId(digits) !== null;
-    }
-    case 'products': {
-      const queryAt = url.indexOf('?');
-      if (queryAt === -1) return url === PAGE_PATHS.products;
-      const query = url.slice(queryAt + 1);
-      return (
-        url.slice(0, queryAt) === PAGE_PATHS.products &&
-        query !== '' &&
-        isSiteProductsQuery(query) &&
-        (new URLSearchParams(query).get(PRODUCTS_PARAMS.search)?.length ?? 0) <= CACHEABLE_QUERY_MAX_CHARS
-      );
-    }
+      return PAGE_PATHS.home;
+    case 'products':
+      return route.query.length <= CACHEABLE_QUERY_MAX_CHARS ? productsPagePath(productsQueryOf(route)) : undefined;
+    case 'product':
+      return productDetailsPath(route.id);
+    case 'invalid-id':
+    case 'not-found':
+      return undefined;
   }
-}
-
-/** Which catalogue entry a cacheable page is made from: the list (`/`, `/products…`) or one product. */
-export type PageEntryKey = { entry: 'list' } | { entry: 'product'; id: number };
-
-const LIST: PageEntryKey = { entry: 'list' };
-
-/**
- * The entry a `page` URL in the site's own spelling is made from, else undefined: what the response cache looks the
- * rendered page up by. Read from the URL's text alone (isSiteSpelling): a page is resolved only when Express renders
- * it.
- */
-export function cacheablePageEntry(url: string, page: CacheablePage): PageEntryKey | undefined {
-  if (!isSiteSpelling(url, page)) return undefined;
-  if (page !== 'product') return LIST;
-  const id = parseProductId(PRODUCT_DETAILS_PATH.exec(url)?.[1]);
-  return id === null ? undefined : { entry: 'product', id };
-}
-
-/**
- * Whether the rendered HTML of this exact URL, already resolved to `route`, may be kept in the page cache: only the
- * pages that answer with the catalogue's data (an unknown category answers 404, so it is never kept), and only in
- * the site's own spellings (isSiteSpelling).
- */
-export function isCacheablePageUrl(url: string, route: PageRoute): boolean {
-  return (route.kind === 'home' || route.kind === 'products' || route.kind === 'product') && isSiteSpelling(url, route.kind);
 }

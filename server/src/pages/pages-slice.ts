@@ -1,23 +1,22 @@
 import type { IncomingMessage } from 'node:http';
-import { PAGE_ROUTES, type PageRoute, resolvePage } from '@catalogue/shared/page-routes';
+import type { PageRoute } from '@catalogue/shared/page-routes';
 import { PAGE_PATHS } from '@catalogue/shared/routes';
-import { type ErrorRequestHandler, type RequestHandler, Router } from 'express';
+import { type ErrorRequestHandler, Router } from 'express';
 import type { CacheEntry, CachedCatalogue } from '../catalogue/cached-catalogue.js';
 import { createDerivedBodyCache } from '../catalogue/derived-body-cache.js';
 import type { Config } from '../config.js';
 import type { Answer, HttpCachingPolicy } from '../http/answer.js';
+import { type ApiRoute, cachedRouteHandler, cachedSiteRoute, mountCachedRoutes, type UncachedAnswer } from '../http/api-route.js';
 import { encodeBody, type EncodedBody } from '../http/encoded-body.js';
-import type { CacheableRoute } from '../http/response-cache.js';
-import { sendCachedAnswer } from '../http/send-answer.js';
 import type { Slice } from '../http/slice.js';
 import type { Logger } from '../logger.js';
 import { loadPage } from './page-data.js';
 import { pageHead, stateBlock } from './page-head.js';
 import { fillTemplate, type PageData, type PageRenderer } from './page-renderer.js';
-import { cacheablePageEntry, isCacheablePageUrl, type PageEntryKey } from './page-route.js';
+import { type PageRead, readPage } from './page-route.js';
 import { publicOrigin } from './public-origin.js';
 import { createSitemapRouter } from './sitemap-router.js';
-import { BAD_HOST, RETRY_AFTER_SECONDS, sendText } from './text-answer.js';
+import { BAD_HOST, RETRY_AFTER_SECONDS } from './text-answer.js';
 
 export interface PagesOptions {
   catalogue: CachedCatalogue;
@@ -39,75 +38,67 @@ const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
 const PAGE_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 const NOT_BUILT = 'The site is not built yet: run `npm run build`, then restart the server.\n';
 
+/** The site's pages, declared once each (http/api-route.ts): each reads its URL with readPage (page-route.ts). */
+const pageRoute = (path: string, readsQuery: boolean): ApiRoute<PageRead> => ({ path, readsQuery, read: ({ url }) => readPage(url) });
+/** The pages that answer with the catalogue's data, in the page table's order (shared/src/page-routes.ts). */
+const CACHED_PAGES = [
+  pageRoute(PAGE_PATHS.home, false),
+  pageRoute(PAGE_PATHS.products, true),
+  pageRoute(PAGE_PATHS.productDetailsPattern, false),
+];
+/** Every other path, the not-found page: React Router's `*`, spelt `/{*path}` by Express 5. Rendered, never kept. */
+const OTHER_PAGES = pageRoute('/{*path}', true);
+
 /**
  * The server-rendered pages (docs/pages.md), with the sitemap and robots.txt (sitemap-router.ts). Each page is
  * rendered from the catalogue's cached data (page-data.ts). A page that has its data answers 200 as a cached
- * answer, with the catalogue entry's freshness, ETag and encodings prepared once per render (the page cache,
- * keyed by the entry's body); error pages answer `no-store`. Fresh pages in the site's own spellings are answered
- * by the response cache in front of Express, which looks them up without resolving the page.
+ * answer, with the catalogue entry's freshness, ETag and encodings prepared once per render: the page cache keeps
+ * it by origin and the page's route (PageRead.keptAs) for as long as the catalogue holds the entry it was made
+ * from. Error pages answer `no-store`. Each page is one cached route (http/api-route.ts): Express renders with
+ * `get`, the response cache in front answers a fresh kept page with `peek`, both after the route's one reading.
  */
 export function createPagesSlice({ catalogue, config, caching, renderer, logger, now }: PagesOptions): Slice {
   const cache = createDerivedBodyCache(PAGE_CACHE_MAX_BYTES);
   if (renderer === null) logger.warn('The client is not built: pages answer 503 until `npm run build` has run');
 
-  const page: RequestHandler = async (req, res) => {
+  const get = async ({ url, route, keptAs }: PageRead, req: IncomingMessage): Promise<Answer | UncachedAnswer> => {
     const origin = publicOrigin(req, config);
-    if (origin === undefined) return sendText(res, 400, BAD_HOST);
-    if (renderer === null) return sendText(res, 503, NOT_BUILT);
-    const url = req.originalUrl;
-    const route = resolvePage(url);
+    if (origin === undefined) return { status: 400, type: 'text', body: BAD_HOST };
+    if (renderer === null) return { status: 503, type: 'text', body: NOT_BUILT };
     const { data, status, entry } = await loadPage(route, catalogue, logger);
     if (entry === undefined) {
-      const html = await renderPageHtml(renderer, { url, route, data, origin });
-      res.status(status).set('Cache-Control', 'no-store');
-      if (status === 503) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
-      res.type('html').send(html);
-      return;
+      const body = await renderPageHtml(renderer, { url, route, data, origin });
+      return { status, type: 'html', body, ...(status === 503 && { retryAfterSeconds: RETRY_AFTER_SECONDS }) };
     }
-    const rendered = await cache.get(
-      origin + url,
-      entry.body,
-      async () => encodeBody(Buffer.from(await renderPageHtml(renderer, { url, route, data, origin }), 'utf8')),
-      isCacheablePageUrl(url, route),
-    );
-    sendCachedAnswer(req, res, htmlAnswer(rendered, entry), caching);
+    // A kept page is rendered for its route's own path, so that what is kept is the same for each spelling it stands for.
+    const render = async () => encodeBody(Buffer.from(await renderPageHtml(renderer, { url: keptAs ?? url, route, data, origin }), 'utf8'));
+    const rendered = await cache.get(`${origin} ${keptAs ?? url}`, entry.body, render, keptAs !== undefined);
+    return htmlAnswer(rendered, entry);
+  };
+
+  /** A fresh page already kept for this origin and route, from the entry the catalogue holds now; never waits. */
+  const peek = ({ route, keptAs }: PageRead, req: IncomingMessage): Answer | undefined => {
+    const origin = publicOrigin(req, config);
+    if (keptAs === undefined || origin === undefined || renderer === null) return undefined;
+    const entry = route.kind === 'product' ? catalogue.peekProduct(route.id) : catalogue.peekList();
+    const rendered = entry && cache.peek(`${origin} ${keptAs}`, entry.body);
+    return rendered && htmlAnswer(rendered, entry);
   };
 
   const router = Router();
   router.use(createSitemapRouter({ catalogue, config, now }));
-  // One handler for every path (resolvePage decides the page); registered by the table's patterns so the metrics name
-  // pages. Express 5 spells React Router's `*` as `/{*path}`.
-  for (const { path } of PAGE_ROUTES) router.get(path === '*' ? '/{*path}' : path, page);
+  const cacheableRoutes = mountCachedRoutes(
+    router,
+    CACHED_PAGES.map((route) => cachedSiteRoute(route, { get, peek })),
+    caching,
+  );
+  const otherPages = cachedRouteHandler(cachedSiteRoute(OTHER_PAGES, { get, peek }), caching);
+  router.get(OTHER_PAGES.path, otherPages);
   // A broken escape in a path segment (`/productdetails/%E0%A4%A`) fails Express's decoding before any route runs;
-  // the page is still the one the browser would show for that URL (here, Invalid Product ID).
-  const undecodable: ErrorRequestHandler = (error, req, res, next) => (error instanceof URIError ? page(req, res, next) : next(error));
+  // the page is still the one the browser would show for that URL (here, Invalid Product ID), read from the URL.
+  const undecodable: ErrorRequestHandler = (error, req, res, next) =>
+    error instanceof URIError ? otherPages(req, res, next) : next(error);
   router.use(undecodable);
-
-  /** A fresh page already rendered for this origin and URL from the entry `key` names; never waits. */
-  const peek = (url: string, key: PageEntryKey, req: IncomingMessage): Answer | undefined => {
-    const origin = publicOrigin(req, config);
-    if (origin === undefined || renderer === null) return undefined;
-    const entry = key.entry === 'product' ? catalogue.peekProduct(key.id) : catalogue.peekList();
-    const rendered = entry && cache.peek(origin + url, entry.body);
-    return rendered && htmlAnswer(rendered, entry);
-  };
-  // The three pages that answer with data, for the response cache. `match` reads the URL's spelling alone
-  // (page-route.ts) and names the entry the page is made from; the page itself is resolved only by Express.
-  const cacheableRoutes = (
-    [
-      [PAGE_PATHS.home, 'home'],
-      [PAGE_PATHS.products, 'products'],
-      [PAGE_PATHS.productDetailsPattern, 'product'],
-    ] as const
-  ).map(([pattern, kind]): CacheableRoute<{ url: string; key: PageEntryKey }> => ({
-    pattern,
-    rateLimited: false,
-    match: (url) => {
-      const key = cacheablePageEntry(url, kind);
-      return key && { url, key };
-    },
-    peek: ({ url, key }, req) => peek(url, key, req),
-  }));
 
   // The router takes every other path: the site's slices mount it last.
   return { mount: 'site', router, cacheableRoutes, close: () => undefined };
