@@ -8,7 +8,10 @@ import type { ProductSearchPage } from './product-paging.js';
  * Neither side imports the other, so the shapes they exchange live here.
  */
 
-/** What the server already fetched for this URL (from its cache), so rendering never waits on the network. */
+/**
+ * What the server already fetched for this URL (from its cache), so rendering never waits on the network: what each
+ * of the page's queries holds when it opens, the render seeds them from it (client/src/server/seed-queries.ts).
+ */
 export interface PageData {
   /**
    * The whole public product list, only while it is small (LOCAL_LIST_MAX_PRODUCTS, shared/src/product-paging.ts):

@@ -24,6 +24,8 @@ export const API_PATHS = {
   products: '/api/products',
   /** One page of the products a search, a category and a sort select, over the whole catalogue (docs/api.md, "Routes"). */
   search: '/api/products/search',
+  /** Every category of the catalogue, in catalogue order. */
+  categories: '/api/products/categories',
 } as const;
 
 export function productApiPath(id: number): string {

@@ -1,4 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { productsQueryOf } from '@catalogue/shared/page-routes';
 import type { Product } from '@catalogue/shared/product';
 import { type ProductSearchPage, type ProductsQuery, productsQueryString } from '@catalogue/shared/product-paging';
 import { API_PATHS } from '@catalogue/shared/routes';
@@ -7,8 +8,6 @@ import { productKeys } from './product-keys';
 
 /** The gallery size (docs/product.md, "Home"): the home carousel shows the first 6 products of the catalogue. */
 const GALLERY_SIZE = 6;
-const CATEGORIES_PATH = `${API_PATHS.products}/categories`;
-const FIRST_PAGE: ProductsQuery = { search: '', category: '', sort: 'none', page: 1 };
 
 export function getProducts(api: ApiClient, signal?: AbortSignal): Promise<Product[]> {
   return api.getJson<Product[]>(API_PATHS.products, signal);
@@ -45,7 +44,7 @@ export function getProductsSearchQueryOptions(api: ApiClient, query: ProductsQue
 export function getCategoriesQueryOptions(api: ApiClient) {
   return queryOptions({
     queryKey: productKeys.categories(),
-    queryFn: ({ signal }) => api.getJson<string[]>(CATEGORIES_PATH, signal),
+    queryFn: ({ signal }) => api.getJson<string[]>(API_PATHS.categories, signal),
     refetchOnWindowFocus: false,
   });
 }
@@ -61,13 +60,18 @@ export function getGalleryQueryOptions(api: ApiClient) {
     queryKey: productKeys.gallery(),
     queryFn: async ({ client, signal }) => {
       const list = client.getQueryData<Product[]>(productKeys.list());
-      if (list) return list.slice(0, GALLERY_SIZE);
-      const first = await api.getJson<ProductSearchPage>(productsSearchPath(FIRST_PAGE), signal);
+      if (list) return galleryOf(list);
+      const first = await api.getJson<ProductSearchPage>(productsSearchPath(productsQueryOf({ kind: 'home' })), signal);
       if (first.items.length === first.catalogueSize) client.setQueryData(productKeys.list(), first.items);
-      return first.items.slice(0, GALLERY_SIZE);
+      return galleryOf(first.items);
     },
     refetchOnWindowFocus: false,
   });
+}
+
+/** The gallery of a list or of the catalogue's first page: its first products. */
+export function galleryOf(products: readonly Product[]): Product[] {
+  return products.slice(0, GALLERY_SIZE);
 }
 
 /** The whole list, asked for only when `enabled` (a catalogue small enough to travel); a copy held is read either way. */

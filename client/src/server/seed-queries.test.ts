@@ -1,0 +1,55 @@
+import { QueryClient } from '@tanstack/react-query';
+import { describe, expect, it } from 'vitest';
+import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
+import { MESSAGES } from '@catalogue/shared/messages';
+import { resolvePage } from '@catalogue/shared/page-routes';
+import { productKeys } from '../features/products/api/product-keys';
+import { ApiError } from '../lib/api-client';
+import { pageSeeds, seedQueries } from './seed-queries';
+
+const PRODUCTS = [...FIXTURE_PRODUCTS];
+const page = { items: FIXTURE_PRODUCTS.slice(0, 2), total: 2, page: 1, pageSize: 24, catalogueSize: 500 };
+const categories = ['jewelery'];
+
+describe('pageSeeds', () => {
+  it('seeds each page under the keys its queries read', () => {
+    expect(pageSeeds(resolvePage('/'), { products: PRODUCTS })).toEqual([
+      { key: productKeys.gallery(), data: FIXTURE_PRODUCTS.slice(0, 6) },
+    ]);
+    expect(pageSeeds(resolvePage('/'), { productsPage: { page, categories } })).toEqual([{ key: productKeys.gallery(), data: page.items }]);
+    expect(pageSeeds(resolvePage('/products?q=gold&page=2'), { products: PRODUCTS })).toEqual([
+      { key: productKeys.list(), data: PRODUCTS },
+    ]);
+    expect(pageSeeds(resolvePage('/products?q=gold&sort=nameAZ&page=2'), { productsPage: { page, categories } })).toEqual([
+      { key: productKeys.search({ search: 'gold', category: '', sort: 'nameAZ', page: 2 }), data: page },
+      { key: productKeys.categories(), data: categories },
+    ]);
+    expect(pageSeeds(resolvePage('/productdetails/1'), { product: FIXTURE_PRODUCTS[0] })).toEqual([
+      { key: productKeys.detail(1), data: FIXTURE_PRODUCTS[0] },
+    ]);
+    expect(pageSeeds(resolvePage('/productdetails/abc'), {})).toEqual([]);
+    expect(pageSeeds(resolvePage('/nope'), {})).toEqual([]);
+  });
+
+  it('seeds a failure as the API words it', () => {
+    const [gallery] = pageSeeds(resolvePage('/'), { products: 'error', productsPage: 'error' });
+    expect(gallery).toEqual({ key: productKeys.gallery(), error: new ApiError(503, MESSAGES.catalogueUnavailable) });
+    const [missing] = pageSeeds(resolvePage('/productdetails/9'), { product: 'not-found' });
+    expect(missing).toEqual({ key: productKeys.detail(9), error: new ApiError(404, MESSAGES.productNotFound) });
+  });
+});
+
+describe('seedQueries', () => {
+  it('sets data and settles failures under the seeds’ keys, without a query function to call', async () => {
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const failure = new ApiError(404, MESSAGES.productNotFound);
+    const keys = await seedQueries(queryClient, [
+      { key: productKeys.categories(), data: categories },
+      { key: productKeys.detail(9), error: failure },
+    ]);
+    expect(keys).toEqual([productKeys.categories(), productKeys.detail(9)]);
+    expect(queryClient.getQueryData(productKeys.categories())).toEqual(categories);
+    const state = queryClient.getQueryState(productKeys.detail(9));
+    expect([state?.status, state?.error]).toEqual(['error', failure]);
+  });
+});
