@@ -4,7 +4,16 @@ import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { answerContext } from './answer-context.js';
 import { type Answer, httpCachingPolicy } from './answer.js';
-import { type ApiRoute, apiPattern, cacheableRoute, cachedApiRoute, mountCachedRoutes, openApiPath, rawQueryOf } from './api-route.js';
+import {
+  type ApiRoute,
+  apiPattern,
+  cacheableRoute,
+  cachedApiRoute,
+  cachedSiteRoute,
+  mountCachedRoutes,
+  openApiPath,
+  rawQueryOf,
+} from './api-route.js';
 
 describe('rawQueryOf', () => {
   it.each([
@@ -112,5 +121,44 @@ describe('one cacheable route declaration, both paths', () => {
     const req = { url: '/api/words/fresh' } as IncomingMessage;
     expect(entry!.peek(key, req)?.cacheStatus).toBe('HIT');
     expect(asked).toEqual(['get lamp', 'get broken', 'peek fresh /api/words/fresh']);
+  });
+
+  it('makes a site route of the same shape: at the root, its read given the whole URL, an uncached answer sent no-store', async () => {
+    const router = express.Router();
+    const page = { path: '/pages/:name', readsQuery: true, read: ({ url }: { url: string }) => url };
+    const [entry] = mountCachedRoutes(
+      router,
+      [
+        cachedSiteRoute(page, {
+          get: (url) =>
+            Promise.resolve(
+              url.endsWith('?down')
+                ? { status: 503, type: 'html' as const, body: '<p>down</p>', retryAfterSeconds: 30 }
+                : answerFor(url, 'MISS'),
+            ),
+          peek: () => undefined,
+        }),
+      ],
+      httpCachingPolicy({ cacheTtlSeconds: 60, staleMaxSeconds: 600 }),
+    );
+    const app = express().use(answerContext).use(router);
+    const server = app.listen(0, '127.0.0.1');
+    servers.push(server);
+    await new Promise((resolve) => server.once('listening', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+    const cached = await fetch(`${origin}/pages/a?b=1`);
+    expect([cached.status, cached.headers.get('x-cache'), await cached.json()]).toEqual([200, 'MISS', '/pages/a?b=1']);
+    const down = await fetch(`${origin}/pages/a?down`);
+    expect([down.status, down.headers.get('cache-control'), down.headers.get('retry-after'), down.headers.get('content-type')]).toEqual([
+      503,
+      'no-store',
+      '30',
+      'text/html; charset=utf-8',
+    ]);
+    expect(await down.text()).toBe('<p>down</p>');
+    // Not an /api route: no 405 of its own, and not rate limited by the response cache.
+    expect((await fetch(`${origin}/pages/a`, { method: 'POST' })).status).toBe(404);
+    expect([entry!.pattern, entry!.rateLimited, entry!.match('/pages/a?b=1')]).toEqual(['/pages/:name', false, '/pages/a?b=1']);
   });
 });
