@@ -1,20 +1,12 @@
 import type { RequestHandler } from 'express';
-import { Counter, Gauge, Histogram, Registry, type LabelValues, type MetricValueWithName } from 'prom-client';
+import { Counter, Histogram, Registry, type LabelValues, type MetricValueWithName } from 'prom-client';
 import { STDOUT_BACKLOG_MAX_BYTES } from '../logger.js';
-
-/** What the shared cache's store (catalogue/redis-store.ts) reports to /metrics: each command's outcome, and whether Redis is answering. */
-export interface SharedStoreMetrics {
-  recordSharedCacheCommand(command: SharedCacheCommand, outcome: SharedCacheOutcome): void;
-  setSharedCacheUp(up: boolean): void;
-}
-export type SharedCacheCommand = 'read' | 'write' | 'remove' | 'claim' | 'release';
-export type SharedCacheOutcome = 'hit' | 'miss' | 'ok' | 'taken' | 'error';
 
 /**
  * The figures behind `GET /metrics`, in a registry of their own (not prom-client's global one) so that every
  * app built in one process, as tests do, counts separately.
  */
-export interface Metrics extends SharedStoreMetrics {
+export interface Metrics {
   registry: Registry;
   /** Counts and times every HTTP request by route pattern, method and status, and API answers by X-Cache. */
   recordRequests: RequestHandler;
@@ -25,12 +17,7 @@ export interface Metrics extends SharedStoreMetrics {
    * counted in plain numbers and added to the histogram when /metrics is read (RequestDurationHistogram).
    */
   cachedAnswerRecorder(route: string, method: string): (status: number, seconds: number) => void;
-  /** One upstream call: which operation, how it ended, how long it took. */
-  recordUpstreamCall(operation: UpstreamOperation, outcome: UpstreamOutcome, seconds: number): void;
 }
-
-export type UpstreamOperation = 'list' | 'product' | 'image';
-export type UpstreamOutcome = 'ok' | 'not_found' | 'error' | 'timeout';
 
 export interface MetricsOptions {
   /** How many log lines the process's log dropped while stdout's reader was behind (logger.ts). Default: none. */
@@ -47,13 +34,6 @@ export function createMetrics({ droppedLogLines = () => 0 }: MetricsOptions = {}
     registers: [registry],
     // The response cache's hits, counted in uncountedHits below, are added when either counter is read.
     collect: () => countFrontAnswers(),
-  });
-  const upstreamCalls = new Histogram({
-    name: 'catalogue_upstream_call_duration_seconds',
-    help: 'Calls to the product source by operation and outcome (ok, not_found, error, timeout), with their latency',
-    labelNames: ['operation', 'outcome'] as const,
-    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
   });
   // The response cache's answers are counted in plain numbers and added to their counters when /metrics is read
   // (prom-client's collect hook): a labelled inc validates and hashes its labels on every call, even on a bound
@@ -72,12 +52,6 @@ export function createMetrics({ droppedLogLines = () => 0 }: MetricsOptions = {}
     frontAnswers.inc(hits);
     cacheAnswers.inc({ status: 'HIT' }, hits);
   }
-  const sharedCacheCommands = new Counter({
-    name: 'catalogue_shared_cache_commands_total',
-    help: 'Commands to the shared cache (Redis, with REDIS_URL) by command and outcome (hit, miss, ok, taken, error)',
-    labelNames: ['command', 'outcome'] as const,
-    registers: [registry],
-  });
   // Counted by the process's log, where they are dropped; read when /metrics is.
   const droppedLogLinesTotal = new Counter({
     name: 'log_lines_dropped_total',
@@ -88,8 +62,6 @@ export function createMetrics({ droppedLogLines = () => 0 }: MetricsOptions = {}
       droppedLogLinesTotal.inc(droppedLogLines());
     },
   });
-  // Registered by the first report, so that without REDIS_URL no series says the shared cache is down.
-  let sharedCacheUp: Gauge | undefined;
 
   return {
     registry,
@@ -113,20 +85,6 @@ export function createMetrics({ droppedLogLines = () => 0 }: MetricsOptions = {}
         (status === 304 ? notModified : ok).observe(seconds);
         uncountedHits += 1;
       };
-    },
-    recordUpstreamCall(operation, outcome, seconds) {
-      upstreamCalls.observe({ operation, outcome }, seconds);
-    },
-    recordSharedCacheCommand(command, outcome) {
-      sharedCacheCommands.inc({ command, outcome });
-    },
-    setSharedCacheUp(up) {
-      sharedCacheUp ??= new Gauge({
-        name: 'catalogue_shared_cache_up',
-        help: 'Whether the shared cache (Redis, with REDIS_URL) answers: 1 or 0',
-        registers: [registry],
-      });
-      sharedCacheUp.set(up ? 1 : 0);
     },
   };
 }
