@@ -174,11 +174,13 @@ export function catalogueDashboard(): Dashboard {
     .withPanel(
       panel({
         title: 'Replicas and Redis up',
-        description: 'Replicas Prometheus scrapes, and those that reach the shared cache (REDIS_URL; no line without it).',
+        description:
+          'Replicas Prometheus scrapes, those that reach the shared cache, and those whose rate limit counts in Redis (REDIS_URL; no lines without it).',
         unit: 'short',
         queries: [
           ['sum(up{job="catalogue"})', 'scraped'],
           ['sum(catalogue_shared_cache_up{job="catalogue"})', 'reaching Redis'],
+          ['sum(http_rate_limit_store_up{job="catalogue"})', 'counting the rate limit in Redis'],
         ],
       }),
     )

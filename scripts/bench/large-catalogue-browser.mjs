@@ -10,6 +10,7 @@ import { filterAndSortProducts } from '@catalogue/shared/sort';
 import { launchChromium } from './browser.mjs';
 import { startBuiltServer } from './built-server.mjs';
 import { get } from './http.mjs';
+import { recordFirstCard, setControlAndTime } from './in-page-timing.mjs';
 import { runLighthouse } from './lighthouse.mjs';
 import { killChildrenOnExit, stopAllProcesses, stopProcess } from './processes.mjs';
 import { fmt, median, Report } from './report.mjs';
@@ -36,86 +37,6 @@ const PASTES = 5;
 const PASTED_WORD_MIN_LENGTH = 3;
 const PASTED_WORD_MIN_MATCHES = PAGE_SIZE;
 const CATEGORY_SWITCHES = 5;
-
-/**
- * Records, in the page's own clock (ms since navigation start), when the first product card is in the DOM with
- * a size and a frame has been painted after it.
- */
-function recordFirstCard(cardSelector) {
-  const observer = new MutationObserver(() => {
-    const card = document.querySelector(cardSelector);
-    if (card === null || card.getBoundingClientRect().height === 0) return;
-    observer.disconnect();
-    requestAnimationFrame(() => setTimeout(() => (window.__benchFirstCard = performance.now())));
-  });
-  observer.observe(document, { childList: true, subtree: true });
-}
-
-/**
- * Sets the search box to `value` the way typing does (React listens to `input` events), and resolves with the
- * milliseconds until the grid shows `expected` products and a frame has been painted: either that many cards
- * are in the DOM, or (for a virtualised grid, which renders only what is on screen) the live count says so.
- * Resolves null after 10 s.
- */
-function typeAndTime({ value, expected, total, cardSelector, searchSelector }) {
-  const input = document.querySelector(searchSelector);
-  const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
-  const liveCount = () => document.querySelector('[aria-live]')?.textContent ?? '';
-  const shown = () =>
-    document.querySelectorAll(cardSelector).length === expected ||
-    (expected === total ? /^\d+ products?$/.test(liveCount().trim()) : liveCount().startsWith(`${expected} of `));
-  return new Promise((resolve) => {
-    let finished = false;
-    const started = performance.now();
-    const finish = (result) => {
-      if (finished) return;
-      finished = true;
-      observer.disconnect();
-      clearTimeout(timer);
-      if (result === null) resolve(null);
-      else requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - started)));
-    };
-    const observer = new MutationObserver(() => shown() && finish(true));
-    observer.observe(document.body, { childList: true, subtree: true, characterData: true });
-    const timer = setTimeout(() => finish(null), 10_000);
-    setValue.call(input, value);
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-    if (shown()) finish(true);
-  });
-}
-
-/**
- * Sets a control of the toolbar to `value` the way a visitor does, with the one event React listens to (`input` for
- * a pasted word: one event carrying the whole word; `change` for a choice in a menu), and resolves with the
- * milliseconds until the grid's first card is `firstMatchHref` and a frame has been painted with it on screen: what
- * a visitor waits for. Resolves null after 10 s.
- */
-function setAndTime({ controlSelector, eventType, value, firstMatchHref, cardSelector }) {
-  const control = document.querySelector(controlSelector);
-  const setValue = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(control), 'value').set;
-  const shown = () => {
-    const card = document.querySelector(cardSelector);
-    return card?.getAttribute('href') === firstMatchHref && card.getBoundingClientRect().height > 0;
-  };
-  return new Promise((resolve) => {
-    let finished = false;
-    const started = performance.now();
-    const finish = (result) => {
-      if (finished) return;
-      finished = true;
-      observer.disconnect();
-      clearTimeout(timer);
-      if (result === null) resolve(null);
-      else requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - started)));
-    };
-    const observer = new MutationObserver(() => shown() && finish(true));
-    observer.observe(document.body, { childList: true, subtree: true });
-    const timer = setTimeout(() => finish(null), 10_000);
-    setValue.call(control, value);
-    control.dispatchEvent(new Event(eventType, { bubbles: true }));
-    if (shown()) finish(true);
-  });
-}
 
 /**
  * The categories to switch to, one after the other from the whole list, each changing the grid's first card (a
@@ -224,32 +145,33 @@ export async function measureLargeCatalogue(browser, origin, products, log) {
       .map((key) => ({ key, expected: filterAndSortProducts(products, { search: key }).length }))
       .filter(({ expected }) => expected > 0 && expected < products.length)
       .slice(0, KEYSTROKES);
-    const common = { total: products.length, cardSelector: CARD, searchSelector: SEARCH };
+    const typing = { controlSelector: SEARCH, eventType: 'input', cardSelector: CARD };
+    /** The search box emptied again, before the next step (not measured). */
+    const clear = () =>
+      page.evaluate(setControlAndTime, { ...typing, value: '', until: { cards: products.length, total: products.length } });
     for (const { key, expected } of keys) {
       const busyBefore = await mainThreadMs(cdp);
-      const ms = await page.evaluate(typeAndTime, { value: key, expected, ...common });
+      const ms = await page.evaluate(setControlAndTime, { ...typing, value: key, until: { cards: expected, total: products.length } });
       const busyMs = (await mainThreadMs(cdp)) - busyBefore;
       result.keystrokes.push({ ms, busyMs });
       const shownAfter = ms === null ? 'not within 10 s' : `after ${ms.toFixed(0)} ms`;
       log(`    typed "${key}": ${expected} of ${products.length} shown ${shownAfter} (main-thread CPU ${busyMs.toFixed(0)} ms)`);
-      // Back to the whole list before the next keystroke (not measured).
-      await page.evaluate(typeAndTime, { value: '', expected: products.length, ...common });
+      await clear();
     }
     for (const { word, matches, firstMatchHref } of pastedWords(products, PASTES)) {
       const busyBefore = await mainThreadMs(cdp);
-      const paste = { controlSelector: SEARCH, eventType: 'input', value: word, firstMatchHref, cardSelector: CARD };
-      const ms = await page.evaluate(setAndTime, paste);
+      const ms = await page.evaluate(setControlAndTime, { ...typing, value: word, until: { firstCardHref: firstMatchHref } });
       const busyMs = (await mainThreadMs(cdp)) - busyBefore;
       result.pastes.push({ ms, busyMs });
       const shownAfter = ms === null ? 'not within 10 s' : `after ${ms.toFixed(0)} ms`;
       log(`    pasted "${word}" (${matches} matches): first match painted ${shownAfter} (main-thread CPU ${busyMs.toFixed(0)} ms)`);
-      await page.evaluate(typeAndTime, { value: '', expected: products.length, ...common });
+      await clear();
     }
     // One category after another, as a visitor browsing by kind does; each switch starts from the last one's grid.
     for (const { category, matches, firstMatchHref } of categorySwitches(products, CATEGORY_SWITCHES)) {
       const busyBefore = await mainThreadMs(cdp);
-      const choice = { controlSelector: CATEGORY, eventType: 'change', value: category, firstMatchHref, cardSelector: CARD };
-      const ms = await page.evaluate(setAndTime, choice);
+      const choice = { controlSelector: CATEGORY, eventType: 'change', value: category, cardSelector: CARD };
+      const ms = await page.evaluate(setControlAndTime, { ...choice, until: { firstCardHref: firstMatchHref } });
       const busyMs = (await mainThreadMs(cdp)) - busyBefore;
       result.categorySwitches.push({ ms, busyMs });
       const shownAfter = ms === null ? 'not within 10 s' : `after ${ms.toFixed(0)} ms`;

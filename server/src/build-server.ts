@@ -80,12 +80,12 @@ export async function buildServer(config: Config, dependencies: ServerDependenci
   const { logger, staticDir = CLIENT_DIST_DIR, now = Date.now, embeddedDirectory, droppedLogLines } = dependencies;
   const metrics = createMetrics({ ...(droppedLogLines && { droppedLogLines }) });
   collectDefaultMetrics({ register: metrics.registry });
-  const source = measuredSource(await createSource(config, logger, embeddedDirectory, metrics), metrics);
+  const source = measuredSource(await createSource(config, logger, embeddedDirectory, metrics), metrics.registry);
   // With REDIS_URL, replicas share validated answers and coalesce fills through Redis (docs/scaling.md).
   const sharedStore =
     config.redisUrl === null
       ? undefined
-      : createRedisStore({ url: config.redisUrl, namespace: config.productsApiUrl ?? 'embedded', logger, metrics });
+      : createRedisStore({ url: config.redisUrl, namespace: config.productsApiUrl ?? 'embedded', logger, registry: metrics.registry });
   const catalogue = createCachedCatalogue({ source, config, logger, now, ...(sharedStore && { sharedStore }) });
   // With REDIS_URL, one limit per client for the whole site (docs/scaling.md); the replica's own count while Redis cannot answer.
   const rateLimit = createApiRateLimit(
@@ -93,7 +93,13 @@ export async function buildServer(config: Config, dependencies: ServerDependenci
     now,
     config.redisUrl === null || config.rateLimitPerMinute === 0
       ? undefined
-      : createRedisRateCounter({ url: config.redisUrl, limit: config.rateLimitPerMinute, windowMs: RATE_LIMIT_WINDOW_MS, logger }),
+      : createRedisRateCounter({
+          url: config.redisUrl,
+          limit: config.rateLimitPerMinute,
+          windowMs: RATE_LIMIT_WINDOW_MS,
+          logger,
+          registry: metrics.registry,
+        }),
   );
   const cors = createCorsPolicy(config);
   // One policy for every cached answer, whichever path sends it.

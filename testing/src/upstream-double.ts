@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { FIXTURE_PRODUCTS } from './fixture-products.js';
-import { productPhoto } from './photos.js';
+import { fakeStoreRoutes, send } from './fake-store-routes.js';
 
 /**
  * The one upstream test double: a real HTTP server shaped like the Fake Store API, for the server tests, the
@@ -19,12 +18,8 @@ import { productPhoto } from './photos.js';
  * await stub.close();                               // also destroys hanging sockets
  * ```
  *
- * Routes in `normal` mode: `GET /products`, `GET /products/:id` (unknown numeric ids answer `200 null`, and
- * non-numeric ids hang, as the real API does), `GET /images/<name>.png` (the bytes of TINY_PNG), `GET
- * /photos/<id>.jpg` (product `id`'s photo-like JPEG). Product images given as a path (`/images/1.png`) are served
- * as absolute URLs on the stub's own address, or on `imageOrigin`'s; with `photos`, every product gets its photo.
- * Images and the list carry an `ETag` (a hash of their bytes) and a `Last-Modified`, and a request whose
- * `If-None-Match` names the ETag gets a `304`, as a real image host and the Fake Store API's Express answer.
+ * In `normal` mode it answers as the Fake Store API does (fake-store-routes.ts: the list, a product, images and
+ * photos, with their validators and `304`s); this file is the steering: modes, overrides, counts, held requests.
  */
 export interface UpstreamStub {
   /** Base URL without a trailing slash, e.g. `http://127.0.0.1:41234`. */
@@ -118,33 +113,25 @@ export interface UpstreamStubOptions {
   imageOrigin?: string;
 }
 
-/** A valid 1×1 transparent PNG, the body of every image the stub serves. */
-export const TINY_PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
-
-/** When every image the double serves last changed: its bytes never do (tests change them with `override`). */
-const IMAGES_LAST_MODIFIED = 'Wed, 01 Jan 2025 00:00:00 GMT';
 const HTML_ERROR_PAGE = '<!DOCTYPE html><html><head><title>522</title></head><body>Connection timed out</body></html>';
-const PRODUCT_PATH = /^\/products\/([^/]+)$/;
-const IMAGE_PATH = /^\/images\/[A-Za-z0-9_-]+\.png$/;
-const PHOTO_PATH = /^\/photos\/([1-9][0-9]{0,5})\.jpg$/;
 
 export async function startUpstreamStub(options: UpstreamStubOptions = {}): Promise<UpstreamStub> {
   const host = options.host ?? '127.0.0.1';
   const slowDelayMs = options.slowDelayMs ?? 200;
-  let products = options.products ?? FIXTURE_PRODUCTS;
-  let productsSetAt = new Date();
   let mode: StubMode = 'normal';
   const overrides = new Map<string, { answer: PathMode | CannedAnswer; remaining: number }>();
   const counts = new Map<string, number>();
-  const notModified = new Map<string, number>();
   const sockets = new Set<Socket>();
   let peakSockets = 0;
   const timers = new Set<NodeJS.Timeout>();
   const hanging = new Map<IncomingMessage, { path: string; res: ServerResponse }>();
   const waiters = new Set<{ path: string; count: number; resolve: () => void }>();
+  const fakeStore = fakeStoreRoutes({
+    products: options.products ?? FIXTURE_PRODUCTS,
+    photos: options.photos ?? false,
+    imageOrigin: () => options.imageOrigin ?? stub.url,
+    hold,
+  });
 
   function notifyWaiters(): void {
     for (const waiter of waiters) {
@@ -174,11 +161,11 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
   function answer(pathMode: PathMode, path: string, req: IncomingMessage, res: ServerResponse): void {
     switch (pathMode) {
       case 'normal':
-        return answerNormally(path, req, res);
+        return fakeStore.answer(path, req, res);
       case 'slow': {
         const timer = setTimeout(() => {
           timers.delete(timer);
-          answerNormally(path, req, res);
+          fakeStore.answer(path, req, res);
         }, slowDelayMs);
         timers.add(timer);
         return;
@@ -196,7 +183,7 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
         return send(res, 200, 'application/json', '{"id":1,"title":"Fjallraven');
       case 'cutMidBody':
       case 'stallMidBody': {
-        const body = listBody();
+        const body = fakeStore.listBody();
         res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': body.length });
         res.write(body.subarray(0, body.length >> 1), () => {
           if (pathMode === 'cutMidBody') req.socket.destroy();
@@ -216,82 +203,6 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
   function hold(path: string, req: IncomingMessage, res: ServerResponse): void {
     hanging.set(req, { path, res });
     req.socket.on('close', () => hanging.delete(req));
-  }
-
-  function answerNormally(path: string, req: IncomingMessage, res: ServerResponse): void {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'Method Not Allowed');
-    if (path === '/products') return sendWithValidators(path, req, res, 'application/json', listBody(), listValidators());
-    const productMatch = PRODUCT_PATH.exec(path);
-    if (productMatch) {
-      const rawId = productMatch[1] ?? '';
-      // The real API hangs on ids that are not numbers; the server must never forward such ids.
-      if (!/^[0-9]+$/.test(rawId)) return hold(path, req, res);
-      const product = products.find((candidate) => idOf(candidate) === Number(rawId));
-      return send(res, 200, 'application/json', JSON.stringify(product === undefined ? null : withAbsoluteImage(product)));
-    }
-    if (IMAGE_PATH.test(path)) return sendImage(path, req, res, 'image/png', TINY_PNG);
-    const photoMatch = PHOTO_PATH.exec(path);
-    if (photoMatch) {
-      productPhoto(Number(photoMatch[1])).then(
-        (photo) => sendImage(path, req, res, 'image/jpeg', photo),
-        () => send(res, 500, 'text/plain', 'Internal Server Error'),
-      );
-      return;
-    }
-    send(res, 404, 'text/plain', 'Not Found');
-  }
-
-  /** An image with its validators, or a 304 when the request names its ETag. */
-  function sendImage(path: string, req: IncomingMessage, res: ServerResponse, contentType: string, body: Buffer): void {
-    sendWithValidators(path, req, res, contentType, body, { ETag: etagOf(body), 'Last-Modified': IMAGES_LAST_MODIFIED });
-  }
-
-  /** A body with its validators, or a 304 when the request names its ETag, as Express's `fresh` answers. */
-  function sendWithValidators(
-    path: string,
-    req: IncomingMessage,
-    res: ServerResponse,
-    contentType: string,
-    body: Buffer,
-    validators: { ETag: string; 'Last-Modified': string },
-  ): void {
-    const ifNoneMatch = req.headers['if-none-match'];
-    if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim() === validators.ETag)) {
-      notModified.set(path, (notModified.get(path) ?? 0) + 1);
-      res.writeHead(304, validators);
-      res.end();
-      return;
-    }
-    send(res, 200, contentType, body, validators);
-  }
-
-  /**
-   * The list's JSON, serialised once per set of products: a 50,000-product list is 25 MB, and serialising it on
-   * every request would stall the test process's event loop, which the server under test shares in its tests.
-   */
-  let serialised: { of: readonly unknown[]; body: Buffer; validators: { ETag: string; 'Last-Modified': string } } | undefined;
-  function listBody(): Buffer {
-    return serialisedList().body;
-  }
-  /** The list's ETag (a hash of its bytes) and Last-Modified (when its products were last set, to the second). */
-  function listValidators(): { ETag: string; 'Last-Modified': string } {
-    return serialisedList().validators;
-  }
-  function serialisedList(): NonNullable<typeof serialised> {
-    if (serialised?.of !== products) {
-      const body = Buffer.from(JSON.stringify(products.map(withAbsoluteImage)));
-      serialised = { of: products, body, validators: { ETag: etagOf(body), 'Last-Modified': productsSetAt.toUTCString() } };
-    }
-    return serialised;
-  }
-
-  function withAbsoluteImage(product: unknown): unknown {
-    if (typeof product !== 'object' || product === null || !('image' in product)) return product;
-    const id = idOf(product);
-    const image = options.photos && typeof id === 'number' ? `/photos/${id}.jpg` : product.image;
-    return typeof image === 'string' && image.startsWith('/')
-      ? { ...product, image: `${options.imageOrigin ?? stub.url}${image}` }
-      : product;
   }
 
   function listen(port: number): Promise<number> {
@@ -331,10 +242,7 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
     clearOverrides() {
       overrides.clear();
     },
-    setProducts(next) {
-      products = next;
-      productsSetAt = new Date();
-    },
+    setProducts: (next) => fakeStore.setProducts(next),
     requestedPaths() {
       return [...counts.keys()];
     },
@@ -344,12 +252,7 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
       for (const count of counts.values()) total += count;
       return total;
     },
-    notModifiedCount(path) {
-      if (path !== undefined) return notModified.get(path) ?? 0;
-      let total = 0;
-      for (const count of notModified.values()) total += count;
-      return total;
-    },
+    notModifiedCount: (path) => fakeStore.notModifiedCount(path),
     openConnections() {
       return sockets.size;
     },
@@ -358,7 +261,7 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
     },
     resetCounts() {
       counts.clear();
-      notModified.clear();
+      fakeStore.resetCounts();
       peakSockets = sockets.size;
     },
     waitForRequests(path, count) {
@@ -381,15 +284,4 @@ export async function startUpstreamStub(options: UpstreamStubOptions = {}): Prom
     },
   };
   return stub;
-}
-
-const etagOf = (body: Buffer) => `"${createHash('sha1').update(body).digest('hex')}"`;
-
-function idOf(product: unknown): unknown {
-  return typeof product === 'object' && product !== null && 'id' in product ? product.id : undefined;
-}
-
-function send(res: ServerResponse, status: number, contentType: string, body: string | Buffer, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { ...headers, 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) });
-  res.end(body);
 }

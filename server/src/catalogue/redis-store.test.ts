@@ -3,8 +3,8 @@
 import { createCapturingLogger } from '../testing/capturing-logger.js';
 import { findRedisServer, REDIS_INSTALL_HINT, type RedisServer, startRedisServer } from '@catalogue/testing/redis-server';
 import { Redis } from 'ioredis';
+import { Registry } from 'prom-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SharedCacheCommand, SharedCacheOutcome } from '../http/metrics.js';
 import { createRedisStore } from './redis-store.js';
 import type { SharedStore } from './shared-store.js';
 
@@ -30,20 +30,16 @@ afterEach(async () => {
 
 function store(namespace = 'http://upstream.test', commandTimeoutMs = 500) {
   const { logger, records } = createCapturingLogger('info');
-  const commands: string[] = [];
-  let up: boolean | undefined;
-  const created = createRedisStore({
-    url: redis.url,
-    namespace,
-    logger,
-    commandTimeoutMs,
-    metrics: {
-      recordSharedCacheCommand: (command: SharedCacheCommand, outcome: SharedCacheOutcome) => commands.push(`${command}:${outcome}`),
-      setSharedCacheUp: (value) => (up = value),
-    },
-  });
+  const registry = new Registry();
+  const created = createRedisStore({ url: redis.url, namespace, logger, commandTimeoutMs, registry });
   stores.push(created);
-  return { store: created, logs: records, commands, up: () => up };
+  /** The commands counted so far, as `command:outcome` → how many, read from the exported metric. */
+  const commands = async () => {
+    const { values } = await registry.getSingleMetric('catalogue_shared_cache_commands_total')!.get();
+    return Object.fromEntries(values.map(({ labels, value }) => [`${labels.command}:${labels.outcome}`, value]));
+  };
+  const up = async () => (await registry.getSingleMetric('catalogue_shared_cache_up')!.get()).values[0]?.value;
+  return { store: created, logs: records, commands, up };
 }
 
 describe.skipIf(redisMissing)('createRedisStore', () => {
@@ -55,7 +51,7 @@ describe.skipIf(redisMissing)('createRedisStore', () => {
 
     expect(await a.read('list')).toEqual({ json, storedAt: 1_700_000_000_123 });
     expect(await b.read('list')).toBeUndefined();
-    expect(commands).toEqual(['write:ok', 'read:hit']);
+    expect(await commands()).toEqual({ 'write:ok': 1, 'read:hit': 1 });
     const [key] = await admin.keys('*:copy:list');
     expect(await admin.pttl(key!)).toBeGreaterThan(59_000);
 
@@ -98,15 +94,15 @@ describe.skipIf(redisMissing)('createRedisStore', () => {
     expect(await a.claimFill('k', 1_000)).toBe('unavailable');
     await a.write('k', { json: Buffer.from('w'), storedAt: 2 }, 60_000);
     expect(a.available).toBe(false);
-    expect(up()).toBe(false);
-    expect(commands.filter((entry) => entry.endsWith(':error'))).toEqual(['read:error', 'claim:error', 'write:error']);
+    expect(await up()).toBe(0);
+    expect(await commands()).toEqual({ 'write:ok': 1, 'read:error': 1, 'claim:error': 1, 'write:error': 1 });
     expect(logs.filter((record) => /unavailable/.test(record.msg))).toHaveLength(1);
 
     await admin.call('CLIENT', 'UNPAUSE');
     // The write that timed out on our side may still have run once Redis resumed: either copy is a valid one.
     expect([1, 2]).toContain((await a.read('k'))?.storedAt);
     expect(a.available).toBe(true);
-    expect(up()).toBe(true);
+    expect(await up()).toBe(1);
     expect(logs.some((record) => /answering again/.test(record.msg))).toBe(true);
   });
 
@@ -117,7 +113,7 @@ describe.skipIf(redisMissing)('createRedisStore', () => {
     await admin.config('SET', 'maxmemory', '1');
 
     await a.write('other', { json: Buffer.from('x'.repeat(10_000)), storedAt: 2 }, 60_000);
-    expect(commands).toContain('write:error');
+    expect(await commands()).toHaveProperty('write:error', 1);
     expect(await a.read('k')).toEqual({ json: Buffer.from('v'), storedAt: 1 });
   });
 
@@ -130,7 +126,7 @@ describe.skipIf(redisMissing)('createRedisStore', () => {
     for (let i = 0; i < 5; i += 1) expect(await a.read('k')).toBeUndefined();
     expect(await a.claimFill('k', 1_000)).toBe('unavailable');
     expect(a.available).toBe(false);
-    expect(up()).toBe(false);
-    expect(commands.filter((entry) => entry === 'read:error').length).toBeGreaterThanOrEqual(5);
+    expect(await up()).toBe(0);
+    expect((await commands())['read:error']).toBeGreaterThanOrEqual(5);
   });
 });

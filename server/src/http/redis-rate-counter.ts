@@ -1,6 +1,7 @@
-import { Redis } from 'ioredis';
+import { Gauge, type Registry } from 'prom-client';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Logger } from '../logger.js';
+import { connectRedis } from '../redis-connection.js';
 
 /** A client's count in its current window, as every replica sharing the store sees it. */
 export interface SharedCount {
@@ -28,6 +29,8 @@ export interface RedisRateCounterOptions {
   /** The window's length. */
   windowMs: number;
   logger: Logger;
+  /** Where whether the store answers is exported (`http_rate_limit_store_up`). */
+  registry: Registry;
   /**
    * The longest a request waits for Redis before it is counted here instead. A count is one small script on a
    * local network (well under a millisecond), so this only cuts off a Redis in trouble.
@@ -40,67 +43,56 @@ export interface RedisRateCounterOptions {
 /**
  * Fixed windows per client in Redis through rate-limiter-flexible's RateLimiterRedis: one atomic script per request
  * (`SET key 0 EX <window> NX`, `INCRBY`, `PTTL`), so the window starts at the client's first request anywhere and
- * every replica counts into it (docs/decisions/rate-limiter.md says why this library and not nginx). Its own ioredis
- * connection, so the limiter's time limit and back-off are its own and not the shared cache's.
+ * every replica counts into it (docs/decisions/rate-limiter.md says why this library and not nginx). Its own
+ * connection under the one policy (redis-connection.ts), with a shorter time limit than the shared cache's, since a
+ * visitor's every request waits for it, and a second of counting here after a failure, so a hung Redis costs one
+ * wait, not one per request.
  */
 export function createRedisRateCounter({
   url,
   limit,
   windowMs,
   logger,
+  registry,
   commandTimeoutMs = 100,
   retryAfterMs = 1_000,
 }: RedisRateCounterOptions): SharedRateCounter {
-  const redis = new Redis(url, {
-    commandTimeout: commandTimeoutMs,
-    connectTimeout: 2_000,
-    // Never retried or resent: a request counted twice is worse than one counted here.
-    maxRetriesPerRequest: 0,
-    autoResendUnfulfilledCommands: false,
-    // Reconnecting in the background is ioredis's default (exponential backoff up to 5 s).
+  const upGauge = new Gauge({
+    name: 'http_rate_limit_store_up',
+    help: 'Whether the rate limit store (Redis, with REDIS_URL) answers: 1, or 0 while each replica counts alone',
+    registers: [registry],
   });
-  // ioredis emits an error per failed reconnection; the outage is logged once, by `failed`.
-  redis.on('error', () => undefined);
-  // Past `points` the library rejects with a RateLimiterRes: read as a count like any other (rate-limit.ts decides).
+  const connection = connectRedis({
+    url,
+    name: 'Rate limit store (Redis)',
+    whileDown: 'counting in this replica until it answers again',
+    whenBack: 'counting for the whole site',
+    logger,
+    commandTimeoutMs,
+    skipAfterFailureMs: retryAfterMs,
+    up: (up) => upGauge.set(up ? 1 : 0),
+  });
   const limiter = new RateLimiterRedis({
-    storeClient: redis,
+    storeClient: connection.client,
     keyPrefix: 'catalogue:v1:rate-limit',
     points: limit,
     duration: windowMs / 1000,
   });
-
-  let skipUntil = 0;
-  let failing = false;
-
-  function failed(error: unknown): undefined {
-    skipUntil = performance.now() + retryAfterMs;
-    if (!failing) {
-      failing = true;
-      logger.warn({ err: error }, 'Rate limit store (Redis) unavailable: counting in this replica until it answers again');
+  // Past `points` the library rejects with a RateLimiterRes: a count like any other (rate-limit.ts decides).
+  async function consume(clientKey: string): Promise<RateLimiterRes> {
+    try {
+      return await limiter.consume(clientKey);
+    } catch (error) {
+      if (error instanceof RateLimiterRes) return error;
+      throw error;
     }
-    return undefined;
-  }
-
-  function counted(result: RateLimiterRes): SharedCount {
-    if (failing) {
-      failing = false;
-      logger.info('Rate limit store (Redis) answering again: counting for the whole site');
-    }
-    return { count: result.consumedPoints, msLeft: result.msBeforeNext };
   }
 
   return {
     async count(clientKey) {
-      if (performance.now() < skipUntil) return undefined;
-      try {
-        return counted(await limiter.consume(clientKey));
-      } catch (error) {
-        return error instanceof RateLimiterRes ? counted(error) : failed(error);
-      }
+      const done = await connection.attempt(() => consume(clientKey));
+      return done.ok ? { count: done.value.consumedPoints, msLeft: done.value.msBeforeNext } : undefined;
     },
-    async close() {
-      if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
-      else redis.disconnect();
-    },
+    close: () => connection.close(),
   };
 }

@@ -84,9 +84,10 @@ describe.skipIf(redisMissing)('the API rate limit across replicas sharing Redis'
     expect(asked.slice(answered(asked)).every((one) => one.status === 429)).toBe(true);
   });
 
-  it('goes on answering with Redis stopped mid-way, each replica counting on its own', async () => {
+  it('goes on answering with Redis stopped mid-way, each replica counting on its own, and says so in /metrics', async () => {
     const before = await askInTurn(30);
     expect(answered(before)).toBe(30);
+    for (const replica of replicas) expect(await storeUp(replica)).toBe('1');
 
     await redis.kill();
     const after = await askInTurn(3 * (LIMIT + 10));
@@ -99,6 +100,7 @@ describe.skipIf(redisMissing)('the API rate limit across replicas sharing Redis'
       expect(JSON.parse(one.body)).toEqual({ error: MESSAGES.tooManyRequests });
     for (const replica of replicas) {
       expect(replica.logs.some((record) => record.msg.startsWith('Rate limit store (Redis) unavailable'))).toBe(true);
+      expect(await storeUp(replica)).toBe('0');
     }
   });
 
@@ -115,3 +117,9 @@ describe.skipIf(redisMissing)('the API rate limit across replicas sharing Redis'
     for (const replica of [0, 1, 2]) expect(answered(after, replica)).toBe(LIMIT);
   });
 });
+
+/** What a replica's /metrics says of the rate limit store: `1` while Redis answers, `0` while it counts alone. */
+async function storeUp(replica: TestSite): Promise<string | undefined> {
+  const text = await (await fetch(new URL('/metrics', replica.url))).text();
+  return /^http_rate_limit_store_up (\d+)$/m.exec(text)?.[1];
+}

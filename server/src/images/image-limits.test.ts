@@ -2,7 +2,7 @@ import { MESSAGES } from '@catalogue/shared/messages';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestSite, type TestSite } from '../testing/test-site.js';
-import { TINY_PNG } from '@catalogue/testing/upstream-double';
+import { TINY_PNG } from '@catalogue/testing/fake-store-routes';
 
 let site: TestSite;
 

@@ -1,7 +1,8 @@
 import { MESSAGES } from '@catalogue/shared/messages';
 import { productPhoto } from '@catalogue/testing/photos';
 import { startTestSite, type TestSite } from '../testing/test-site.js';
-import { startUpstreamStub, TINY_PNG, type UpstreamStub } from '@catalogue/testing/upstream-double';
+import { TINY_PNG } from '@catalogue/testing/fake-store-routes';
+import { startUpstreamStub, type UpstreamStub } from '@catalogue/testing/upstream-double';
 import request from 'supertest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 

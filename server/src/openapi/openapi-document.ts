@@ -18,7 +18,9 @@ import { API_BASE, openApiPath } from '../http/api-route.js';
 import { OPENAPI_ROUTES } from './openapi-routes.js';
 import { FAKE_STORE_DIFFERENCES } from './fake-store-differences.js';
 import { PRODUCTS_ROUTES } from '../products/products-routes.js';
-import { ANY_REQUEST_RESPONSES, HEADERS, JSON_TYPE, PARAMETERS, RATE_LIMIT_HEADERS, ref, RESPONSES } from './openapi-components.js';
+import { ANY_REQUEST_RESPONSES, JSON_TYPE, PARAMETERS, RESPONSES } from './openapi-components.js';
+import { HEADERS, RATE_LIMIT_HEADERS } from './openapi-headers.js';
+import { ref } from './openapi-ref.js';
 import {
   CATEGORY_TAG,
   categoryNameMissing,

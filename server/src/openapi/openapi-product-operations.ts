@@ -8,15 +8,14 @@ import { PRODUCTS_QUERY_ERRORS } from '@catalogue/shared/product-paging';
 import { MISSING_CATEGORY_NAME } from '../products/products-routes.js';
 import {
   ANY_REQUEST_RESPONSES,
-  CATALOGUE_HEADERS,
   errorResponse,
   INVALID_QUERY_MESSAGES,
   JSON_TYPE,
   LIST_FAILURE_RESPONSES,
   listResponse,
-  RATE_LIMIT_HEADERS,
-  ref,
 } from './openapi-components.js';
+import { CATALOGUE_HEADERS, RATE_LIMIT_HEADERS } from './openapi-headers.js';
+import { ref } from './openapi-ref.js';
 import { EXAMPLE_CATEGORIES, EXAMPLE_PRODUCT, EXAMPLE_PRODUCT_WITHOUT_RATING } from './openapi-schemas.js';
 
 export const PRODUCT_TAG = 'Products';
