@@ -1,4 +1,4 @@
-import { TINY_PNG } from '@catalogue/testing/upstream-double';
+import { TINY_PNG } from '@catalogue/testing/fake-store-routes';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import type { CacheEntry } from '../catalogue/cached-catalogue.js';
