@@ -1,0 +1,71 @@
+import type { IncomingMessage, RequestListener } from 'node:http';
+import { context, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { Response } from 'express';
+import { routePatternOf } from '../http/metrics.js';
+import type { CacheLookup } from '../http/response-cache.js';
+import { requestIdFor } from '../logger.js';
+import { tracer } from './spans.js';
+
+/** What buildServer wires in when traces are on: a span around every request, and the response cache's word on it. */
+export interface RequestTracing {
+  /** `listener` with each request in a server span of its own, the child of the `traceparent` it came with. */
+  traced(listener: RequestListener): RequestListener;
+  /** The response cache looked the request up: an event on its span, and the route's pattern when it answered. */
+  cacheLookedUp: CacheLookup;
+}
+
+interface RequestTrace {
+  span: Span;
+  /** The pattern of the route the response cache answered for; the Express path names its own (routePatternOf). */
+  route: string | undefined;
+}
+
+export function createRequestTracing(): RequestTracing {
+  const traces = new WeakMap<IncomingMessage, RequestTrace>();
+  return {
+    traced: (listener) => (req, res) => {
+      // The id every later reader takes (requestIdFor reads the header): logs and the span name the same request.
+      const requestId = (req.headers['x-request-id'] = requestIdFor(req));
+      const parent = propagation.extract(ROOT_CONTEXT, req.headers);
+      const method = req.method ?? 'GET';
+      const span = tracer.startSpan(
+        method,
+        {
+          kind: SpanKind.SERVER,
+          attributes: {
+            'http.request.method': method,
+            'url.path': (req.url ?? '/').split('?', 1)[0],
+            'url.scheme': 'http',
+            'catalogue.request_id': requestId,
+            ...(req.headers['user-agent'] !== undefined && { 'user_agent.original': req.headers['user-agent'] }),
+          },
+        },
+        parent,
+      );
+      const state: RequestTrace = { span, route: undefined };
+      traces.set(req, state);
+      res.once('close', () => {
+        const route = state.route ?? routePatternOf(req);
+        span.updateName(route === 'other' ? method : `${method} ${route}`);
+        span.setAttribute('http.route', route);
+        span.setAttribute('http.response.status_code', res.statusCode);
+        // The catalogue's own cache (HIT, MISS, STALE) as the Express path's answer says it (http/answer-context.ts).
+        const cacheStatus = (res as Partial<Response>).locals?.answer?.cacheStatus;
+        if (cacheStatus !== undefined) span.setAttribute('catalogue.cache', cacheStatus);
+        if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+        if (!res.writableFinished) span.setAttribute('catalogue.answer_cut', true);
+        span.end();
+      });
+      context.with(trace.setSpan(parent, span), () => listener(req, res));
+    },
+    cacheLookedUp(req, pattern, outcome) {
+      const state = traces.get(req);
+      if (state === undefined) return;
+      state.span.addEvent(`response cache ${outcome}`, { 'http.route': pattern });
+      if (outcome === 'hit') {
+        state.route = pattern;
+        state.span.setAttribute('catalogue.cache', 'HIT');
+      }
+    },
+  };
+}
