@@ -1,6 +1,7 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 import { context, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Response } from 'express';
+import { UNLOGGED_PATHS } from '../http/access-log.js';
 import { routePatternOf } from '../http/metrics.js';
 import type { CacheLookup } from '../http/response-cache.js';
 import { requestIdFor } from '../logger.js';
@@ -24,6 +25,8 @@ export function createRequestTracing(): RequestTracing {
   const traces = new WeakMap<IncomingMessage, RequestTrace>();
   return {
     traced: (listener) => (req, res) => {
+      // Probes and scrapes, every few seconds, as the access log leaves them out.
+      if (UNLOGGED_PATHS.has(req.url ?? '')) return listener(req, res);
       // The id every later reader takes (requestIdFor reads the header): logs and the span name the same request.
       const requestId = (req.headers['x-request-id'] = requestIdFor(req));
       const parent = propagation.extract(ROOT_CONTEXT, req.headers);

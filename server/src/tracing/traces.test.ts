@@ -117,7 +117,8 @@ describe('traces, with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     expect(upstreamTraceparents('/products/3')).toEqual([`00-${incoming.traceId}-${call!.spanId}-01`]);
     // The request's span ends last and lasts as long as its children at least.
     for (const span of spans) expect(span.endNs <= request!.endNs && span.startNs >= request!.startNs).toBe(true);
-    if (process.env.SHOW_TRACE) console.info(describeTrace(spans));
+    if (process.env.SHOW_TRACE)
+      console.info(`${describeTrace(spans)}\nthe upstream received: ${upstreamTraceparents('/products/3').join(', ')}`);
   });
 
   it("follow the list's fill to the upstream, and name a response cache miss and hit by the route", async () => {
@@ -146,6 +147,16 @@ describe('traces, with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     expect(hit[0]!.attributes).toMatchObject({ 'catalogue.cache': 'HIT', 'http.route': '/api/products', 'http.response.status_code': 200 });
   });
 
+  it('leave probes and scrapes out, as the access log does', async () => {
+    const probe = incomingTrace();
+    for (const path of ['/healthz', '/readyz', '/metrics']) expect((await get(`${site}${path}`, probe.traceparent)).status).toBe(200);
+    const after = incomingTrace();
+    await get(`${site}/api/products/1`, after.traceparent);
+    // Spans are sent in the order they end: once the later request's has arrived, a probe's would have too.
+    await traceOf(after.traceId);
+    expect(receiver.spans.filter((span) => span.traceId === probe.traceId)).toEqual([]);
+  });
+
   it("follow a photo's download and resize", async () => {
     const incoming = incomingTrace();
     const photo = await get(`${site}/api/products/1/image?w=160`, incoming.traceparent);
@@ -169,8 +180,9 @@ function describeTrace(spans: ReceivedSpan[]): string {
     for (const span of byStart.filter((candidate) => candidate.parentSpanId === parent)) {
       const ms = (Number(span.endNs - span.startNs) / 1e6).toFixed(1);
       const url = JSON.stringify(span.attributes['url.full'] ?? span.attributes['http.route'] ?? '');
+      const id = span.attributes['catalogue.request_id'];
       lines.push(
-        `${'  '.repeat(depth)}${span.name} [${['', 'internal', 'server', 'client'][span.kind]}] ${ms} ms ${url} span=${span.spanId} parent=${span.parentSpanId}`,
+        `${'  '.repeat(depth)}${span.name} [${['', 'internal', 'server', 'client'][span.kind]}] ${ms} ms ${url}${typeof id === 'string' ? ` request id ${id}` : ''} span=${span.spanId} parent=${span.parentSpanId}`,
       );
       visit(span.spanId, depth + 1);
     }
