@@ -147,6 +147,19 @@ describe('traces, with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     expect(hit[0]!.attributes).toMatchObject({ 'catalogue.cache': 'HIT', 'http.route': '/api/products', 'http.response.status_code': 200 });
   });
 
+  it("follow a caller's decision not to sample: nothing recorded, the decision passed on to the upstream", async () => {
+    const unsampled = incomingTrace();
+    const product = await get(`${site}/api/products/4`, unsampled.traceparent.replace(/01$/, '00'));
+    expect(product.status).toBe(200);
+    const [sent] = upstreamTraceparents('/products/4');
+    expect(sent).toMatch(new RegExp(`^00-${unsampled.traceId}-[0-9a-f]{16}-00$`));
+    const after = incomingTrace();
+    await get(`${site}/api/products/1`, after.traceparent);
+    // Spans are sent in the order they end: once the later request's has arrived, any of the first's would have too.
+    await traceOf(after.traceId);
+    expect(receiver.spans.filter((span) => span.traceId === unsampled.traceId)).toEqual([]);
+  });
+
   it('leave probes and scrapes out, as the access log does', async () => {
     const probe = incomingTrace();
     for (const path of ['/healthz', '/readyz', '/metrics']) expect((await get(`${site}${path}`, probe.traceparent)).status).toBe(200);
