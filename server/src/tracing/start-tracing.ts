@@ -35,8 +35,25 @@ export function startTracing(logger: Logger): Tracing {
   });
   // W3C trace context (`traceparent`, `tracestate`) in and out, and the AsyncLocalStorage context manager.
   provider.register();
-  return { requests: createRequestTracing(), shutdown: () => provider.shutdown() };
+  return {
+    requests: createRequestTracing(),
+    async shutdown() {
+      // A collector that cannot be reached fails the last export, after the exporter's retries: said, never a
+      // crash, and never a stop held for longer than LAST_SPANS_MAX_MS.
+      const late = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), LAST_SPANS_MAX_MS).unref());
+      try {
+        if ((await Promise.race([provider.shutdown(), late])) === 'late') {
+          logger.warn({ component: 'opentelemetry' }, `The last spans were not sent within ${LAST_SPANS_MAX_MS / 1000} s`);
+        }
+      } catch (error) {
+        logger.warn({ component: 'opentelemetry', err: error }, 'The last spans were not sent');
+      }
+    },
+  };
 }
+
+/** The longest a stop waits for the last spans to be sent. */
+const LAST_SPANS_MAX_MS = 3000;
 
 function diagnosticsTo(logger: Logger): DiagLogger {
   const say = (level: 'error' | 'warn' | 'info' | 'debug') => (message: string) => logger[level]({ component: 'opentelemetry' }, message);

@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { findNginx, NGINX_INSTALL_HINT, type NginxServer, startNginxServer } from '@catalogue/testing/nginx-server';
@@ -205,3 +208,39 @@ function describeTrace(spans: ReceivedSpan[]): string {
   visit(root.parentSpanId, 0);
   return lines.join('\n');
 }
+
+describe('traces, with a collector that cannot be reached', () => {
+  it('serve on, say so, and stop cleanly with exit code 0', async () => {
+    // A port nothing listens on.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const child = spawn(process.execPath, [ENTRY], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+        OTEL_BSP_SCHEDULE_DELAY: '20',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+      const url = await servingUrl(child);
+      // Read on, past the line readline stopped at.
+      child.stdout.resume();
+      expect((await fetch(`${url}/api/products`)).status).toBe(200);
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      const [code] = (await exited) as [number | null];
+      expect(code).toBe(0);
+      expect(stdout).toContain('"component":"opentelemetry"');
+      expect(stdout).not.toContain('Unhandled promise rejection');
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+});
