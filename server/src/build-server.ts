@@ -24,6 +24,7 @@ import { createPagesSlice } from './pages/pages-slice.js';
 import { createProbesSlice } from './probes/probes-slice.js';
 import { createProductsSlice } from './products/products-slice.js';
 import { createStaticFilesSlice } from './static/static-files-slice.js';
+import type { RequestTracing } from './tracing/request-spans.js';
 
 /**
  * `client/dist`, reached the same way from `server/src/` and from `server/dist/`; joined to import.meta.dirname,
@@ -42,6 +43,8 @@ export interface ServerDependencies {
   embeddedDirectory?: URL;
   /** How many lines the process's log dropped (createProcessLog), for /metrics. Default: none. */
   droppedLogLines?: () => number;
+  /** A span around each request, when traces are on (tracing/start-tracing.ts). Default: none, and no cost. */
+  tracing?: RequestTracing;
 }
 
 /** The whole server, wired, not yet listening. */
@@ -77,7 +80,7 @@ export class ListenError extends Error {
  * is limited, counted and logged the same way whichever answers it. Logs nothing itself.
  */
 export async function buildServer(config: Config, dependencies: ServerDependencies): Promise<BuiltServer> {
-  const { logger, staticDir = CLIENT_DIST_DIR, now = Date.now, embeddedDirectory, droppedLogLines } = dependencies;
+  const { logger, staticDir = CLIENT_DIST_DIR, now = Date.now, embeddedDirectory, droppedLogLines, tracing } = dependencies;
   const metrics = createMetrics({ ...(droppedLogLines && { droppedLogLines }) });
   collectDefaultMetrics({ register: metrics.registry });
   const source = measuredSource(await createSource(config, logger, embeddedDirectory, metrics), metrics.registry);
@@ -124,10 +127,11 @@ export async function buildServer(config: Config, dependencies: ServerDependenci
     rateLimit,
     cors,
     fallback: app,
+    ...(tracing && { onLookup: tracing.cacheLookedUp }),
   });
 
   // 16 KiB of request headers whatever NODE_OPTIONS or a future Node default says (431 beyond, at the socket).
-  const server = createServer({ maxHeaderSize: 16 * 1024 }, listener);
+  const server = createServer({ maxHeaderSize: 16 * 1024 }, tracing ? tracing.traced(listener) : listener);
   // Load balancers keep idle connections open for about 60 s; if Node closed them first (its default is 5 s),
   // a request sent on one at that moment would fail with a 502 at the balancer.
   server.keepAliveTimeout = 65_000;

@@ -33,6 +33,7 @@ describe('loadConfig', () => {
       redisUrl: null,
       publicUrl: null,
       corsOrigins: '*',
+      tracesEndpoint: null,
     });
   });
 
@@ -73,6 +74,7 @@ describe('loadConfig', () => {
       redisUrl: 'redis://:secret@redis:6379/2',
       publicUrl: 'https://shop.example.com',
       corsOrigins: ['https://app.example.com'],
+      tracesEndpoint: null,
     });
   });
 
@@ -235,5 +237,45 @@ describe('REDIS_URL_FILE (a secret handed over as a file, as Swarm and Kubernete
       );
       expect(message).not.toContain(PASSWORD);
     }
+  });
+});
+
+describe('OTEL_* (traces, docs/operations.md)', () => {
+  it('turns traces on with an endpoint, the traces’ own as it is or the base one with v1/traces', () => {
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracesEndpoint).toBe('http://collector:4318/v1/traces');
+    expect(
+      loadConfig({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example/otlp',
+      }).tracesEndpoint,
+    ).toBe('https://traces.example/otlp');
+  });
+
+  it('keeps traces off without an endpoint or with OTEL_SDK_DISABLED=true, and then checks nothing else', () => {
+    expect(loadConfig({ OTEL_SERVICE_NAME: 'shop', OTEL_TRACES_SAMPLER: 'nonsense' }).tracesEndpoint).toBeNull();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' }).tracesEndpoint).toBeNull();
+  });
+
+  it('accepts the standard samplers and a ratio', () => {
+    const on = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
+    for (const sampler of ['always_on', 'parentbased_always_off', 'parentbased_traceidratio']) {
+      expect(loadConfig({ ...on, OTEL_TRACES_SAMPLER: sampler, OTEL_TRACES_SAMPLER_ARG: '0.25' }).tracesEndpoint).not.toBeNull();
+    }
+  });
+
+  it.each([
+    [
+      { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' },
+      'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL such as http://collector:4318, got "collector:4318"',
+    ],
+    [
+      { OTEL_TRACES_SAMPLER: 'sometimes' },
+      'OTEL_TRACES_SAMPLER must be one of always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off, parentbased_traceidratio, got "sometimes"',
+    ],
+    [{ OTEL_TRACES_SAMPLER_ARG: '1.5' }, 'OTEL_TRACES_SAMPLER_ARG must be a sampling ratio from 0 to 1, such as 0.1, got "1.5"'],
+    [{ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, 'OTEL_EXPORTER_OTLP_PROTOCOL must be http/json (the protocol this server sends), got "grpc"'],
+    [{ OTEL_SDK_DISABLED: 'yes' }, 'OTEL_SDK_DISABLED must be true or false, got "yes"'],
+  ])('refuses %o in one line, with traces on', (variables, message) => {
+    expect(configError({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces', ...variables }).message).toBe(message);
   });
 });

@@ -31,6 +31,11 @@ export interface Config {
   publicUrl: string | null;
   /** Browser origins allowed to read `/api` (docs/api.md, "CORS"): `'*'` for any, else exact origins such as `https://app.example.com`. */
   corsOrigins: '*' | string[];
+  /**
+   * Where spans are sent over OTLP/HTTP (docs/operations.md, "Traces"); `null`: traces are off and the
+   * OpenTelemetry SDK is never loaded.
+   */
+  tracesEndpoint: string | null;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -43,6 +48,16 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
+
+/** The samplers OTEL_TRACES_SAMPLER names, as the OpenTelemetry specification lists those the SDK builds. */
+const TRACES_SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
 
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
 const MIB = 1024 * 1024;
@@ -113,6 +128,45 @@ const VARIABLES = {
     // At least one: a list of none (`,`) is more likely a slip than a wish to refuse every browser.
     schema: z.union([z.literal('*'), originList().pipe(z.array(z.string()).min(1))]),
     expected: '* or comma-separated http(s) origins such as https://app.example.com,http://localhost:5173',
+  },
+  // The OpenTelemetry SDK's standard variables. The SDK reads them itself (the same names and meanings as in every
+  // other service an operator traces), which is the one exception to "only this module reads the environment":
+  // they are checked here first, when traces are on, because the SDK reports a bad value on its diagnostic
+  // channel, which is silent, and carries on with a default.
+  OTEL_SDK_DISABLED: {
+    default: 'false',
+    schema: z.enum(['true', 'false', 'TRUE', 'FALSE', 'True', 'False']).transform((value) => value.toLowerCase() === 'true'),
+    expected: 'true or false',
+  },
+  OTEL_EXPORTER_OTLP_ENDPOINT: {
+    default: undefined,
+    schema: z.url({ protocol: /^https?$/ }),
+    expected: 'an http(s) URL such as http://collector:4318',
+  },
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: {
+    default: undefined,
+    schema: z.url({ protocol: /^https?$/ }),
+    expected: 'an http(s) URL such as http://collector:4318/v1/traces',
+  },
+  // The exporter shipped sends OTLP as JSON over HTTP; a collector's OTLP/HTTP receiver takes it on port 4318.
+  OTEL_EXPORTER_OTLP_PROTOCOL: {
+    default: undefined,
+    schema: z.literal('http/json'),
+    expected: 'http/json (the protocol this server sends)',
+  },
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: {
+    default: undefined,
+    schema: z.literal('http/json'),
+    expected: 'http/json (the protocol this server sends)',
+  },
+  OTEL_TRACES_SAMPLER: { default: undefined, schema: z.enum(TRACES_SAMPLERS), expected: `one of ${TRACES_SAMPLERS.join(', ')}` },
+  OTEL_TRACES_SAMPLER_ARG: {
+    default: undefined,
+    schema: z
+      .string()
+      .regex(/^(0(\.[0-9]+)?|1(\.0+)?|\.[0-9]+)$/)
+      .transform(Number),
+    expected: 'a sampling ratio from 0 to 1, such as 0.1',
   },
 } as const;
 
@@ -234,5 +288,22 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     redisUrl: read('REDIS_URL') ?? null,
     publicUrl: read('PUBLIC_URL') ?? null,
     corsOrigins: required('CORS_ORIGINS'),
+    tracesEndpoint: tracesEndpoint(),
   };
+
+  /**
+   * Traces are on with an OTLP endpoint (the traces' own, or the base one the SDK appends `v1/traces` to), unless
+   * OTEL_SDK_DISABLED says otherwise; only then are the other OTEL_* variables the SDK reads checked.
+   */
+  function tracesEndpoint(): string | null {
+    if (required('OTEL_SDK_DISABLED')) return null;
+    const base = read('OTEL_EXPORTER_OTLP_ENDPOINT');
+    const endpoint = read('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') ?? (base && `${base.replace(/\/+$/, '')}/v1/traces`);
+    if (endpoint === undefined) return null;
+    read('OTEL_EXPORTER_OTLP_PROTOCOL');
+    read('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL');
+    read('OTEL_TRACES_SAMPLER');
+    read('OTEL_TRACES_SAMPLER_ARG');
+    return endpoint;
+  }
 }

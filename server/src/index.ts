@@ -43,10 +43,13 @@ function dieOf(error: unknown, message: string): void {
 process.on('uncaughtException', (error) => dieOf(error, 'Uncaught exception: exiting'));
 process.on('unhandledRejection', (reason) => dieOf(reason, 'Unhandled promise rejection: exiting'));
 
+// Traces only with an OTLP endpoint: otherwise the SDK is never imported (tracing/start-tracing.ts).
+const tracing = config.tracesEndpoint === null ? undefined : (await import('./tracing/start-tracing.js')).startTracing(logger);
+
 let running: BuiltServer;
 let url: string;
 try {
-  running = await buildServer(config, { logger, droppedLogLines: log.droppedLines });
+  running = await buildServer(config, { logger, droppedLogLines: log.droppedLines, ...(tracing && { tracing: tracing.requests }) });
   url = await running.listen();
 } catch (error) {
   exitWith(error instanceof ListenError ? error.message : `Start-up failed: ${String(error)}`);
@@ -70,7 +73,9 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     }
     stoppingSince = performance.now();
     logger.info({ signal }, 'Stopping: no new connections, finishing requests in flight');
-    void running.close(SHUTDOWN_GRACE_MS).then(() => {
+    void running.close(SHUTDOWN_GRACE_MS).then(async () => {
+      // The last spans are sent (or given up within the exporter's time limit) before the process goes.
+      await tracing?.shutdown();
       logger.info('Stopped');
       exitOnceLogged(0);
     });
@@ -79,6 +84,9 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 
 // Logged only once the signal handlers are in place: from this line on, a stop signal is a graceful stop.
 const { catalogue } = running;
-logger.info({ url, source: catalogue.sourceName }, `Serving the product catalogue at ${url} (source: ${catalogue.sourceName})`);
+logger.info(
+  { url, source: catalogue.sourceName, ...(config.tracesEndpoint !== null && { traces: config.tracesEndpoint }) },
+  `Serving the product catalogue at ${url} (source: ${catalogue.sourceName})`,
+);
 // Written at once rather than with the next batch: supervisors and people wait for this line.
 void log.flush();

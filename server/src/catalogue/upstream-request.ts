@@ -2,6 +2,7 @@ import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import type { Readable } from 'node:stream';
 import axios, { type AxiosInstance, type AxiosRequestConfig, type AxiosResponse, isAxiosError } from 'axios';
+import { upstreamCallSpan } from '../tracing/spans.js';
 import { type UpstreamValidators, UpstreamError } from './product-source.js';
 
 /** The most bytes to read of one answer, and the setting that says so (named in the failure, so an operator knows what to raise). */
@@ -50,16 +51,20 @@ export function createUpstreamClient(timeoutMs: number): UpstreamClient {
   return {
     async get(url, responseType, limit, config = {}) {
       try {
-        return await client.get<unknown>(url, {
-          ...config,
-          responseType,
-          maxContentLength: limit.bytes,
-          // Keep the raw body: axios would otherwise guess at JSON and hide broken bodies.
-          transformResponse: (data: unknown) => data,
-          // axios's own `timeout` only notices a silent socket; this bounds the whole exchange, so an upstream
-          // that drips bytes forever is cut too.
-          signal: AbortSignal.timeout(timeoutMs),
-        });
+        // A client span when traces are on, its `traceparent` sent along (tracing/spans.ts).
+        return await upstreamCallSpan(url, (traceHeaders) =>
+          client.get<unknown>(url, {
+            ...config,
+            headers: { ...traceHeaders, ...config.headers },
+            responseType,
+            maxContentLength: limit.bytes,
+            // Keep the raw body: axios would otherwise guess at JSON and hide broken bodies.
+            transformResponse: (data: unknown) => data,
+            // axios's own `timeout` only notices a silent socket; this bounds the whole exchange, so an upstream
+            // that drips bytes forever is cut too.
+            signal: AbortSignal.timeout(timeoutMs),
+          }),
+        );
       } catch (error) {
         if (isAxiosError(error) && /maxContentLength/.test(error.message)) {
           throw new UpstreamError(`${url} answered more than ${limit.setting} (${limit.bytes} bytes)`, { cause: error });
@@ -70,7 +75,9 @@ export function createUpstreamClient(timeoutMs: number): UpstreamClient {
     async revalidate(url, validators) {
       let response: AxiosResponse<Readable>;
       try {
-        response = await client.get<Readable>(url, { responseType: 'stream', headers: conditionalHeaders(validators) });
+        response = await upstreamCallSpan(url, (traceHeaders) =>
+          client.get<Readable>(url, { responseType: 'stream', headers: { ...traceHeaders, ...conditionalHeaders(validators) } }),
+        );
       } catch (error) {
         throw toUpstreamError(error, url);
       }

@@ -4,8 +4,11 @@ import type { Logger } from '../logger.js';
 import { answerContextOf } from './answer-context.js';
 import type { CacheStatus } from './answer.js';
 
-/** Probes and scrapes arrive every few seconds and would drown the visitors' requests; /metrics counts them. */
-const UNLOGGED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+/**
+ * Probes and scrapes arrive every few seconds and would drown the visitors' requests; /metrics counts them. Traces
+ * leave them out too (tracing/request-spans.ts).
+ */
+export const UNLOGGED_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
 
 /** What one access-log line says about a request and its answer. */
 export interface AccessRecord {

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import { Counter, Histogram, Registry } from 'prom-client';
 import { STDOUT_BACKLOG_MAX_BYTES } from '../logger.js';
@@ -73,10 +74,7 @@ export function createMetrics({ droppedLogLines = () => 0 }: MetricsOptions = {}
     recordRequests: (req, res, next) => {
       const stopTimer = requestDuration.startTimer();
       res.on('finish', () => {
-        // Route patterns, never raw paths: one label value per route keeps the series count bounded.
-        const matched = req.route as { path: string } | undefined;
-        const route = matched ? `${req.baseUrl}${matched.path}` : 'other';
-        stopTimer({ route, method: req.method, status: String(res.statusCode) });
+        stopTimer({ route: routePatternOf(req), method: req.method, status: String(res.statusCode) });
         const cacheStatus = res.locals.answer?.cacheStatus;
         if (cacheStatus !== undefined) cacheAnswers.inc({ status: cacheStatus });
       });
@@ -94,4 +92,14 @@ export function createMetrics({ droppedLogLines = () => 0 }: MetricsOptions = {}
       };
     },
   };
+}
+
+/**
+ * The pattern of the Express route that answered `req` (`/api/products/:id`), or `other`: route patterns, never raw
+ * paths, so that one label value per route keeps the series count bounded. Traces name their spans by it too.
+ */
+export function routePatternOf(req: IncomingMessage): string {
+  // Express sets both on the request it was handed, the same object, as it routes it.
+  const { route, baseUrl = '' } = req as IncomingMessage & { route?: { path: string }; baseUrl?: string };
+  return route ? `${baseUrl}${route.path}` : 'other';
 }

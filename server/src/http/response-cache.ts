@@ -44,7 +44,12 @@ export interface ResponseCacheOptions {
   cors: CorsPolicy;
   /** What the layer does not answer: the Express app. */
   fallback: RequestListener;
+  /** Told of each request whose URL named a route here, and whether a fresh entry answered it (traces, when on). */
+  onLookup?: CacheLookup;
 }
+
+/** A request named `pattern`'s route: a fresh entry answered it (`hit`) or Express will (`miss`). */
+export type CacheLookup = (req: IncomingMessage, pattern: string, outcome: 'hit' | 'miss') => void;
 
 /**
  * The request listener in front of the Express app, as a cache in front of an origin: a GET or HEAD whose exact
@@ -56,7 +61,16 @@ export interface ResponseCacheOptions {
  * API's length limit, other methods and routes, and requests over the rate limit (Express answers the 429).
  * Like Express, it counts every request it answers against the rate limit, in the metrics and in the access log.
  */
-export function createResponseCache({ routes, policy, metrics, logger, rateLimit, cors, fallback }: ResponseCacheOptions): RequestListener {
+export function createResponseCache({
+  routes,
+  policy,
+  metrics,
+  logger,
+  rateLimit,
+  cors,
+  fallback,
+  onLookup,
+}: ResponseCacheOptions): RequestListener {
   const chooseEncoding = createMemoisedEncodingChooser();
   const registered = routes.map((route) => ({
     route,
@@ -80,7 +94,11 @@ export function createResponseCache({ routes, policy, metrics, logger, rateLimit
       answer = candidate.route.peek(key, req);
       break;
     }
-    if (found === undefined || answer === undefined) return fallback(req, res);
+    if (found === undefined) return fallback(req, res);
+    if (answer === undefined) {
+      onLookup?.(req, found.route.pattern, 'miss');
+      return fallback(req, res);
+    }
     // Counted last, so that a request falling through for another reason is counted once, by Express. Past the
     // limit Express answers the 429, counting the request again, which changes nothing: it is over either way.
     const limit = found.route.rateLimited ? rateLimit : null;
@@ -103,6 +121,7 @@ export function createResponseCache({ routes, policy, metrics, logger, rateLimit
     started: number,
   ): void {
     if (verdict !== undefined && !verdict.allowed) return fallback(req, res);
+    onLookup?.(req, found.route.pattern, 'hit');
     const { headers, url = '' } = req;
     const method = req.method as 'GET' | 'HEAD';
     const id = requestIdFor(req);

@@ -4,6 +4,7 @@ import pLimit from 'p-limit';
 import type { default as sharpFunction, Sharp } from 'sharp';
 import { type ProductImage, UpstreamError } from '../catalogue/product-source.js';
 import type { VariantFormat } from './variant-format.js';
+import { inSpan } from '../tracing/spans.js';
 
 type SharpModule = typeof sharpFunction;
 let loadingSharp: Promise<SharpModule> | undefined;
@@ -88,22 +89,25 @@ export function createImageResizer({
   return {
     async resize(image, width, format, label) {
       if (isSvg(image.contentType)) return image;
-      return limit(async () => {
-        try {
-          const sharp = await loadSharp();
-          const pipeline = sharp(image.body, { limitInputPixels: maxInputPixels })
-            // Phone photos are often stored sideways with an EXIF orientation: turn them first, so `width`
-            // is the width as seen.
-            .autoOrient()
-            .resize({ width, withoutEnlargement: true });
-          const output = format === 'source' ? sourceFormat(image.contentType) : format;
-          const body = await ENCODE[output](pipeline).toBuffer();
-          return { body, contentType: `image/${output}` };
-        } catch (error) {
-          const reason = error instanceof Error ? error.message.trim() : String(error);
-          throw new UnreadableImageError(`the image at ${label} cannot be resized: ${reason}`, { cause: error });
-        }
-      });
+      // The span covers the wait for a free resize too: a queue behind other resizes is time this request spent.
+      return inSpan('resize image', { 'catalogue.image.width': width, 'catalogue.image.format': format }, () =>
+        limit(async () => {
+          try {
+            const sharp = await loadSharp();
+            const pipeline = sharp(image.body, { limitInputPixels: maxInputPixels })
+              // Phone photos are often stored sideways with an EXIF orientation: turn them first, so `width`
+              // is the width as seen.
+              .autoOrient()
+              .resize({ width, withoutEnlargement: true });
+            const output = format === 'source' ? sourceFormat(image.contentType) : format;
+            const body = await ENCODE[output](pipeline).toBuffer();
+            return { body, contentType: `image/${output}` };
+          } catch (error) {
+            const reason = error instanceof Error ? error.message.trim() : String(error);
+            throw new UnreadableImageError(`the image at ${label} cannot be resized: ${reason}`, { cause: error });
+          }
+        }),
+      );
     },
   };
 }

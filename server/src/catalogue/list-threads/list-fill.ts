@@ -81,12 +81,18 @@ async function fetchBody({
   url,
   timeoutMs,
   maxBytes,
+  traceHeaders,
 }: Extract<FillJob, { op: 'fill' }>): Promise<
   { url: string; status: number; bytes: Buffer; validators: UpstreamValidators | undefined } | FillFailed
 > {
   let response;
   try {
-    response = await createUpstreamClient(timeoutMs).get(url, 'arraybuffer', { bytes: maxBytes, setting: 'UPSTREAM_MAX_BYTES' });
+    response = await createUpstreamClient(timeoutMs).get(
+      url,
+      'arraybuffer',
+      { bytes: maxBytes, setting: 'UPSTREAM_MAX_BYTES' },
+      { headers: traceHeaders },
+    );
   } catch (error) {
     if (!(error instanceof UpstreamError)) throw error;
     return { failed: error.message, timedOut: error.timedOut };

@@ -11,6 +11,7 @@ import { movableBuffers } from './movable-buffers.js';
 import { type Dropped, type FillJob, type FillOutcome, isReplyTo, type KeeperCalls, type KeeperOp, type KeeperReply } from './protocol.js';
 import { startThread } from './start-thread.js';
 import { deathOf, threadDeaths } from './thread-deaths.js';
+import { inSpan, traceHeaders } from '../../tracing/spans.js';
 
 /**
  * The product list's threads, supervised (docs/decisions/catalogue-off-the-request-thread.md). Each fill runs on a
@@ -169,11 +170,11 @@ export function createListKeeper({ logger, registry }: ListKeeperOptions): ListK
     if (isSmallList(compact.json.byteLength)) {
       // The keeper's thread keeps no list now: it may exit once idle.
       current = undefined;
-      return catalogueList({ ...made, ask: askedHere(compact) });
+      return catalogueList({ ...made, ask: tracedAsk(askedHere(compact), false) });
     }
     current = { listId: nextListId++, compact };
     if (keeperAvailable()) await keep(current);
-    return catalogueList({ ...made, ask: askKept(current.listId, compact) });
+    return catalogueList({ ...made, ask: tracedAsk(askKept(current.listId, compact), true) });
   }
 
   /**
@@ -233,7 +234,11 @@ export function createListKeeper({ logger, registry }: ListKeeperOptions): ListK
   }
 
   return {
-    fill: ({ url, timeoutMs, maxBytes }) => run({ op: 'fill', url, timeoutMs, maxBytes }),
+    // In a span when traces are on; the fill's thread has no SDK, so it is handed the trace-context headers to send.
+    fill: ({ url, timeoutMs, maxBytes }) =>
+      inSpan('list fill', { 'url.full': url, 'catalogue.list.on_keeper_thread': lastListSmall }, () =>
+        run({ op: 'fill', url, timeoutMs, maxBytes, traceHeaders: traceHeaders() }),
+      ),
     async load(json) {
       // A copy of its own (the reply to a Redis read may share Node's pool with other Buffers), moved to the thread.
       const result = await run({ op: 'load', json: new Uint8Array(json) });
@@ -248,6 +253,12 @@ export function createListKeeper({ logger, registry }: ListKeeperOptions): ListK
       await Promise.all([stopping?.worker.terminate(), ...[...filling].map((thread) => thread.terminate())]);
     },
   };
+}
+
+/** Each question about the list in a span of its own when traces are on, saying which kind of list answered it. */
+function tracedAsk(ask: AskList, large: boolean): AskList {
+  return (question) =>
+    inSpan('list question', { 'catalogue.list.question': question.kind, 'catalogue.list.large': large }, () => ask(question));
 }
 
 /** A body whose buffers came from another thread as Uint8Arrays: the same memory, viewed as Buffers again. */

@@ -9,8 +9,12 @@ import type { CompactList } from '../compact-list.js';
 import type { ListAnswer, ListQuestion } from '../list-questions.js';
 import type { UpstreamValidators } from '../product-source.js';
 
-/** Download the upstream's list, or read a copy another replica shared. */
-export type FillJob = { op: 'fill'; url: string; timeoutMs: number; maxBytes: number } | { op: 'load'; json: Uint8Array };
+/**
+ * Download the upstream's list, or read a copy another replica shared. `traceHeaders`: the W3C trace context of the
+ * request thread's span (none while traces are off), sent to the upstream as they are.
+ */
+export type FillJob =
+  { op: 'fill'; url: string; timeoutMs: number; maxBytes: number; traceHeaders: Record<string, string> } | { op: 'load'; json: Uint8Array };
 
 /** The upstream's items that were not products, by their index in its array. */
 export type Dropped = { index: number; issues: string }[];
