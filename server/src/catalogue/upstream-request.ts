@@ -18,11 +18,22 @@ export interface ByteLimit {
 export interface UpstreamClient {
   get(url: string, responseType: 'text' | 'arraybuffer', limit: ByteLimit, config?: AxiosRequestConfig): Promise<AxiosResponse<unknown>>;
   /**
+   * `url`'s answer once its headers have come, its body read as it arrives (a fill, which never holds the body
+   * whole): `chunks` fail as `get` does (the limit named, the time limit, a reset); `discard` closes a body not read.
+   */
+  stream(url: string, limit: ByteLimit, config?: AxiosRequestConfig): Promise<StreamedAnswer>;
+  /**
    * Whether what `url` answers is still what these validators describe: a conditional GET whose `304` is
    * 'not-modified' and whose 2xx is 'modified', its body left unread (the connection is closed); any other status
    * is an UpstreamError.
    */
   revalidate(url: string, validators: UpstreamValidators): Promise<'not-modified' | 'modified'>;
+}
+
+export interface StreamedAnswer {
+  response: AxiosResponse<unknown>;
+  chunks: AsyncIterable<Buffer>;
+  discard: () => void;
 }
 
 /**
@@ -47,25 +58,36 @@ export function createUpstreamClient(timeoutMs: number): UpstreamClient {
     validateStatus: () => true,
     maxRedirects: 3,
   });
+  const request = async (url: string, responseType: 'text' | 'arraybuffer' | 'stream', limit: ByteLimit, config: AxiosRequestConfig) => {
+    try {
+      return await client.get<unknown>(url, {
+        ...config,
+        responseType,
+        maxContentLength: limit.bytes,
+        // Keep the raw body: axios would otherwise guess at JSON and hide broken bodies.
+        transformResponse: (data: unknown) => data,
+        // axios's own `timeout` only notices a silent socket; this bounds the whole exchange, so an upstream
+        // that drips bytes forever is cut too.
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (error) {
+      throw upstreamFailure(error, url, limit);
+    }
+  };
   return {
-    async get(url, responseType, limit, config = {}) {
-      try {
-        return await client.get<unknown>(url, {
-          ...config,
-          responseType,
-          maxContentLength: limit.bytes,
-          // Keep the raw body: axios would otherwise guess at JSON and hide broken bodies.
-          transformResponse: (data: unknown) => data,
-          // axios's own `timeout` only notices a silent socket; this bounds the whole exchange, so an upstream
-          // that drips bytes forever is cut too.
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-      } catch (error) {
-        if (isAxiosError(error) && /maxContentLength/.test(error.message)) {
-          throw new UpstreamError(`${url} answered more than ${limit.setting} (${limit.bytes} bytes)`, { cause: error });
+    get: (url, responseType, limit, config = {}) => request(url, responseType, limit, config),
+    async stream(url, limit, config = {}) {
+      const response = await request(url, 'stream', limit, config);
+      // Node's adapter answers a Readable, the limit and the time limit enforced on it as it is read.
+      const body = response.data as Readable;
+      async function* chunks(): AsyncGenerator<Buffer> {
+        try {
+          for await (const chunk of body) yield chunk as Buffer;
+        } catch (error) {
+          throw upstreamFailure(error, url, limit);
         }
-        throw toUpstreamError(error, url);
       }
+      return { response, chunks: chunks(), discard: () => body.destroy() };
     },
     async revalidate(url, validators) {
       let response: AxiosResponse<Readable>;
@@ -104,6 +126,14 @@ export function validatorsOf(response: AxiosResponse): UpstreamValidators | unde
 
 export function isSuccess(response: AxiosResponse): boolean {
   return response.status >= 200 && response.status <= 299;
+}
+
+/** What went wrong reading `url`, as an UpstreamError: past the limit (naming its setting), timed out, or failed. */
+function upstreamFailure(error: unknown, url: string, limit: ByteLimit): UpstreamError {
+  if (isAxiosError(error) && /maxContentLength/.test(error.message)) {
+    return new UpstreamError(`${url} answered more than ${limit.setting} (${limit.bytes} bytes)`, { cause: error });
+  }
+  return toUpstreamError(error, url);
 }
 
 const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ERR_CANCELED']);
