@@ -58,7 +58,13 @@ export function createUpstreamClient(timeoutMs: number): UpstreamClient {
     validateStatus: () => true,
     maxRedirects: 3,
   });
-  const request = async (url: string, responseType: 'text' | 'arraybuffer' | 'stream', limit: ByteLimit, config: AxiosRequestConfig) => {
+  const request = async (
+    url: string,
+    responseType: 'text' | 'arraybuffer' | 'stream',
+    limit: ByteLimit,
+    config: AxiosRequestConfig,
+    signal = AbortSignal.timeout(timeoutMs),
+  ) => {
     try {
       return await client.get<unknown>(url, {
         ...config,
@@ -68,7 +74,7 @@ export function createUpstreamClient(timeoutMs: number): UpstreamClient {
         transformResponse: (data: unknown) => data,
         // axios's own `timeout` only notices a silent socket; this bounds the whole exchange, so an upstream
         // that drips bytes forever is cut too.
-        signal: AbortSignal.timeout(timeoutMs),
+        signal,
       });
     } catch (error) {
       throw upstreamFailure(error, url, limit);
@@ -77,14 +83,23 @@ export function createUpstreamClient(timeoutMs: number): UpstreamClient {
   return {
     get: (url, responseType, limit, config = {}) => request(url, responseType, limit, config),
     async stream(url, limit, config = {}) {
-      const response = await request(url, 'stream', limit, config);
-      // Node's adapter answers a Readable, the limit and the time limit enforced on it as it is read.
+      const waits = waitingBudget(timeoutMs);
+      const response = await waits.timed(request(url, 'stream', limit, config, waits.signal));
+      // Node's adapter answers a Readable, the limit enforced on it as it is read.
       const body = response.data as Readable;
       async function* chunks(): AsyncGenerator<Buffer> {
+        const reading = body[Symbol.asyncIterator]();
         try {
-          for await (const chunk of body) yield chunk as Buffer;
+          for (;;) {
+            const next = await waits.timed(reading.next());
+            if (next.done === true) return;
+            yield next.value as Buffer;
+          }
         } catch (error) {
           throw upstreamFailure(error, url, limit);
+        } finally {
+          // A body left before its end (the reader refused it) is closed.
+          await reading.return?.();
         }
       }
       return { response, chunks: chunks(), discard: () => body.destroy() };
@@ -126,6 +141,30 @@ export function validatorsOf(response: AxiosResponse): UpstreamValidators | unde
 
 export function isSuccess(response: AxiosResponse): boolean {
   return response.status >= 200 && response.status <= 299;
+}
+
+/**
+ * The time limit of a streamed answer, spent only while waiting on the upstream (for its headers, for each chunk):
+ * the reader parses each chunk as it comes, and that time is the fill's, not the upstream's, so a large list parsed
+ * on a busy machine is not cut where its download alone would have finished in time. An upstream that stalls or
+ * drips still runs the limit out. Past it, `signal` aborts the exchange (axios's cancel: a timeout, as before).
+ */
+function waitingBudget(timeoutMs: number): { signal: AbortSignal; timed: <T>(waiting: Promise<T>) => Promise<T> } {
+  const controller = new AbortController();
+  let left = timeoutMs;
+  return {
+    signal: controller.signal,
+    async timed(waiting) {
+      const started = performance.now();
+      const timer = setTimeout(() => controller.abort(), Math.max(0, left));
+      try {
+        return await waiting;
+      } finally {
+        clearTimeout(timer);
+        left -= performance.now() - started;
+      }
+    },
+  };
 }
 
 /** What went wrong reading `url`, as an UpstreamError: past the limit (naming its setting), timed out, or failed. */
