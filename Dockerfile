@@ -41,9 +41,13 @@ COPY client/package.json client/
 # Optional dependencies stay included: sharp's native binary for this platform (@img/sharp-linux-x64) is one.
 # npm nests a dependency under server/node_modules when the root holds another version of it (p-limit, say), so
 # that folder is part of what the runtime needs; created empty when nothing is nested, for the COPY below.
+# OpenTelemetry's packages (traces, off unless OTEL_EXPORTER_OTLP_ENDPOINT is set) each ship three builds, source
+# maps and type declarations; Node loads only the CommonJS build (build/src), so the rest goes: 42 MB → 12 MB.
 RUN npm ci --omit=dev --workspace server --include-workspace-root=false --no-audit --no-fund \
  && node -e "require('/app/node_modules/sharp')" \
  && mkdir -p server/node_modules \
+ && find node_modules server/node_modules -depth -type d \( -path '*/@opentelemetry/*/build/esm' -o -path '*/@opentelemetry/*/build/esnext' \) -exec rm -rf {} + \
+ && find node_modules server/node_modules -path '*/@opentelemetry/*' -type f \( -name '*.map' -o -name '*.d.ts' \) -delete \
  && npm cache clean --force
 
 # ---- runtime ------------------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ import type { Product } from '@catalogue/shared/product';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import { generateCatalogue } from '@catalogue/testing/generated-catalogue';
 import { describe, expect, it } from 'vitest';
-import { buildCompactList } from './compact-list.js';
+import { buildCompactList, compactListBuilder } from './compact-list.js';
 import { answerQuestion, selectPositions } from './list-questions.js';
 import { toPublicProduct } from './public-product.js';
 
@@ -29,6 +29,17 @@ describe('the compact list', () => {
     expect(Buffer.from(list.json).toString('utf8')).toBe(JSON.stringify(CATALOGUE.map(toPublicProduct)));
     expect(list.categories).toEqual(categoriesOf(CATALOGUE));
     expect(Buffer.from(buildCompactList([]).json).toString('utf8')).toBe('[]');
+  });
+
+  it('grows its JSON in shared memory as products are added: the same bytes, in plain memory or shared', () => {
+    const builder = compactListBuilder();
+    for (const product of CATALOGUE) builder.add(product);
+    const shared = builder.build('shared');
+    expect(shared.json.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(Buffer.from(shared.json)).toEqual(Buffer.from(list.json));
+    expect(list.json.buffer).toBeInstanceOf(ArrayBuffer);
+    expect(list.json.byteLength).toBe(list.json.buffer.byteLength);
+    expect([...shared.starts]).toEqual([...list.starts]);
   });
 
   it('selects the same products in the same order as the page’s own rule, for every sort, category and search', () => {

@@ -43,7 +43,13 @@ export type ListMemory = 'plain' | 'shared';
 function columnsIn(memory: ListMemory) {
   const bytesOf = (length: number) => (memory === 'shared' ? new SharedArrayBuffer(length) : new ArrayBuffer(length));
   return {
+    kind: memory,
     bytes: (length: number) => new Uint8Array(bytesOf(length)),
+    copy: (bytes: Uint8Array) => {
+      const copy = new Uint8Array(bytesOf(bytes.length));
+      copy.set(bytes);
+      return copy;
+    },
     positions: (values: ArrayLike<number>) => copied(new Uint32Array(bytesOf(values.length * 4)), values),
     numbers: (values: ArrayLike<number>) => copied(new Float64Array(bytesOf(values.length * 8)), values),
     smallNumbers: (values: ArrayLike<number>) => copied(new Uint16Array(bytesOf(values.length * 2)), values),
@@ -87,14 +93,12 @@ export function compactListBuilder(): CompactListBuilder {
   const categories: string[] = [];
   const categoryNumbers = new Map<string, number>();
   const categoryOf: number[] = [];
-  // Each product's JSON as a string on the heap until the list's buffer is allocated at its size: V8's pages go
-  // back with the fill's thread, where Buffers gathered meanwhile would be the allocator's to keep.
-  const texts: string[] = [];
+  const json = growingJson();
 
   return {
     add(product) {
       const { id, title, price, image, category } = product;
-      texts.push(JSON.stringify(toPublicProduct(product)));
+      json.append(JSON.stringify(toPublicProduct(product)));
       kept.push({ id, title, price, image });
       let number = categoryNumbers.get(category);
       if (number === undefined) {
@@ -105,28 +109,11 @@ export function compactListBuilder(): CompactListBuilder {
     },
 
     build(memory = 'plain') {
-      // Each product's JSON is written straight into the list's buffer: no Buffer a product, whose small
-      // allocations the allocator would keep after the fill.
-      const ends = new Array<number>(texts.length + 1);
-      let length = 1;
-      for (const [position, text] of texts.entries()) {
-        ends[position] = length;
-        length += Buffer.byteLength(text, 'utf8') + 1;
-      }
-      ends[texts.length] = Math.max(length, 2);
-      const columns = columnsIn(typeof memory === 'function' ? memory(ends[texts.length]!) : memory);
-      const starts = columns.positions(ends);
-      const json = columns.bytes(ends[texts.length]!);
-      const out = Buffer.from(json.buffer, json.byteOffset, json.byteLength);
-      out[0] = 0x5b; // [
-      for (const [position, text] of texts.entries()) {
-        const start = starts[position]!;
-        out[start + out.write(text, start, 'utf8')] = 0x2c; // ,
-      }
-      out[out.length - 1] = 0x5d; // ]
+      const { bytes, ends } = json.close();
+      const columns = columnsIn(typeof memory === 'function' ? memory(bytes.length) : memory);
       return {
-        json,
-        starts,
+        json: columns.kind === 'shared' ? bytes : columns.copy(bytes),
+        starts: columns.positions(ends),
         ids: columns.numbers(kept.map((product) => product.id)),
         categoryOf: columns.smallNumbers(categoryOf),
         categories,
@@ -140,6 +127,57 @@ export function compactListBuilder(): CompactListBuilder {
           columns,
         ),
       };
+    },
+  };
+}
+
+// Growable SharedArrayBuffers (ES2024, Node 20): declared here, as the projects that compile this file take ES2023's
+// library, whose SharedArrayBuffer cannot grow.
+declare global {
+  interface SharedArrayBuffer {
+    grow(newLength: number): void;
+    readonly maxByteLength: number;
+  }
+  interface SharedArrayBufferConstructor {
+    new (byteLength: number, options: { maxByteLength: number }): SharedArrayBuffer;
+  }
+}
+
+/**
+ * The list's JSON grown product by product in shared memory that grows in place (a growable SharedArrayBuffer): the
+ * bytes a large list keeps are written once, as the products come, and no product's JSON waits on the heap for the
+ * buffer to be allocated at its size (at 200,000 products some 100 MB of strings at the fill's peak). Growing commits
+ * pages of one reservation as they are written; none is copied. A small list's is copied to plain memory (at most
+ * HANDED_OVER_MAX_BYTES).
+ */
+function growingJson() {
+  // Offsets are Uint32 (`starts`): the reservation is the most they can address; only pages written are resident.
+  const json = new SharedArrayBuffer(1024, { maxByteLength: 2 ** 32 - 1 });
+  let out = Buffer.from(json);
+  out[0] = 0x5b; // [
+  let length = 1;
+  const ends: number[] = [];
+  const room = (bytes: number) => {
+    if (length + bytes <= json.byteLength) return;
+    // Past the reservation, grow throws: a list too large to address, never one cut short.
+    json.grow(Math.max(length + bytes, Math.min(json.maxByteLength, Math.ceil(json.byteLength * 1.5))));
+    out = Buffer.from(json);
+  };
+  return {
+    /** One product's JSON, then its comma (the last one's turned into the closing bracket). */
+    append(text: string): void {
+      // At most 3 bytes a UTF-16 unit: room checked without measuring the string first.
+      room(text.length * 3 + 1);
+      ends.push(length);
+      length += out.write(text, length, 'utf8');
+      out[length++] = 0x2c; // ,
+    },
+    close(): { bytes: Uint8Array; ends: number[] } {
+      if (ends.length === 0) room(1);
+      else length--; // the last comma
+      out[length++] = 0x5d; // ]
+      ends.push(length);
+      return { bytes: new Uint8Array(json, 0, length), ends };
     },
   };
 }

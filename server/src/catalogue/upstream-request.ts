@@ -19,11 +19,22 @@ export interface ByteLimit {
 export interface UpstreamClient {
   get(url: string, responseType: 'text' | 'arraybuffer', limit: ByteLimit, config?: AxiosRequestConfig): Promise<AxiosResponse<unknown>>;
   /**
+   * `url`'s answer once its headers have come, its body read as it arrives (a fill, which never holds the body
+   * whole): `chunks` fail as `get` does (the limit named, the time limit, a reset); `discard` closes a body not read.
+   */
+  stream(url: string, limit: ByteLimit, config?: AxiosRequestConfig): Promise<StreamedAnswer>;
+  /**
    * Whether what `url` answers is still what these validators describe: a conditional GET whose `304` is
    * 'not-modified' and whose 2xx is 'modified', its body left unread (the connection is closed); any other status
    * is an UpstreamError.
    */
   revalidate(url: string, validators: UpstreamValidators): Promise<'not-modified' | 'modified'>;
+}
+
+export interface StreamedAnswer {
+  response: AxiosResponse<unknown>;
+  chunks: AsyncIterable<Buffer>;
+  discard: () => void;
 }
 
 /**
@@ -48,29 +59,55 @@ export function createUpstreamClient(timeoutMs: number): UpstreamClient {
     validateStatus: () => true,
     maxRedirects: 3,
   });
+  const request = async (
+    url: string,
+    responseType: 'text' | 'arraybuffer' | 'stream',
+    limit: ByteLimit,
+    config: AxiosRequestConfig,
+    signal = AbortSignal.timeout(timeoutMs),
+  ) => {
+    try {
+      // A client span when traces are on, its `traceparent` sent along (tracing/spans.ts); for a stream, until its headers.
+      return await upstreamCallSpan(url, (traceHeaders) =>
+        client.get<unknown>(url, {
+          ...config,
+          headers: { ...traceHeaders, ...config.headers },
+          responseType,
+          maxContentLength: limit.bytes,
+          // Keep the raw body: axios would otherwise guess at JSON and hide broken bodies.
+          transformResponse: (data: unknown) => data,
+          // axios's own `timeout` only notices a silent socket; this bounds the whole exchange, so an upstream
+          // that drips bytes forever is cut too.
+          signal,
+        }),
+      );
+    } catch (error) {
+      throw upstreamFailure(error, url, limit);
+    }
+  };
   return {
-    async get(url, responseType, limit, config = {}) {
-      try {
-        // A client span when traces are on, its `traceparent` sent along (tracing/spans.ts).
-        return await upstreamCallSpan(url, (traceHeaders) =>
-          client.get<unknown>(url, {
-            ...config,
-            headers: { ...traceHeaders, ...config.headers },
-            responseType,
-            maxContentLength: limit.bytes,
-            // Keep the raw body: axios would otherwise guess at JSON and hide broken bodies.
-            transformResponse: (data: unknown) => data,
-            // axios's own `timeout` only notices a silent socket; this bounds the whole exchange, so an upstream
-            // that drips bytes forever is cut too.
-            signal: AbortSignal.timeout(timeoutMs),
-          }),
-        );
-      } catch (error) {
-        if (isAxiosError(error) && /maxContentLength/.test(error.message)) {
-          throw new UpstreamError(`${url} answered more than ${limit.setting} (${limit.bytes} bytes)`, { cause: error });
+    get: (url, responseType, limit, config = {}) => request(url, responseType, limit, config),
+    async stream(url, limit, config = {}) {
+      const waits = waitingBudget(timeoutMs);
+      const response = await waits.timed(request(url, 'stream', limit, config, waits.signal));
+      // Node's adapter answers a Readable, the limit enforced on it as it is read.
+      const body = response.data as Readable;
+      async function* chunks(): AsyncGenerator<Buffer> {
+        const reading = body[Symbol.asyncIterator]();
+        try {
+          for (;;) {
+            const next = await waits.timed(reading.next());
+            if (next.done === true) return;
+            yield next.value as Buffer;
+          }
+        } catch (error) {
+          throw upstreamFailure(error, url, limit);
+        } finally {
+          // A body left before its end (the reader refused it) is closed.
+          await reading.return?.();
         }
-        throw toUpstreamError(error, url);
       }
+      return { response, chunks: chunks(), discard: () => body.destroy() };
     },
     async revalidate(url, validators) {
       let response: AxiosResponse<Readable>;
@@ -111,6 +148,38 @@ export function validatorsOf(response: AxiosResponse): UpstreamValidators | unde
 
 export function isSuccess(response: AxiosResponse): boolean {
   return response.status >= 200 && response.status <= 299;
+}
+
+/**
+ * The time limit of a streamed answer, spent only while waiting on the upstream (for its headers, for each chunk):
+ * the reader parses each chunk as it comes, and that time is the fill's, not the upstream's, so a large list parsed
+ * on a busy machine is not cut where its download alone would have finished in time. An upstream that stalls or
+ * drips still runs the limit out. Past it, `signal` aborts the exchange (axios's cancel: a timeout, as before).
+ */
+function waitingBudget(timeoutMs: number): { signal: AbortSignal; timed: <T>(waiting: Promise<T>) => Promise<T> } {
+  const controller = new AbortController();
+  let left = timeoutMs;
+  return {
+    signal: controller.signal,
+    async timed(waiting) {
+      const started = performance.now();
+      const timer = setTimeout(() => controller.abort(), Math.max(0, left));
+      try {
+        return await waiting;
+      } finally {
+        clearTimeout(timer);
+        left -= performance.now() - started;
+      }
+    },
+  };
+}
+
+/** What went wrong reading `url`, as an UpstreamError: past the limit (naming its setting), timed out, or failed. */
+function upstreamFailure(error: unknown, url: string, limit: ByteLimit): UpstreamError {
+  if (isAxiosError(error) && /maxContentLength/.test(error.message)) {
+    return new UpstreamError(`${url} answered more than ${limit.setting} (${limit.bytes} bytes)`, { cause: error });
+  }
+  return toUpstreamError(error, url);
 }
 
 const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ERR_CANCELED']);

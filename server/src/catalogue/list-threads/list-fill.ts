@@ -1,16 +1,16 @@
 /**
- * One fill of the product list (docs/decisions/catalogue-off-the-request-thread.md): download the upstream's body
- * (tens of megabytes for a large catalogue), parse it, validate every product, build the compact list and encode its
- * public body; or the same from a copy another replica shared. It runs on a thread of its own that exits when the
- * fill is done (fill-thread.ts), so the heap that parsing grew goes back to the system with it: what comes out
- * is typed arrays and bytes only, moved to the thread that keeps the list.
+ * One fill of the product list (docs/decisions/catalogue-off-the-request-thread.md): read the upstream's body as it
+ * streams in (tens of megabytes for a large catalogue, never held whole), parse and validate each product as it
+ * completes, build the compact list and encode its public body; or the same from a copy another replica shared. It
+ * runs on a thread of its own that exits when the fill is done (fill-thread.ts), so the heap that parsing grew goes
+ * back to the system with it: what comes out is typed arrays and bytes only, moved to the thread that keeps the list.
  */
 import { type EncodedBody, encodeBody } from '../../http/encoded-body.js';
 import { type CompactList, type CompactListBuilder, compactListBuilder } from '../compact-list.js';
-import { eachJsonArrayItem } from '../json-array-items.js';
+import { eachJsonArrayItem, jsonArrayReader } from '../json-array-items.js';
 import { describeProductIssues, productSchema } from '../product-schema.js';
 import { UpstreamError, type UpstreamValidators } from '../product-source.js';
-import { createUpstreamClient, isSuccess, validatorsOf } from '../upstream-request.js';
+import { createUpstreamClient, isSuccess, type StreamedAnswer, validatorsOf } from '../upstream-request.js';
 import type { Dropped, FillFailed, FillJob, FillOutcome } from './protocol.js';
 
 /**
@@ -31,8 +31,6 @@ export const isSmallList = (jsonBytes: number): boolean => jsonBytes <= HANDED_O
 type Validated = { list: CompactListBuilder; dropped: Dropped; validators?: UpstreamValidators } | FillFailed;
 
 export async function runFill(job: FillJob): Promise<FillOutcome> {
-  // The body's bytes are out of scope once the products are validated, so they can go back before the list's own
-  // buffer is allocated: the fill's thread peaks lower.
   const had = job.op === 'load' ? validatedCopy(job.json) : await download(job);
   if ('failed' in had) return had;
   return { made: await make(had.list), dropped: had.dropped, ...(had.validators && { validators: had.validators }) };
@@ -53,15 +51,53 @@ function validatedCopy(json: Uint8Array): Validated {
   return read && valid ? { list, dropped: [] } : failed('the shared copy is not a list of valid products');
 }
 
-async function download(job: Extract<FillJob, { op: 'fill' }>): Promise<Validated> {
-  const fetched = await fetchBody(job);
-  if ('failed' in fetched) return fetched;
-  const { url, status, bytes, validators } = fetched;
-  // Item by item: the body is never one string nor the whole array parsed, so the fill's heap stays small and
-  // its thread's exit cheap. Each item's parse, and the schema's object, are garbage once the list has its JSON.
+async function download({ url, timeoutMs, maxBytes, traceHeaders }: Extract<FillJob, { op: 'fill' }>): Promise<Validated> {
+  let answer: StreamedAnswer;
+  try {
+    // The fill's thread has no tracing of its own: the trace context of the fill's span is sent as it was handed over.
+    answer = await createUpstreamClient(timeoutMs).stream(
+      url,
+      { bytes: maxBytes, setting: 'UPSTREAM_MAX_BYTES' },
+      { headers: traceHeaders },
+    );
+  } catch (error) {
+    return upstreamFailed(error);
+  }
+  const { response, chunks, discard } = answer;
+  if (!isSuccess(response)) {
+    discard();
+    return failed(`${url} answered ${response.status}`);
+  }
+  // Item by item as the body arrives: neither the body nor the whole array parsed is ever held, only the item
+  // being read, so the fill's heap stays small and its thread's exit cheap. Each item's parse, and the schema's
+  // object, are garbage once the list has its JSON.
   const { visit, list, dropped } = validating();
-  const read = eachJsonArrayItem(bytes, visit) ? { list, dropped } : whyNotAnArray(url, status, bytes);
-  return 'failed' in read || validators === undefined ? read : { ...read, validators };
+  const reader = jsonArrayReader(visit);
+  // The bytes before the array's first token, kept only until the reader finds it: a body that is no array at all
+  // is read whole (within UPSTREAM_MAX_BYTES) to say whether it is JSON, as before; it is no list, so nothing else
+  // is held meanwhile. A broken array is not JSON, said at once.
+  let whole: Buffer[] | undefined = [];
+  try {
+    for await (const chunk of chunks) {
+      whole?.push(chunk);
+      const reading = reader.push(chunk);
+      if (reader.opened()) whole = undefined;
+      if (!reading && whole === undefined) break;
+    }
+  } catch (error) {
+    return upstreamFailed(error);
+  }
+  const verdict = reader.end();
+  if (verdict === 'broken') return failed(`${url} answered ${response.status} with a body that is not JSON`);
+  if (verdict === 'not-an-array') return whyNotAnArray(url, response.status, Buffer.concat(whole ?? []));
+  const validators = validatorsOf(response);
+  return validators === undefined ? { list, dropped } : { list, dropped, validators };
+}
+
+/** An UpstreamError (the limit named, timed out, failed) as the fill's failure: errors do not cross threads. */
+function upstreamFailed(error: unknown): FillFailed {
+  if (!(error instanceof UpstreamError)) throw error;
+  return { failed: error.message, timedOut: error.timedOut };
 }
 
 /** Checks each item as it comes: a product goes into the list, anything else is reported with its index in the upstream's array. */
@@ -76,53 +112,21 @@ function validating(): { visit: (item: unknown, index: number) => void; list: Co
   return { visit, list, dropped };
 }
 
-/** The upstream's answer to a fill: its body's bytes and validators when it succeeded. */
-async function fetchBody({
-  url,
-  timeoutMs,
-  maxBytes,
-  traceHeaders,
-}: Extract<FillJob, { op: 'fill' }>): Promise<
-  { url: string; status: number; bytes: Buffer; validators: UpstreamValidators | undefined } | FillFailed
-> {
-  let response;
-  try {
-    response = await createUpstreamClient(timeoutMs).get(
-      url,
-      'arraybuffer',
-      { bytes: maxBytes, setting: 'UPSTREAM_MAX_BYTES' },
-      { headers: traceHeaders },
-    );
-  } catch (error) {
-    if (!(error instanceof UpstreamError)) throw error;
-    return { failed: error.message, timedOut: error.timedOut };
-  }
-  if (!isSuccess(response)) return failed(`${url} answered ${response.status}`);
-  // Node's adapter answers a Buffer already: wrapped again, not copied.
-  const data = response.data as Buffer | ArrayBuffer;
-  return { url, status: response.status, bytes: Buffer.isBuffer(data) ? data : Buffer.from(data), validators: validatorsOf(response) };
-}
-
 /**
- * What a body that is not a plain JSON array is, judged as the whole text always was (without a byte-order mark,
- * trimmed, JSON.parse): not JSON, or not an array, or (text around it that the item reader does not skip, such as a
- * byte-order mark) an array after all, read whole.
+ * What a body whose first token is not `[` is, judged as the whole text always was (without a byte-order mark,
+ * trimmed, JSON.parse): not JSON, or not an array.
  */
-function whyNotAnArray(url: string, status: number, bytes: Buffer): Validated {
+function whyNotAnArray(url: string, status: number, bytes: Buffer): FillFailed {
   const text = bytes
     .toString('utf8')
     .replace(/^\uFEFF/, '')
     .trim();
-  let raw: unknown;
   try {
-    raw = text === '' ? undefined : JSON.parse(text);
+    if (text !== '') JSON.parse(text);
   } catch {
     return failed(`${url} answered ${status} with a body that is not JSON`);
   }
-  if (!Array.isArray(raw)) return failed(`${url} did not answer a JSON array`);
-  const { visit, list, dropped } = validating();
-  raw.forEach(visit);
-  return { list, dropped };
+  return failed(`${url} did not answer a JSON array`);
 }
 
 const failed = (message: string): FillFailed => ({ failed: message, timedOut: false });
