@@ -39,7 +39,8 @@ describe('a fill reads the upstream body as it streams in', () => {
     upstream = await startUpstreamStub({ products: PRODUCTS });
   });
   afterAll(() => upstream.close());
-  const fill = (maxBytes = MAX_BYTES, timeoutMs = 20_000) => runFill({ op: 'fill', url: `${upstream.url}/products`, timeoutMs, maxBytes });
+  const fill = (maxBytes = MAX_BYTES, timeoutMs = 20_000) =>
+    runFill({ op: 'fill', url: `${upstream.url}/products`, timeoutMs, maxBytes, traceHeaders: {} });
 
   it('makes the same list from a body written in small pieces, each cut inside strings, escapes and characters', async () => {
     // Hostile titles and descriptions: what a scanner that lost its place at a chunk's edge would cut wrongly.
@@ -60,7 +61,7 @@ describe('a fill reads the upstream body as it streams in', () => {
       return pieces;
     });
     try {
-      const outcome = await runFill({ op: 'fill', url: chunked.url, timeoutMs: 20_000, maxBytes: MAX_BYTES });
+      const outcome = await runFill({ op: 'fill', url: chunked.url, timeoutMs: 20_000, maxBytes: MAX_BYTES, traceHeaders: {} });
       expect(listJson(outcome)).toBe(text(buildCompactList(hostile).json));
     } finally {
       await chunked.close();
