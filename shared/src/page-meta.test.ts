@@ -5,7 +5,7 @@ describe('pageMeta', () => {
   it('titles each page with its heading and the site name', () => {
     expect(pageMeta({ kind: 'home' }).title).toBe('Products Gallery · Catalogue');
     expect(pageMeta({ kind: 'products' }).title).toBe('Our Products · Catalogue');
-    expect(pageMeta({ kind: 'products', query: 'bag' }).title).toBe('Our Products · Catalogue');
+    expect(pageMeta({ kind: 'products', search: 'bag' }).title).toBe('Our Products · Catalogue');
     expect(pageMeta({ kind: 'product-loading' }).title).toBe('Loading product · Catalogue');
     expect(pageMeta({ kind: 'product-not-found' }).title).toBe('Product not found · Catalogue');
     expect(pageMeta({ kind: 'invalid-id' }).title).toBe('Invalid Product ID · Catalogue');
@@ -22,11 +22,11 @@ describe('pageMeta', () => {
 
   it('names the search text in the products description, and only when there is one', () => {
     const plain = pageMeta({ kind: 'products' }).description;
-    expect(pageMeta({ kind: 'products', query: '   ' }).description).toBe(plain);
-    expect(pageMeta({ kind: 'products', query: '  leather\n bag ' }).description).toBe(
+    expect(pageMeta({ kind: 'products', search: '   ' }).description).toBe(plain);
+    expect(pageMeta({ kind: 'products', search: '  leather\n bag ' }).description).toBe(
       'Products whose title contains “leather bag”, with their prices and ratings.',
     );
-    const long = pageMeta({ kind: 'products', query: 'x'.repeat(500) }).description;
+    const long = pageMeta({ kind: 'products', search: 'x'.repeat(500) }).description;
     expect(long.length).toBeLessThan(DESCRIPTION_MAX_CHARS);
     expect(long).toContain('…”');
   });
@@ -36,13 +36,13 @@ describe('pageMeta', () => {
       title: 'jewelery · Our Products · Catalogue',
       description: 'Every product in the category “jewelery” with its price and rating; search by title, sort by price or name.',
     });
-    expect(pageMeta({ kind: 'products', category: 'jewelery', query: ' gold ' }).description).toBe(
+    expect(pageMeta({ kind: 'products', category: 'jewelery', search: ' gold ' }).description).toBe(
       'Products in the category “jewelery” whose title contains “gold”, with their prices and ratings.',
     );
     expect(pageMeta({ kind: 'products', category: '' })).toEqual(pageMeta({ kind: 'products' }));
     const hostile = `<script>alert('category')</script> 100% "kids"?#`;
     expect(pageMeta({ kind: 'products', category: hostile }).title).toBe(`${hostile} · Our Products · Catalogue`);
-    const long = pageMeta({ kind: 'products', category: 'home & garden '.repeat(20), query: 'y'.repeat(200) });
+    const long = pageMeta({ kind: 'products', category: 'home & garden '.repeat(20), search: 'y'.repeat(200) });
     expect(long.title.length).toBeLessThan(90);
     expect(Array.from(long.description).length).toBeLessThanOrEqual(DESCRIPTION_MAX_CHARS);
   });

@@ -11,10 +11,10 @@ export const SITE_NAME = 'Catalogue';
 export type PageMetaInput =
   | { kind: 'home' }
   /**
-   * `query` is the search text of `/products?q=`, as typed (blank means no search); `category` the name of
+   * `search` is the search text of `/products?q=`, as typed (blank means no search); `category` the name of
    * `?category=`, exact (empty means every category).
    */
-  | { kind: 'products'; query?: string; category?: string }
+  | { kind: 'products'; search?: string; category?: string }
   | { kind: 'product'; product: Pick<Product, 'title' | 'description'> }
   | { kind: 'product-loading' }
   | { kind: 'product-not-found' }
@@ -50,7 +50,7 @@ function describe(input: PageMetaInput): { heading: string; description: string 
         description: 'Featured products from the catalogue, with every product a click away: prices, ratings and photos.',
       };
     case 'products': {
-      const query = clip(collapse(input.query ?? ''), QUERY_MAX_CHARS);
+      const query = clip(collapse(input.search ?? ''), QUERY_MAX_CHARS);
       const category = clip(collapse(input.category ?? ''), QUERY_MAX_CHARS);
       // A category's list is a page of its own: its name comes first in the tab title, where a tab shows it.
       return {

@@ -26,23 +26,23 @@ describe('resolvePage', () => {
   it.each([
     ['/', { kind: 'home' }],
     ['/?utm_source=x', { kind: 'home' }],
-    ['/products', { kind: 'products', query: '', category: '', sort: 'none', page: 1 }],
-    ['/Products/', { kind: 'products', query: '', category: '', sort: 'none', page: 1 }],
-    ['/products?q=leather+bag&sort=priceHighLow', { kind: 'products', query: 'leather bag', category: '', sort: 'priceHighLow', page: 1 }],
-    ['/products?sort=cheapest', { kind: 'products', query: '', category: '', sort: 'none', page: 1 }],
-    ['/products?category=jewelery&q=gold&sort=nameAZ', { kind: 'products', query: 'gold', category: 'jewelery', sort: 'nameAZ', page: 1 }],
+    ['/products', { kind: 'products', search: '', category: '', sort: 'none', page: 1 }],
+    ['/Products/', { kind: 'products', search: '', category: '', sort: 'none', page: 1 }],
+    ['/products?q=leather+bag&sort=priceHighLow', { kind: 'products', search: 'leather bag', category: '', sort: 'priceHighLow', page: 1 }],
+    ['/products?sort=cheapest', { kind: 'products', search: '', category: '', sort: 'none', page: 1 }],
+    ['/products?category=jewelery&q=gold&sort=nameAZ', { kind: 'products', search: 'gold', category: 'jewelery', sort: 'nameAZ', page: 1 }],
     [
       '/products?category=%3Cscript%3Ealert%28%27category%27%29%3C%2Fscript%3E+100%25+%22kids%22%3F%23',
-      { kind: 'products', query: '', category: `<script>alert('category')</script> 100% "kids"?#`, sort: 'none', page: 1 },
+      { kind: 'products', search: '', category: `<script>alert('category')</script> 100% "kids"?#`, sort: 'none', page: 1 },
     ],
     [
       '/products?category=home%20%26%20garden%2Foutdoor%20%F0%9F%8F%95%EF%B8%8F',
-      { kind: 'products', query: '', category: 'home & garden/outdoor 🏕️', sort: 'none', page: 1 },
+      { kind: 'products', search: '', category: 'home & garden/outdoor 🏕️', sort: 'none', page: 1 },
     ],
-    ['/products?category=', { kind: 'products', query: '', category: '', sort: 'none', page: 1 }],
-    ['/products?q=gold&page=3', { kind: 'products', query: 'gold', category: '', sort: 'none', page: 3 }],
-    ['/products?page=0', { kind: 'products', query: '', category: '', sort: 'none', page: 1 }],
-    ['/products?page=last', { kind: 'products', query: '', category: '', sort: 'none', page: 1 }],
+    ['/products?category=', { kind: 'products', search: '', category: '', sort: 'none', page: 1 }],
+    ['/products?q=gold&page=3', { kind: 'products', search: 'gold', category: '', sort: 'none', page: 3 }],
+    ['/products?page=0', { kind: 'products', search: '', category: '', sort: 'none', page: 1 }],
+    ['/products?page=last', { kind: 'products', search: '', category: '', sort: 'none', page: 1 }],
     ['/productdetails/7', { kind: 'product', id: 7 }],
     ['/productdetails/007/', { kind: 'product', id: 7 }],
     ['/productdetails/%37', { kind: 'product', id: 7 }],
@@ -56,7 +56,7 @@ describe('resolvePage', () => {
     ['//evil.example/products', { kind: 'not-found' }],
     // As React Router reads them: slashes after the path are ignored, and escapes are decoded before matching.
     ['////', { kind: 'home' }],
-    ['/%70roducts?q=bag', { kind: 'products', query: 'bag', category: '', sort: 'none', page: 1 }],
+    ['/%70roducts?q=bag', { kind: 'products', search: 'bag', category: '', sort: 'none', page: 1 }],
     ['/products%2F', { kind: 'not-found' }],
     ['/nope', { kind: 'not-found' }],
   ])('reads %s as %j', (url, route) => {
@@ -67,7 +67,7 @@ describe('resolvePage', () => {
 describe('pageOf', () => {
   it('names the page that shows each route', () => {
     expect(pageOf({ kind: 'home' })).toBe('home');
-    expect(pageOf({ kind: 'products', query: '', category: '', sort: 'none', page: 1 })).toBe('products');
+    expect(pageOf({ kind: 'products', search: '', category: '', sort: 'none', page: 1 })).toBe('products');
     expect(pageOf({ kind: 'product', id: 1 })).toBe('productDetails');
     expect(pageOf({ kind: 'invalid-id' })).toBe('productDetails');
     expect(pageOf({ kind: 'not-found' })).toBe('notFound');

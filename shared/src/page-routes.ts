@@ -1,7 +1,6 @@
 import { parseProductId } from './product-id.js';
 import { isSiteProductsQuery, parseProductsQuery, type ProductsQuery } from './product-paging.js';
 import { PAGE_PATHS, productDetailsPath } from './routes.js';
-import type { SortOption } from './sort.js';
 
 /** The site's pages, by name. */
 export type PageName = 'home' | 'products' | 'productDetails' | 'notFound';
@@ -79,10 +78,10 @@ export function matchPageRoute(pathname: string): PageMatch {
 export type PageRoute =
   | { kind: 'home' }
   /**
-   * `category` is the exact name of `?category=` ('' for every category); whether the catalogue has it is the
-   * data's to say, and so is whether it has `page` (1-based; shared/src/product-paging.ts).
+   * What `?q&category&sort&page` ask (ProductsQuery): whether the catalogue has the category is the data's to say,
+   * and so is whether it has the page.
    */
-  | { kind: 'products'; query: string; category: string; sort: SortOption; page: number }
+  | ({ kind: 'products' } & ProductsQuery)
   | { kind: 'product'; id: number }
   | { kind: 'invalid-id' }
   | { kind: 'not-found' };
@@ -120,7 +119,7 @@ export function readPageUrl(url: string): PageUrl {
       const { search, category, sort, page } = query;
       const siteSpelling =
         path === PAGE_PATHS.products && (queryAt === -1 || (rawQuery !== '' && isSiteProductsQuery(rawQuery, searchParams, query)));
-      return { route: { kind: 'products', query: search, category, sort, page }, siteSpelling };
+      return { route: { kind: 'products', search, category, sort, page }, siteSpelling };
     }
     case 'productDetails': {
       const id = parseProductId(params.id);
@@ -143,8 +142,8 @@ export function resolvePage(url: string): PageRoute {
  */
 export function productsQueryOf(route: { kind: 'home' } | Extract<PageRoute, { kind: 'products' }>): ProductsQuery {
   if (route.kind === 'home') return FIRST_PAGE;
-  const { query, category, sort, page } = route;
-  return { search: query, category, sort, page };
+  const { search, category, sort, page } = route;
+  return { search, category, sort, page };
 }
 
 const FIRST_PAGE: ProductsQuery = Object.freeze({ search: '', category: '', sort: 'none', page: 1 });

@@ -50,7 +50,7 @@ export function ProductsPage() {
   // The list's state lives in the URL (`?q=…&category=…&sort=…&page=…`), so reload, Back and shared links keep it.
   const query = parseProductsQuery(searchParams, 'lenient');
   const { search, category, sort, page } = query;
-  useDocumentTitle({ kind: 'products', query: search, category });
+  useDocumentTitle({ kind: 'products', search, category });
 
   // Two ways to the same list (docs/product.md, "Products"). A catalogue small enough to travel is held whole and
   // filtered here as the visitor types: the box follows every keystroke at once, the grid the deferred text, in a

@@ -91,18 +91,18 @@ describe('the compact list', () => {
     const [category] = list.categories;
     const byId = (direction: 1 | -1) => [...CATALOGUE].sort((a, b) => direction * (a.id - b.id));
     const ids = (bytes: Uint8Array) => (json(bytes) as Product[]).map((product) => product.id);
-    expect(ids(answerQuestion(list, 'selection', { category: null, byId: 'desc', limit: 5 }))).toEqual(
+    expect(ids(answerQuestion(list, 'selection', { category: null, sort: 'desc', limit: 5 }))).toEqual(
       byId(-1)
         .slice(0, 5)
         .map((p) => p.id),
     );
-    expect(ids(answerQuestion(list, 'selection', { category: null, byId: 'asc', limit: null }))).toEqual(byId(1).map((p) => p.id));
-    expect(ids(answerQuestion(list, 'selection', { category: category!, byId: null, limit: 3 }))).toEqual(
+    expect(ids(answerQuestion(list, 'selection', { category: null, sort: 'asc', limit: null }))).toEqual(byId(1).map((p) => p.id));
+    expect(ids(answerQuestion(list, 'selection', { category: category!, sort: null, limit: 3 }))).toEqual(
       CATALOGUE.filter((product) => product.category === category)
         .slice(0, 3)
         .map((p) => p.id),
     );
-    expect(json(answerQuestion(list, 'selection', { category: 'no such category', byId: null, limit: null }))).toEqual([]);
+    expect(json(answerQuestion(list, 'selection', { category: 'no such category', sort: null, limit: null }))).toEqual([]);
   });
 
   it('gives back the source’s own image locations for the copy replicas share', () => {

@@ -33,7 +33,8 @@ export type ListAnswer = { [K in QuestionKind]: AnswerOf<K> }[QuestionKind];
 export interface ListSelection {
   /** null: every category. */
   category: string | null;
-  byId: 'asc' | 'desc' | null;
+  /** By id, ascending or descending; null: the list's own order. */
+  sort: 'asc' | 'desc' | null;
   /** null: every product. */
   limit: number | null;
 }
@@ -87,11 +88,11 @@ const ANSWERERS: Answerers = {
     const tail = `,"total":${total},"page":${query.page},"pageSize":${PRODUCTS_PAGE_SIZE},"catalogueSize":${listSize(list)}}`;
     return Buffer.concat([Buffer.from('{"items":'), arrayJson(list, positions), Buffer.from(tail)]);
   },
-  selection(list, { category, byId, limit }) {
+  selection(list, { category, sort, limit }) {
     const size = listSize(list);
     const categoryNumber = category === null ? -1 : list.categories.indexOf(category);
     if (category !== null && categoryNumber === -1) return Buffer.from('[]');
-    const order = byId === null ? undefined : byId === 'asc' ? list.orders.idAsc : list.orders.idDesc;
+    const order = sort === null ? undefined : sort === 'asc' ? list.orders.idAsc : list.orders.idDesc;
     const positions: number[] = [];
     const wanted = limit ?? size;
     for (let step = 0; step < size && positions.length < wanted; step++) {

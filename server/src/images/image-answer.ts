@@ -1,6 +1,6 @@
 import type { Answer } from '../http/answer.js';
 import { IMAGE_CACHE_CONTROL, IMAGE_CSP, IMAGE_MAX_AGE_SECONDS } from './image-headers.js';
-import type { ImageAnswer } from './image-cache.js';
+import type { ImageEntry } from './image-cache.js';
 
 /**
  * A photo, original or resized, as the response cache and the Express route both send it (prepareAnswer, the
@@ -8,7 +8,7 @@ import type { ImageAnswer } from './image-cache.js';
  * JSON has them, the long lifetime and the sandbox; a variant adds `Vary: Accept`, since its format follows the
  * browser's `Accept`.
  */
-export function imageAnswer({ image, cacheStatus, ageSeconds }: ImageAnswer, { variesOnAccept }: { variesOnAccept: boolean }): Answer {
+export function imageAnswer({ image, cacheStatus, ageSeconds }: ImageEntry, { variesOnAccept }: { variesOnAccept: boolean }): Answer {
   return {
     body: { identity: image.body, etag: image.etag },
     contentType: image.contentType,

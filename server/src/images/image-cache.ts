@@ -18,7 +18,7 @@ export interface CachedImage {
 }
 
 /** An image as one request gets it, described as the catalogue describes its JSON (docs/api.md, "Caching"). */
-export interface ImageAnswer {
+export interface ImageEntry {
   image: CachedImage;
   cacheStatus: CacheStatus;
   /** Whole seconds since the source last gave or confirmed the original. */
@@ -54,11 +54,11 @@ export interface ImageCacheOptions {
  * so an outage is ridden out even after the byte budget pushed an original's own bytes out.
  */
 export interface ImageCache {
-  original(location: string): Promise<ImageAnswer>;
+  original(location: string): Promise<ImageEntry>;
   /** Resizes the original (fetched or cached) when no variant of the current original is held. */
-  variant(location: string, width: ImageWidth, format: VariantFormat): Promise<ImageAnswer>;
+  variant(location: string, width: ImageWidth, format: VariantFormat): Promise<ImageEntry>;
   /** The variant if it is held and fresh now (a HIT), else `undefined`; never asks the source nor resizes. */
-  peekVariant(location: string, width: ImageWidth, format: VariantFormat): ImageAnswer | undefined;
+  peekVariant(location: string, width: ImageWidth, format: VariantFormat): ImageEntry | undefined;
   /** Resolves once every source request and resize started so far has settled (tests, shutdown). */
   settled(): Promise<void>;
   clear(): void;
@@ -168,7 +168,7 @@ export function createImageCache(options: ImageCacheOptions): ImageCache {
     return variant;
   }
 
-  function answer(image: CachedImage, cacheStatus: CacheStatus, record: OriginalRecord): ImageAnswer {
+  function answer(image: CachedImage, cacheStatus: CacheStatus, record: OriginalRecord): ImageEntry {
     return { image, cacheStatus, ageSeconds: Math.max(0, Math.floor((now() - record.checkedAt) / 1000)) };
   }
 

@@ -6,7 +6,7 @@ import type { ProductSource } from '../catalogue/product-source.js';
 import type { Config } from '../config.js';
 import type { Metrics } from '../http/metrics.js';
 import type { Logger } from '../logger.js';
-import { createImageCache, type ImageAnswer } from './image-cache.js';
+import { createImageCache, type ImageEntry } from './image-cache.js';
 import { createImageResizer } from './resize-image.js';
 import type { VariantFormat } from './variant-format.js';
 
@@ -26,14 +26,14 @@ export interface ProductImagesOptions {
 /** Product photos by product id: the slice's cache over the catalogue's products and source. */
 export interface ProductImages {
   /** The image at the location the source gave for this product; never a location from anywhere else. */
-  original(id: number): Promise<ImageAnswer>;
+  original(id: number): Promise<ImageEntry>;
   /** That image resized: made once per original, width and format, and kept while the original stays the same. */
-  variant(id: number, width: ImageWidth, format: VariantFormat): Promise<ImageAnswer>;
+  variant(id: number, width: ImageWidth, format: VariantFormat): Promise<ImageEntry>;
   /**
    * The variant if the product's photo location, learnt from the catalogue, and the variant are both fresh now, else
    * `undefined`; never asks the catalogue or the source, nor resizes.
    */
-  peekVariant(id: number, width: ImageWidth, format: VariantFormat): ImageAnswer | undefined;
+  peekVariant(id: number, width: ImageWidth, format: VariantFormat): ImageEntry | undefined;
   /** Resolves once every source request and resize started so far has settled (tests, shutdown). */
   settled(): Promise<void>;
   close(): void;

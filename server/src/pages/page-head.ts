@@ -115,7 +115,7 @@ function metaInput(route: PageRoute, data: PageData): PageMetaInput {
     case 'home':
       return { kind: 'home' };
     case 'products':
-      return { kind: 'products', query: route.query, category: route.category };
+      return { kind: 'products', search: route.search, category: route.category };
     case 'product': {
       const product = productOf(data);
       // A failed request shows 'Product not found' too (docs/product.md, "Product detail").

@@ -5,17 +5,17 @@ import { canonicalPath, readPage } from './page-route.js';
 describe('canonicalPath', () => {
   it('keeps the category and the trimmed search and drops the sort; error pages have none', () => {
     expect(canonicalPath({ kind: 'home' })).toBe('/');
-    expect(canonicalPath({ kind: 'products', query: '  leather bag ', category: '', sort: 'nameAZ', page: 1 })).toBe(
+    expect(canonicalPath({ kind: 'products', search: '  leather bag ', category: '', sort: 'nameAZ', page: 1 })).toBe(
       '/products?q=leather+bag',
     );
-    expect(canonicalPath({ kind: 'products', query: ' ', category: '', sort: 'nameAZ', page: 1 })).toBe('/products');
-    expect(canonicalPath({ kind: 'products', query: ' gold', category: 'jewelery', sort: 'priceLowHigh', page: 1 })).toBe(
+    expect(canonicalPath({ kind: 'products', search: ' ', category: '', sort: 'nameAZ', page: 1 })).toBe('/products');
+    expect(canonicalPath({ kind: 'products', search: ' gold', category: 'jewelery', sort: 'priceLowHigh', page: 1 })).toBe(
       '/products?category=jewelery&q=gold',
     );
-    expect(canonicalPath({ kind: 'products', query: ' gold', category: 'jewelery', sort: 'nameAZ', page: 4 })).toBe(
+    expect(canonicalPath({ kind: 'products', search: ' gold', category: 'jewelery', sort: 'nameAZ', page: 4 })).toBe(
       '/products?category=jewelery&q=gold&page=4',
     );
-    expect(canonicalPath({ kind: 'products', query: '', category: 'home & garden/outdoor 🏕️', sort: 'none', page: 1 })).toBe(
+    expect(canonicalPath({ kind: 'products', search: '', category: 'home & garden/outdoor 🏕️', sort: 'none', page: 1 })).toBe(
       '/products?category=home+%26+garden%2Foutdoor+%F0%9F%8F%95%EF%B8%8F',
     );
     expect(canonicalPath({ kind: 'product', id: 7 })).toBe('/productdetails/7');

@@ -15,7 +15,7 @@ export function canonicalPath(route: PageRoute): string | null {
     case 'products': {
       const params = new URLSearchParams();
       if (route.category !== '') params.set(PRODUCTS_PARAMS.category, route.category);
-      const query = route.query.trim();
+      const query = route.search.trim();
       if (query !== '') params.set(PRODUCTS_PARAMS.search, query);
       if (route.page !== 1) params.set(PRODUCTS_PARAMS.page, String(route.page));
       return params.size > 0 ? `${PAGE_PATHS.products}?${params.toString()}` : PAGE_PATHS.products;
@@ -60,7 +60,7 @@ function sitePath(route: PageRoute): string | undefined {
     case 'home':
       return PAGE_PATHS.home;
     case 'products':
-      return route.query.length <= CACHEABLE_QUERY_MAX_CHARS ? productsPagePath(productsQueryOf(route)) : undefined;
+      return route.search.length <= CACHEABLE_QUERY_MAX_CHARS ? productsPagePath(productsQueryOf(route)) : undefined;
     case 'product':
       return productDetailsPath(route.id);
     case 'invalid-id':

@@ -1,18 +1,17 @@
+import type { ListSelection } from '../catalogue/list-questions.js';
+
 /**
  * The Fake Store's list options, `?limit=N&sort=asc|desc`, on `/api/products` and `/api/products/category/{name}`
  * (docs/api.md, "Routes"): `sort` orders by id, then `limit` keeps the first N. Where the Fake Store is lax (it
  * ignores a bad limit, or answers nothing), this answers 400 with a message naming the parameter, so a typo
  * shows at once rather than as a surprising list.
  */
-export type ListSort = 'asc' | 'desc';
-
-/** Not the page's `?q&category&sort&page` (ProductsQuery, shared/src/product-paging.ts): the Fake Store's own two. */
-export interface ListOptions {
-  /** null: the catalogue's own order. */
-  sort: ListSort | null;
-  /** null: every product. */
-  limit: number | null;
-}
+/**
+ * What the two select of the list, in the list's own terms (catalogue/list-questions.ts): not the page's
+ * `?q&category&sort&page` (ProductsQuery, shared/src/product-paging.ts).
+ */
+export type ListOptions = Omit<ListSelection, 'category'>;
+export type ListSort = NonNullable<ListOptions['sort']>;
 
 /**
  * The largest `limit` accepted: a bound keeps the parameter a count, and anything at or above the list's length

@@ -242,19 +242,19 @@ describe('the views of the list', () => {
     const views = createListViews(catalogue);
     const view = { of: 'category', name: 'jewelery', sort: 'desc', limit: 3 } as const;
     expect(views.peek(view)).toBeUndefined();
-    const first = await views.answer(view);
+    const first = await views.get(view);
     expect(views.peek(view)?.body).toBe(first.body);
-    expect((await views.answer(view)).body).toBe(first.body);
+    expect((await views.get(view)).body).toBe(first.body);
     // Every unknown name shares one body; a limit past the category's size is no limit.
-    expect((await views.answer({ ...view, name: 'a' })).body).toBe((await views.answer({ ...view, name: 'b' })).body);
-    const all = await views.answer({ ...view, sort: null, limit: 4 });
-    expect((await views.answer({ ...view, sort: null, limit: 400 })).body).toBe(all.body);
+    expect((await views.get({ ...view, name: 'a' })).body).toBe((await views.get({ ...view, name: 'b' })).body);
+    const all = await views.get({ ...view, sort: null, limit: 4 });
+    expect((await views.get({ ...view, sort: null, limit: 400 })).body).toBe(all.body);
 
     upstream.setProducts(FIXTURE_PRODUCTS.slice(0, 7));
     clock.advanceSeconds(301);
     await catalogue.listProducts();
     await catalogue.settled();
-    const refilled = await views.answer(view);
+    const refilled = await views.get(view);
     expect(refilled.body).not.toBe(first.body);
     expect(JSON.parse(refilled.body.identity.toString('utf8'))).toMatchObject([{ id: 7 }, { id: 6 }, { id: 5 }]);
   });

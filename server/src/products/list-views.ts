@@ -16,7 +16,7 @@ export type ListView = ({ of: 'products' } & ListOptions) | { of: 'categories' }
  */
 export interface ListViews {
   /** The view's answer: waits for the list (a miss asks the upstream; its errors are the list's). */
-  answer(view: ListView): Promise<Answer>;
+  get(view: ListView): Promise<Answer>;
   /** The view's answer if the list is a fresh hit and the view's body is prepared already; never waits. */
   peek(view: ListView): Answer | undefined;
 }
@@ -53,11 +53,11 @@ export function createListViews(catalogue: CachedCatalogue): ListViews {
     if (view.of === 'products' && view.sort === null && limit === null) return null;
     const key = `${view.of}|sort:${view.sort ?? 'none'}|limit:${limit ?? 'all'}${nameSuffix}`;
     const category = view.of === 'category' ? view.name : null;
-    return { key, derive: () => list.selection({ category, byId: view.sort, limit }) };
+    return { key, derive: () => list.selection({ category, sort: view.sort, limit }) };
   }
 
   return {
-    async answer(view) {
+    async get(view) {
       const list = await catalogue.listProducts();
       const planned = plan(view, list.value);
       if (planned === null) return jsonAnswer(list);

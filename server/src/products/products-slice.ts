@@ -52,18 +52,18 @@ export function createProductsSlice({ catalogue, caching, logger }: ProductsSlic
     router,
     [
       cachedApiRoute(list, {
-        get: (options) => views.answer({ of: 'products', ...options }),
+        get: (options) => views.get({ of: 'products', ...options }),
         peek: (options) => views.peek({ of: 'products', ...options }),
         failures: listFailures,
       }),
-      cachedApiRoute(searchRoute, { get: (query) => search.answer(query), peek: (query) => search.peek(query), failures: listFailures }),
+      cachedApiRoute(searchRoute, { get: (query) => search.get(query), peek: (query) => search.peek(query), failures: listFailures }),
       cachedApiRoute(categories, {
-        get: () => views.answer({ of: 'categories' }),
+        get: () => views.get({ of: 'categories' }),
         peek: () => views.peek({ of: 'categories' }),
         failures: listFailures,
       }),
       cachedApiRoute(category, {
-        get: (view) => views.answer({ of: 'category', ...view }),
+        get: (view) => views.get({ of: 'category', ...view }),
         peek: (view) => views.peek({ of: 'category', ...view }),
         failures: listFailures,
       }),

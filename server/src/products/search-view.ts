@@ -13,7 +13,7 @@ import { jsonAnswer } from './json-answer.js';
  */
 export interface SearchView {
   /** The page's answer: waits for the list (a miss asks the upstream; its errors are the list's). */
-  answer(query: ProductsQuery): Promise<Answer>;
+  get(query: ProductsQuery): Promise<Answer>;
   /** The page's answer if the list is a fresh hit and the page's body is prepared already; never waits. */
   peek(query: ProductsQuery): Answer | undefined;
 }
@@ -29,7 +29,7 @@ function keyOf({ search, category, sort, page }: ProductsQuery): string {
 export function createSearchView(catalogue: CachedCatalogue): SearchView {
   const bodies = createDerivedBodyCache(SEARCH_BODIES_MAX_BYTES);
   return {
-    async answer(query) {
+    async get(query) {
       const list = await catalogue.listProducts();
       const body = await bodies.get(keyOf(query), list.body, () => list.value.searchPage(query), true);
       return jsonAnswer({ ...list, body });
