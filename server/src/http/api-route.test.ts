@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { answerContext } from './answer-context.js';
 import { type Answer, httpCachingPolicy } from './answer.js';
 import {
-  type ApiRoute,
+  type DeclaredRoute,
   apiPattern,
   cacheableRoute,
   cachedApiRoute,
@@ -27,15 +27,15 @@ describe('rawQueryOf', () => {
 });
 
 describe('one declaration, three names', () => {
-  const item: ApiRoute<{ name: string; query: string }> = {
+  const item: DeclaredRoute<{ name: string; query: string }> = {
     path: '/things/:name/part',
     readsQuery: true,
     read: ({ params, query }) => (params.name === 'bad' ? { error: 'bad name' } : { name: params.name ?? '', query }),
   };
-  const plain: ApiRoute<string> = { path: '/things.json', readsQuery: false, read: () => 'all' };
-  const cacheable = (route: ApiRoute<unknown>) =>
+  const plain: DeclaredRoute<string> = { path: '/things.json', readsQuery: false, read: () => 'all' };
+  const cacheable = (route: DeclaredRoute<unknown>) =>
     cacheableRoute(cachedApiRoute(route, { get: () => Promise.reject(new Error('not asked')), peek: () => undefined }));
-  const match = (route: ApiRoute<unknown>, url: string) => cacheable(route).match(url);
+  const match = (route: DeclaredRoute<unknown>, url: string) => cacheable(route).match(url);
 
   it('names the route for Express, the metrics and the OpenAPI document from its one path', () => {
     expect(apiPattern(item)).toBe('/api/things/:name/part');
@@ -67,7 +67,7 @@ describe('one cacheable route declaration, both paths', () => {
   const servers: Server[] = [];
   afterEach(() => Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve)))));
 
-  const word: ApiRoute<string> = {
+  const word: DeclaredRoute<string> = {
     path: '/words/:word',
     readsQuery: false,
     read: ({ params }) => (params.word === 'bad' ? { error: 'bad word' } : (params.word ?? '')),

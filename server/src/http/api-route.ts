@@ -6,7 +6,7 @@ import { allowOnlyGetAndHead } from './method-not-allowed.js';
 import type { CacheableRoute } from './response-cache.js';
 import { sendCachedAnswer } from './send-answer.js';
 
-/** Where the JSON API is mounted (app.ts): every ApiRoute's path is under it. */
+/** Where the JSON API is mounted (app.ts): every `/api` route's path is under it. */
 export const API_BASE = '/api';
 
 /** A request a route will not answer: a 400 with this one-line message, before anything reaches the catalogue. */
@@ -27,14 +27,15 @@ export interface RouteRequest {
 }
 
 /**
- * One `/api` route, declared once by its slice: its path under API_BASE in Express's syntax (`/products/:id`), and
+ * One route, declared once by its slice: its path in Express's syntax (`/products/:id`; an `/api` route's under
+ * API_BASE, a page's at the root), and
  * how it reads a request into what it answers for (`Input`: an id, a query) or refuses it. The declaration
  * feeds the three places that name a route: Express's path (mountApiRoute), the response cache's matcher
  * (cacheableRoute, which reads the URL with the same `read`, so a URL it takes is one Express would answer the
  * same way) and the OpenAPI document's path (openApiPath). A cacheable route reaches the first two through
- * CachedRoute and mountCachedRoutes below. A site route (a page) has the same shape, its path at the root.
+ * CachedRoute and mountCachedRoutes below.
  */
-export interface ApiRoute<Input> {
+export interface DeclaredRoute<Input> {
   readonly path: string;
   /** Whether `read` looks at the query: the response cache leaves a URL with a query to Express otherwise. */
   readonly readsQuery: boolean;
@@ -42,7 +43,7 @@ export interface ApiRoute<Input> {
 }
 
 /** A route's declaration, typed by what it reads (`apiRoute<number>({ path: '/products/:id', … })`). */
-export function apiRoute<Input>(route: ApiRoute<Input>): ApiRoute<Input> {
+export function apiRoute<Input>(route: DeclaredRoute<Input>): DeclaredRoute<Input> {
   return route;
 }
 
@@ -51,12 +52,12 @@ export function isRefusal(value: unknown): value is Refusal {
 }
 
 /** The route as the metrics name it (`/api/products/:id`): Express's `baseUrl` and route path. */
-export function apiPattern(route: ApiRoute<unknown>): string {
+export function apiPattern(route: DeclaredRoute<unknown>): string {
   return `${API_BASE}${route.path}`;
 }
 
 /** The route's path as the OpenAPI document writes it, relative to its server `/api`: `/products/{id}`. */
-export function openApiPath(route: ApiRoute<unknown>): string {
+export function openApiPath(route: DeclaredRoute<unknown>): string {
   return route.path.replace(/:(\w+)/g, '{$1}');
 }
 
@@ -97,7 +98,7 @@ export interface UncachedAnswer {
  * the route's one `read`.
  */
 export interface CachedRoute<Input> {
-  readonly route: ApiRoute<Input>;
+  readonly route: DeclaredRoute<Input>;
   readonly scope: RouteScope;
   get(input: Input, req: IncomingMessage): Promise<Answer | UncachedAnswer>;
   peek(input: Input, req: IncomingMessage): Answer | undefined;
@@ -108,12 +109,12 @@ export interface CachedRoute<Input> {
 type Reads<Input> = Omit<CachedRoute<Input>, 'route' | 'scope'>;
 
 /** A cacheable `/api` route's declaration, typed by what its route reads. */
-export function cachedApiRoute<Input>(route: ApiRoute<Input>, reads: Reads<Input>): CachedRoute<Input> {
+export function cachedApiRoute<Input>(route: DeclaredRoute<Input>, reads: Reads<Input>): CachedRoute<Input> {
   return { route, scope: 'api', ...reads };
 }
 
 /** A cacheable page's declaration: its route's path at the root, read from the whole URL. */
-export function cachedSiteRoute<Input>(route: ApiRoute<Input>, reads: Reads<Input>): CachedRoute<Input> {
+export function cachedSiteRoute<Input>(route: DeclaredRoute<Input>, reads: Reads<Input>): CachedRoute<Input> {
   return { route, scope: 'site', ...reads };
 }
 
@@ -160,14 +161,14 @@ export function cachedRouteHandler<Input>(cached: CachedRoute<Input>, caching: H
  */
 export function mountApiRoute<Input>(
   router: Router,
-  route: ApiRoute<Input>,
+  route: DeclaredRoute<Input>,
   handle: (input: Input, req: Request, res: Response) => Promise<void> | void,
 ): void {
   router.route(route.path).get(readingRequest(route, handle)).all(allowOnlyGetAndHead);
 }
 
 function readingRequest<Input>(
-  route: ApiRoute<Input>,
+  route: DeclaredRoute<Input>,
   handle: (input: Input, req: Request, res: Response) => Promise<void> | void,
 ): RequestHandler {
   return async (req, res) => {

@@ -6,7 +6,7 @@ import type { CacheEntry, CachedCatalogue } from '../catalogue/cached-catalogue.
 import { createDerivedBodyCache } from '../catalogue/derived-body-cache.js';
 import type { Config } from '../config.js';
 import type { Answer, HttpCachingPolicy } from '../http/answer.js';
-import { type ApiRoute, cachedRouteHandler, cachedSiteRoute, mountCachedRoutes, type UncachedAnswer } from '../http/api-route.js';
+import { type DeclaredRoute, cachedRouteHandler, cachedSiteRoute, mountCachedRoutes, type UncachedAnswer } from '../http/api-route.js';
 import { encodeBody, type EncodedBody } from '../http/encoded-body.js';
 import type { Slice } from '../http/slice.js';
 import type { Logger } from '../logger.js';
@@ -39,7 +39,7 @@ const PAGE_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 const NOT_BUILT = 'The site is not built yet: run `npm run build`, then restart the server.\n';
 
 /** The site's pages, declared once each (http/api-route.ts): each reads its URL with readPage (page-route.ts). */
-const pageRoute = (path: string, readsQuery: boolean): ApiRoute<PageRead> => ({ path, readsQuery, read: ({ url }) => readPage(url) });
+const pageRoute = (path: string, readsQuery: boolean): DeclaredRoute<PageRead> => ({ path, readsQuery, read: ({ url }) => readPage(url) });
 /** The pages that answer with the catalogue's data, in the page table's order (shared/src/page-routes.ts). */
 const CACHED_PAGES = [
   pageRoute(PAGE_PATHS.home, false),
