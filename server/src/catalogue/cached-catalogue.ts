@@ -72,7 +72,7 @@ const productCopies = {
 /** The list's shared copy: its JSON, made by the thread that holds the list and read on a fill's thread (list-keeper.ts). */
 function listCopies(source: ProductSource) {
   return {
-    encode: (list: CatalogueList) => list.sourceJson(),
+    encode: (list: CatalogueList) => list.copyJson(),
     decode: (json: Buffer) => source.listFromCopy(json),
   };
 }

@@ -38,7 +38,7 @@ export interface CatalogueList {
   /** `/sitemap.xml` (page null) or a numbered file of it; undefined when there is no such file. */
   sitemap(origin: string, lastModified: Date, page: number | null): Promise<Buffer | undefined>;
   /** The list with the source's image locations, as JSON: the copy replicas share through Redis. */
-  sourceJson(): Promise<Buffer>;
+  copyJson(): Promise<Buffer>;
 }
 
 /** How a list's questions are answered: here, or by the thread that holds it. */
@@ -77,7 +77,7 @@ export function catalogueList({
       const xml = await answerTo(ask, 'sitemap', { kind: 'sitemap', ask: question });
       return xml === null ? undefined : asBuffer(xml);
     },
-    sourceJson: async () => asBuffer(await answerTo(ask, 'sourceJson', { kind: 'sourceJson', ask: null })),
+    copyJson: async () => asBuffer(await answerTo(ask, 'copyJson', { kind: 'copyJson', ask: null })),
   };
 }
 

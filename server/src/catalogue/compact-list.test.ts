@@ -106,7 +106,7 @@ describe('the compact list', () => {
   });
 
   it('gives back the source’s own image locations for the copy replicas share', () => {
-    expect(json(answerQuestion(list, 'sourceJson', null))).toEqual(JSON.parse(JSON.stringify(CATALOGUE)));
+    expect(json(answerQuestion(list, 'copyJson', null))).toEqual(JSON.parse(JSON.stringify(CATALOGUE)));
   });
 
   it('makes the sitemap where the list is', () => {

@@ -11,13 +11,13 @@ import { type EncodedBody, encodedSize } from '../http/encoded-body.js';
  * query parameters make the space of keys unbounded.
  */
 export interface DerivedBodyCache {
-  /** The body kept for `key`, if it was derived from `source`. */
-  peek(key: string, source: EncodedBody): EncodedBody | undefined;
+  /** The body kept for `key`, if it was derived from `madeFrom`. */
+  peek(key: string, madeFrom: EncodedBody): EncodedBody | undefined;
   /**
-   * The body for `key` derived from `source`: the kept one, the one being derived by another request (work on
-   * one key from one source is shared), or a new one from `derive`, then kept when `keep` says so.
+   * The body for `key` derived from `madeFrom`: the kept one, the one being derived by another request (work on
+   * one key from one body is shared), or a new one from `derive`, then kept when `keep` says so.
    */
-  get(key: string, source: EncodedBody, derive: () => Promise<EncodedBody>, keep: boolean): Promise<EncodedBody>;
+  get(key: string, madeFrom: EncodedBody, derive: () => Promise<EncodedBody>, keep: boolean): Promise<EncodedBody>;
 }
 
 interface Entry {
@@ -25,7 +25,7 @@ interface Entry {
    * Weak: once the catalogue has replaced this entry, nothing should keep it alive for a body that is no longer
    * valid anyway. The byte budget then bounds all the memory derived bodies hold.
    */
-  source: WeakRef<EncodedBody>;
+  madeFrom: WeakRef<EncodedBody>;
   derived: EncodedBody;
 }
 
@@ -34,26 +34,26 @@ export function createDerivedBodyCache(maxBytes: number): DerivedBodyCache {
     maxSize: maxBytes,
     sizeCalculation: ({ derived }) => encodedSize(derived),
   });
-  const deriving = new Map<string, { source: EncodedBody; derived: Promise<EncodedBody> }>();
+  const deriving = new Map<string, { madeFrom: EncodedBody; derived: Promise<EncodedBody> }>();
 
-  function peek(key: string, source: EncodedBody): EncodedBody | undefined {
+  function peek(key: string, madeFrom: EncodedBody): EncodedBody | undefined {
     const entry = bodies.get(key);
-    return entry?.source.deref() === source ? entry.derived : undefined;
+    return entry?.madeFrom.deref() === madeFrom ? entry.derived : undefined;
   }
 
   return {
     peek,
-    get(key, source, derive, keep) {
-      const kept = peek(key, source);
+    get(key, madeFrom, derive, keep) {
+      const kept = peek(key, madeFrom);
       if (kept) return Promise.resolve(kept);
       const pending = deriving.get(key);
-      if (pending?.source === source) return pending.derived;
+      if (pending?.madeFrom === madeFrom) return pending.derived;
       const derived = derive().then((body) => {
         // A body bigger than the whole budget is answered but not kept (lru-cache refuses it).
-        if (keep) bodies.set(key, { source: new WeakRef(source), derived: body });
+        if (keep) bodies.set(key, { madeFrom: new WeakRef(madeFrom), derived: body });
         return body;
       });
-      const entry = { source, derived };
+      const entry = { madeFrom, derived };
       deriving.set(key, entry);
       const forget = () => {
         if (deriving.get(key) === entry) deriving.delete(key);

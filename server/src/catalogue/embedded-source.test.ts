@@ -112,7 +112,7 @@ describe('the real embedded catalogue (server/embedded-catalogue)', () => {
   it('loads at least 24 products in at least 4 categories, every image present', async () => {
     const { logger, records } = createCapturingLogger();
     const source = createEmbeddedSource({ logger });
-    const products = JSON.parse((await (await source.listProducts()).sourceJson()).toString('utf8')) as Product[];
+    const products = JSON.parse((await (await source.listProducts()).copyJson()).toString('utf8')) as Product[];
 
     expect(records).toEqual([]);
     expect(products.length).toBeGreaterThanOrEqual(24);

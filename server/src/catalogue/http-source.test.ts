@@ -73,7 +73,7 @@ describe('the http source', () => {
     const http = await source(2000, { logger: logger.logger });
     stub.setProducts([FIXTURE_PRODUCTS[0], { id: 'two', title: 2 }, FIXTURE_PRODUCTS[2]]);
     const list = await http.listProducts();
-    const products = JSON.parse((await list.sourceJson()).toString('utf8')) as Product[];
+    const products = JSON.parse((await list.copyJson()).toString('utf8')) as Product[];
     expect(products.map((product) => product.id)).toEqual([FIXTURE_PRODUCTS[0]!.id, FIXTURE_PRODUCTS[2]!.id]);
     expect(products[0]?.image).toBe(`${stub.url}${FIXTURE_PRODUCTS[0]!.image}`);
     expect(logger.records.filter((entry) => entry.msg === 'Dropped an upstream product of the wrong shape')).toHaveLength(1);

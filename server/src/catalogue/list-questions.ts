@@ -18,7 +18,7 @@ export interface ListQuestions {
   /** `/sitemap.xml` (page null) or one of its numbered files; null when there is no such file. */
   sitemap: { ask: { origin: string; lastModified: number; page: number | null }; answer: Uint8Array | null };
   /** The list with the source's own image locations, as the JSON replicas share (docs/scaling.md). */
-  sourceJson: { ask: null; answer: Uint8Array };
+  copyJson: { ask: null; answer: Uint8Array };
 }
 
 export type QuestionKind = keyof ListQuestions;
@@ -69,8 +69,8 @@ export function answerOf(list: CompactList, question: ListQuestion): ListAnswer 
       return { kind: question.kind, answer: ANSWERERS.productsPage(list, question.ask) };
     case 'sitemap':
       return { kind: question.kind, answer: ANSWERERS.sitemap(list, question.ask) };
-    case 'sourceJson':
-      return { kind: question.kind, answer: ANSWERERS.sourceJson(list, question.ask) };
+    case 'copyJson':
+      return { kind: question.kind, answer: ANSWERERS.copyJson(list, question.ask) };
   }
 }
 
@@ -117,7 +117,7 @@ const ANSWERERS: Answerers = {
     const xml = page === null ? sitemapXml(input) : sitemapPage(input, page);
     return xml === undefined ? null : Buffer.from(xml, 'utf8');
   },
-  sourceJson(list) {
+  copyJson(list) {
     const products = productsAt(
       list,
       Array.from({ length: listSize(list) }, (_, position) => position),

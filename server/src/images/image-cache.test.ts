@@ -73,7 +73,7 @@ describe('the image cache', () => {
     const variants = await Promise.all([
       cache.variant('photo-1', 320, 'avif'),
       cache.variant('photo-1', 320, 'webp'),
-      cache.variant('photo-1', 320, 'source'),
+      cache.variant('photo-1', 320, 'original'),
       cache.variant('photo-1', 640, 'avif'),
     ]);
     const images = variants.map((variant) => variant.image);
@@ -174,12 +174,12 @@ describe('the image cache’s freshness (the catalogue’s rules)', () => {
   it('makes no variant twice across ten TTLs of an unchanged original, with validators or by hash', async () => {
     const { cache, encodes, fetches, advance } = await withValidators();
     for (const location of ['tagged', 'photo-2']) {
-      for (const format of ['avif', 'webp', 'source'] as const) await cache.variant(location, 480, format);
+      for (const format of ['avif', 'webp', 'original'] as const) await cache.variant(location, 480, format);
     }
     for (let ttl = 0; ttl < 10; ttl += 1) {
       advance(HOUR_MS);
       for (const location of ['tagged', 'photo-2']) {
-        for (const format of ['avif', 'webp', 'source'] as const) await cache.variant(location, 480, format);
+        for (const format of ['avif', 'webp', 'original'] as const) await cache.variant(location, 480, format);
       }
       await cache.settled();
     }

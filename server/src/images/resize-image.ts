@@ -65,7 +65,7 @@ export interface ImageResizerOptions {
 
 export interface ImageResizer {
   /**
-   * `image` at `width` CSS pixels (never wider than it already is) in `format`; `source` keeps JPEG and PNG as
+   * `image` at `width` CSS pixels (never wider than it already is) in `format`; `original` keeps JPEG and PNG as
    * they are and turns other formats into PNG. An SVG is returned unchanged: it scales by itself. Rejects
    * with an UnreadableImageError for a corrupt or non-image body, or one over the pixel limit.
    */
@@ -99,7 +99,7 @@ export function createImageResizer({
               // is the width as seen.
               .autoOrient()
               .resize({ width, withoutEnlargement: true });
-            const output = format === 'source' ? sourceFormat(image.contentType) : format;
+            const output = format === 'original' ? originalFormat(image.contentType) : format;
             const body = await ENCODE[output](pipeline).toBuffer();
             return { body, contentType: `image/${output}` };
           } catch (error) {
@@ -117,6 +117,6 @@ function isSvg(contentType: string): boolean {
 }
 
 /** JPEG and PNG stay as they are; anything else (GIF, WebP, AVIF, TIFF) becomes PNG, which every browser shows. */
-function sourceFormat(contentType: string): 'jpeg' | 'png' {
+function originalFormat(contentType: string): 'jpeg' | 'png' {
   return /^image\/(jpeg|jpg|pjpeg)\b/i.test(contentType) ? 'jpeg' : 'png';
 }

@@ -13,14 +13,14 @@ describe('the variant format', () => {
     ['image/webp,*/*', 'webp'],
     ['IMAGE/WEBP', 'webp'],
     ['image/avif;q=0, image/webp;q=0.5', 'webp'],
-    ['image/avif;q=0,image/webp;q=0', 'source'],
-    ['image/avif; q=0.0', 'source'],
-    ['image/*,*/*;q=0.8', 'source'],
-    ['*/*', 'source'],
-    ['', 'source'],
-    [undefined, 'source'],
-    ['image/avif;q=abc', 'source'],
-    [';;,,,', 'source'],
+    ['image/avif;q=0,image/webp;q=0', 'original'],
+    ['image/avif; q=0.0', 'original'],
+    ['image/*,*/*;q=0.8', 'original'],
+    ['*/*', 'original'],
+    ['', 'original'],
+    [undefined, 'original'],
+    ['image/avif;q=abc', 'original'],
+    [';;,,,', 'original'],
   ] as const)('%j → %s', (accept, format) => {
     expect(chooseVariantFormat(accept)).toBe(format);
   });

@@ -2,7 +2,7 @@
  * What a browser gets for a resized image: AVIF when it says it takes AVIF, else WebP when it takes WebP, else
  * the photo's own format. Decided from `Accept` alone, so a cached variant can be found without the original.
  */
-export type VariantFormat = 'avif' | 'webp' | 'source';
+export type VariantFormat = 'avif' | 'webp' | 'original';
 
 /**
  * Reads `Accept` (RFC 9110 §12.5.1) for the two modern formats. Only an explicit `image/avif` or `image/webp`
@@ -19,5 +19,5 @@ export function chooseVariantFormat(accept: string | undefined): VariantFormat {
   }
   if (accepted.has('image/avif')) return 'avif';
   if (accepted.has('image/webp')) return 'webp';
-  return 'source';
+  return 'original';
 }

@@ -160,7 +160,7 @@ describe('the list keeper', () => {
   it('makes a list from a shared copy, and refuses a copy that is not a list of valid products', async () => {
     const copy = Buffer.from(JSON.stringify(LARGE));
     const list = await keeper.load(copy);
-    expect(text(await list!.sourceJson())).toBe(text(copy));
+    expect(text(await list!.copyJson())).toBe(text(copy));
     for (const junk of ['not json', '{}', '[{"id":"one"}]']) expect(await keeper.load(Buffer.from(junk))).toBeUndefined();
   });
 
