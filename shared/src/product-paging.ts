@@ -1,6 +1,6 @@
 import type { Product } from './product.js';
 import { PAGE_PATHS, PRODUCTS_PARAMS } from './routes.js';
-import { isSortOption, SORT_OPTIONS, type SortOption } from './sort.js';
+import { isSortOption, type ProductsSelection, SORT_OPTIONS } from './sort.js';
 
 /**
  * The products list is shown one page at a time (docs/product.md, "Products"): 24 cards, six full rows at four
@@ -30,13 +30,8 @@ export interface ProductSearchPage {
   catalogueSize: number;
 }
 
-/** What the products list shows: the same three choices as ever, and which page of the result. */
-export interface ProductsQuery {
-  /** The search text as typed ('' for none). */
-  search: string;
-  /** A category's exact name ('' for every category). */
-  category: string;
-  sort: SortOption;
+/** What the products list shows, `?q&category&sort&page`: the selection, and which page of it. */
+export interface ProductsQuery extends ProductsSelection {
   /** 1-based. */
   page: number;
 }

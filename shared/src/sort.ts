@@ -28,13 +28,16 @@ export const COMPARATORS: Record<ProductOrder, (a: Sortable, b: Sortable) => num
   nameAZ: (a, b) => a.title.localeCompare(b.title),
 };
 
-/** What the products list shows (docs/product.md, "Products"): each part is optional, and absent means "all". */
-export interface ProductListView {
-  /** A category's exact name (shared/src/categories.ts); empty means every category. */
-  category?: string;
-  /** Text the titles must contain, ignoring case and the ends' spaces; blank means every title. */
-  search?: string;
-  sort?: SortOption;
+/**
+ * Which products the list shows, in which order (docs/product.md, "Products"); a page of them is a ProductsQuery
+ * (shared/src/product-paging.ts).
+ */
+export interface ProductsSelection {
+  /** Text the titles must contain, ignoring case and the ends' spaces ('' or blank: every title), as typed. */
+  search: string;
+  /** A category's exact name (shared/src/categories.ts); '' for every category. */
+  category: string;
+  sort: SortOption;
 }
 
 /** The search text as the rule compares it: the ends' spaces dropped, lower case; '' means every title. */
@@ -49,7 +52,7 @@ export function searchNeedle(search: string): string {
  */
 export function filterAndSortProducts<T extends Product>(
   products: readonly T[],
-  { category = '', search = '', sort = 'none' }: ProductListView,
+  { category = '', search = '', sort = 'none' }: Partial<ProductsSelection>,
 ): T[] {
   const inCategory = category === '' ? products : productsInCategory(products, category);
   const needle = searchNeedle(search);

@@ -1,6 +1,6 @@
 import type { Product } from '@catalogue/shared/product';
 import { LOCAL_LIST_MAX_PRODUCTS, PRODUCTS_PAGE_SIZE, type ProductSearchPage, type ProductsQuery } from '@catalogue/shared/product-paging';
-import { type ProductListView, searchNeedle } from '@catalogue/shared/sort';
+import { type ProductsSelection, searchNeedle } from '@catalogue/shared/sort';
 import { type CompactList, listSize, type TextColumn, textAt } from './compact-list.js';
 import { sitemapPage, sitemapXml } from './sitemap.js';
 
@@ -130,7 +130,7 @@ const ANSWERERS: Answerers = {
 };
 
 /** The products a view selects, as positions in its order: filterAndSortProducts's products in its order. */
-export function selectPositions(list: CompactList, { category = '', search = '', sort = 'none' }: ProductListView): number[] {
+export function selectPositions(list: CompactList, { category = '', search = '', sort = 'none' }: Partial<ProductsSelection>): number[] {
   const needle = searchNeedle(search);
   const categoryNumber = category === '' ? -1 : list.categories.indexOf(category);
   if (category !== '' && categoryNumber === -1) return [];
