@@ -95,6 +95,7 @@ export function createCachedCatalogue({ source, config, logger, now, sharedStore
     logger,
     // The list comes with its body, made by whoever made the list (list-keeper.ts, catalogue-list.ts).
     prepare: (held) => Promise.resolve(held.body),
+    letGo: (replaced) => replaced.letGo(),
     ...(sharedStore && { shared: { store: sharedStore, keyPrefix: 'list:', ...listCopies(source), holdMs } }),
   });
   const products = new ReadThroughCache<Product>({

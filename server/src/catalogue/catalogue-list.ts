@@ -39,6 +39,11 @@ export interface CatalogueList {
   sitemap(origin: string, lastModified: Date, page: number | null): Promise<Buffer | undefined>;
   /** The list with the source's image locations, as JSON: the copy replicas share through Redis. */
   copyJson(): Promise<Buffer>;
+  /**
+   * Told by the catalogue that it no longer serves this list (a newer one replaced it): a large list then has its
+   * memory collected on this thread (list-threads/list-keeper.ts); a small one needs nothing.
+   */
+  letGo(): void;
 }
 
 /** How a list's questions are answered: here, or by the thread that holds it. */
@@ -64,11 +69,13 @@ export function asBuffer(bytes: Uint8Array): Buffer {
 export function catalogueList({
   body,
   ask,
+  letGo = () => {},
   ...shape
-}: Pick<CatalogueList, 'size' | 'categories' | 'categorySizes' | 'body'> & { ask: AskList }): CatalogueList {
+}: Pick<CatalogueList, 'size' | 'categories' | 'categorySizes' | 'body'> & { ask: AskList; letGo?: () => void }): CatalogueList {
   return {
     ...shape,
     body,
+    letGo,
     searchPage: async (query) => encodeBody(asBuffer(await answerTo(ask, 'searchPage', { kind: 'searchPage', ask: query }))),
     selection: async (selection) => encodeBody(asBuffer(await answerTo(ask, 'selection', { kind: 'selection', ask: selection }))),
     productsPage: (query) => answerTo(ask, 'productsPage', { kind: 'productsPage', ask: query }),

@@ -42,6 +42,14 @@ describe('the compact list', () => {
     expect([...shared.starts]).toEqual([...list.starts]);
   });
 
+  it('builds once: the builder lets go of what it gathered, and says so if asked again', () => {
+    const builder = compactListBuilder();
+    builder.add(CATALOGUE[0]!);
+    builder.build();
+    expect(() => builder.build()).toThrow('this compact list was built already');
+    expect(() => builder.add(CATALOGUE[1]!)).toThrow('this compact list was built already');
+  });
+
   it('selects the same products in the same order as the page’s own rule, for every sort, category and search', () => {
     const categories = ['', ...list.categories, 'no such category'];
     const searches = ['', 'a', '  LAMP ', 'émile', 'ba be', '🏕️', 'zzzz'];

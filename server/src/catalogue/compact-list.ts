@@ -84,19 +84,22 @@ type Kept = Pick<Product, 'id' | 'title' | 'price' | 'image'>;
 /** A compact list made product by product, as a fill validates them: what it holds of each is its JSON and `Kept`. */
 export interface CompactListBuilder {
   add(product: Product): void;
-  /** The list of the products added, its columns in `memory` (shared for a large list). */
+  /**
+   * The list of the products added, its columns in `memory` (shared for a large list). Once only: the builder then
+   * lets go of what it gathered (tens of megabytes of objects at 200,000 products), so a fill can collect it before
+   * compressing the list (list-threads/list-fill.ts).
+   */
   build(memory?: ListMemory | ((jsonBytes: number) => ListMemory)): CompactList;
 }
 
 export function compactListBuilder(): CompactListBuilder {
-  const kept: Kept[] = [];
-  const categories: string[] = [];
-  const categoryNumbers = new Map<string, number>();
-  const categoryOf: number[] = [];
-  const json = growingJson();
+  let gathering: Gathering | undefined = gathered();
+  const spent = () => new Error('this compact list was built already');
 
   return {
     add(product) {
+      if (gathering === undefined) throw spent();
+      const { kept, categories, categoryNumbers, categoryOf, json } = gathering;
       const { id, title, price, image, category } = product;
       json.append(JSON.stringify(toPublicProduct(product)));
       kept.push({ id, title, price, image });
@@ -109,6 +112,9 @@ export function compactListBuilder(): CompactListBuilder {
     },
 
     build(memory = 'plain') {
+      if (gathering === undefined) throw spent();
+      const { kept, categories, categoryOf, json } = gathering;
+      gathering = undefined;
       const { bytes, ends } = json.close();
       const columns = columnsIn(typeof memory === 'function' ? memory(bytes.length) : memory);
       return {
@@ -129,6 +135,19 @@ export function compactListBuilder(): CompactListBuilder {
       };
     },
   };
+}
+
+/** What a builder holds until it builds: each product's `Kept`, the categories met, and the list's JSON so far. */
+interface Gathering {
+  kept: Kept[];
+  categories: string[];
+  categoryNumbers: Map<string, number>;
+  categoryOf: number[];
+  json: ReturnType<typeof growingJson>;
+}
+
+function gathered(): Gathering {
+  return { kept: [], categories: [], categoryNumbers: new Map(), categoryOf: [], json: growingJson() };
 }
 
 // Growable SharedArrayBuffers (ES2024, Node 20): declared here, as the projects that compile this file take ES2023's

@@ -18,14 +18,16 @@ function controlledLoader<T>() {
 function setUp() {
   const clock = createTestClock();
   const { logger, records } = createCapturingLogger();
+  const letGo: { n: number }[] = [];
   const cache = new ReadThroughCache<{ n: number }>({
     ttlSeconds: 10,
     staleMaxSeconds: 100,
     prepare: encodeJsonBody,
     logger,
     now: clock.now,
+    letGo: (value) => letGo.push(value),
   });
-  return { clock, records, cache };
+  return { clock, records, cache, letGo };
 }
 
 describe('ReadThroughCache', () => {
@@ -73,6 +75,28 @@ describe('ReadThroughCache', () => {
     await cache.settled();
     expect(records.map((record) => record.msg)).toEqual(['Background refresh failed; the cached copy is still served']);
     expect((await cache.get('k', loader.load))?.value).toEqual({ n: 1 });
+  });
+
+  it('says which value it let go of: the one a refresh replaced, or one dropped past its use, never one still held', async () => {
+    const { cache, clock, letGo } = setUp();
+    const first = { n: 1 };
+    await cache.get('k', () => Promise.resolve(first));
+    clock.advanceSeconds(11);
+    // A refresh that hands back the very value held (a 304 renews the list it has) lets go of nothing.
+    await cache.get('k', () => Promise.resolve(first));
+    await cache.settled();
+    expect(letGo).toEqual([]);
+    clock.advanceSeconds(11);
+    const second = { n: 2 };
+    await cache.get('k', () => Promise.resolve(second));
+    await cache.settled();
+    expect(letGo).toEqual([first]);
+    expect(letGo[0]).toBe(first);
+    // Past freshness plus stale max: dropped, then filled afresh.
+    clock.advanceSeconds(200);
+    await cache.get('k', () => Promise.resolve({ n: 3 }));
+    expect(letGo).toEqual([first, second]);
+    expect(letGo[1]).toBe(second);
   });
 
   it('drops a copy past its freshness plus stale max, and reports copies it holds', async () => {

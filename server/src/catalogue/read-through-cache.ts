@@ -27,6 +27,8 @@ export interface ReadThroughCacheOptions<T> {
   now?: () => number;
   /** Copies shared with other replicas (docs/scaling.md); absent: this process's memory only. */
   shared?: SharedCopies<T>;
+  /** Told of a value the cache held and no longer does, replaced by a newer one or dropped past its use. */
+  letGo?: (value: T) => void;
 }
 
 /** A loader resolves `null` when the source says definitively that the key does not exist. */
@@ -60,6 +62,7 @@ export class ReadThroughCache<T> {
   readonly #logger: Logger;
   readonly #now: () => number;
   readonly #shared: SharedFill<T> | undefined;
+  readonly #letGo: (value: T) => void;
 
   constructor(options: ReadThroughCacheOptions<T>) {
     this.#ttlMs = options.ttlSeconds * 1000;
@@ -67,6 +70,7 @@ export class ReadThroughCache<T> {
     this.#prepare = options.prepare;
     this.#logger = options.logger;
     this.#now = options.now ?? Date.now;
+    this.#letGo = options.letGo ?? (() => {});
     // With caching off nothing is stored, so there is nothing to share, and claims would only make replicas queue.
     this.#shared =
       options.shared && this.#usableMs > 0
@@ -79,6 +83,7 @@ export class ReadThroughCache<T> {
       stdTTL: Math.max(1, options.ttlSeconds + options.staleMaxSeconds),
       checkperiod: 600,
     });
+    this.#entries.on('expired', (_key: string, entry: Entry<T>) => this.#letGo(entry.value));
   }
 
   /** Resolves `null` when the source says the key does not exist; rejects with the source's error otherwise. */
@@ -92,7 +97,7 @@ export class ReadThroughCache<T> {
         this.#refreshInBackground(key, load);
         return this.#answer(entry, 'STALE', now);
       }
-      this.#entries.del(key);
+      this.#drop(key);
     }
     const filled = await this.#fill(key, load, (storedAt) => this.#now() - storedAt < this.#usableMs);
     if (filled === null) return null;
@@ -149,14 +154,24 @@ export class ReadThroughCache<T> {
   async #loadAndStore(key: string, load: Loader<T>, accept: (storedAt: number) => boolean): Promise<Filled<T> | null> {
     const loaded = this.#shared ? await this.#shared.load(key, load, accept) : await this.#loadFromSource(load);
     if (loaded === null) {
-      this.#entries.del(key);
+      this.#drop(key);
       return null;
     }
     const entry: Entry<T> = { value: loaded.value, body: await this.#prepare(loaded.value), storedAt: loaded.storedAt };
     // A refresh that found nothing newer than what is held (only possible with shared copies) keeps what is held.
     const held = this.#entries.get<Entry<T>>(key);
-    if (held === undefined || held.storedAt <= entry.storedAt) this.#entries.set(key, entry);
+    if (held === undefined || held.storedAt <= entry.storedAt) {
+      this.#entries.set(key, entry);
+      if (held !== undefined && held.value !== entry.value) this.#letGo(held.value);
+    }
     return { ...entry, from: loaded.from };
+  }
+
+  /** Forgets what is held under `key`, if anything, and says so. */
+  #drop(key: string): void {
+    const held = this.#entries.get<Entry<T>>(key);
+    this.#entries.del(key);
+    if (held !== undefined) this.#letGo(held.value);
   }
 
   async #loadFromSource(load: Loader<T>): Promise<LoadedValue<T> | null> {

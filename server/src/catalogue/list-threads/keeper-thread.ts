@@ -9,6 +9,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { CompactList } from '../compact-list.js';
 import { answerOf } from '../list-questions.js';
+import { collectGarbageSoon } from './full-collection.js';
 import { runFill } from './list-fill.js';
 import { movableBuffers } from './movable-buffers.js';
 import type { KeeperReply, KeeperRequest } from './protocol.js';
@@ -25,6 +26,8 @@ async function handle(request: KeeperRequest): Promise<KeeperReply> {
     case 'fill':
       return { id, op: 'fill', reply: await runFill(request.job) };
     case 'keep':
+      // The list replaced is garbage here now, and its memory is freed once no thread holds it (full-collection.ts).
+      if (kept !== undefined) collectGarbageSoon();
       kept = { listId: request.listId, compact: request.compact };
       return { id, op: 'keep', reply: { kept: request.listId } };
     case 'ask': {

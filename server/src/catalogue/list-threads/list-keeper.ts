@@ -6,6 +6,7 @@ import { askedHere, asBuffer, type AskList, catalogueList, type CatalogueList, s
 import type { CompactList } from '../compact-list.js';
 import { answerOf } from '../list-questions.js';
 import type { UpstreamValidators } from '../product-source.js';
+import { collectGarbageSoon } from './full-collection.js';
 import { isSmallList } from './list-fill.js';
 import { movableBuffers } from './movable-buffers.js';
 import { type Dropped, type FillJob, type FillOutcome, isReplyTo, type KeeperCalls, type KeeperOp, type KeeperReply } from './protocol.js';
@@ -174,7 +175,9 @@ export function createListKeeper({ logger, registry }: ListKeeperOptions): ListK
     }
     current = { listId: nextListId++, compact };
     if (keeperAvailable()) await keep(current);
-    return catalogueList({ ...made, ask: tracedAsk(askKept(current.listId, compact), true) });
+    // Once replaced, this thread's hold on its shared memory and its encoded bodies goes at once: left to V8, it
+    // stays until some later collection (full-collection.ts), a whole list more resident after each refill.
+    return catalogueList({ ...made, ask: tracedAsk(askKept(current.listId, compact), true), letGo: collectGarbageSoon });
   }
 
   /**

@@ -1,0 +1,56 @@
+/**
+ * A full garbage collection of this thread's heap, run where the list's code knows that a large list's memory has
+ * just become garbage (docs/decisions/memory.md, "A large catalogue"). V8 cannot see it: a list's
+ * JSON and columns are shared memory and its encoded bodies moved buffers, tens of megabytes held by a few small
+ * objects on heaps of a few megabytes. V8 counts that memory when the buffers arrive, while the list they replace is
+ * still served, and nothing on those small heaps asks for a collection after that. Left to V8, each list replaced
+ * stayed resident until the next refill or later: at 200,000 products RSS grew 378 → 560 → 718 MB over two refills,
+ * one list more each time, and came back to 378 MB only when collected.
+ *
+ * V8 gives its collector to JavaScript only under `--expose-gc`. Rather than ask every way of starting the server
+ * (npm start, the container, an orchestrator's own NODE_OPTIONS) for that flag, the flag is set only while the
+ * function is taken from a new context, so no `gc` appears on this thread's global or any other's. Node's own
+ * `--expose-gc` (the soak's measuring hook runs the server with it) is used as it is.
+ */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+/** Taken at the first collection: a server that never holds a large list never sets the flag. */
+let collector: (() => void) | undefined;
+
+function exposedCollector(): (() => void) | undefined {
+  const exposed: unknown = Reflect.get(globalThis, 'gc');
+  return typeof exposed === 'function' ? () => void Reflect.apply(exposed, globalThis, []) : undefined;
+}
+
+function takenCollector(): () => void {
+  setFlagsFromString('--expose-gc');
+  try {
+    const taken: unknown = runInNewContext('gc');
+    if (typeof taken !== 'function') throw new Error('V8 gave no gc function under --expose-gc');
+    return () => void Reflect.apply(taken, undefined, []);
+  } finally {
+    setFlagsFromString('--no-expose-gc');
+  }
+}
+
+/** Collects now: for a thread about to allocate much more (a fill, before it compresses the list it made). */
+export function collectGarbage(): void {
+  collector ??= exposedCollector() ?? takenCollector();
+  collector();
+}
+
+let scheduled = false;
+
+/**
+ * Collects once the current work is done (after the messages and callbacks already queued), so what the stack
+ * still holds is garbage by then; several asks before it runs make one collection.
+ */
+export function collectGarbageSoon(): void {
+  if (scheduled) return;
+  scheduled = true;
+  setImmediate(() => {
+    scheduled = false;
+    collectGarbage();
+  }).unref();
+}

@@ -1,0 +1,94 @@
+import type { Product } from '@catalogue/shared/product';
+import type { ProductSearchPage } from '@catalogue/shared/product-paging';
+import { largeCatalogue } from '@catalogue/testing/generated-catalogue';
+import { startUpstreamStub, type UpstreamStub } from '@catalogue/testing/upstream-double';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RUNTIME_ENV } from '../../../../scripts/runtime-settings.mjs';
+
+/**
+ * The built server process (server/dist, built by Vitest's global set-up) with the container's memory settings, in
+ * front of a 50,000-product upstream whose list changes again and again: each refill's new list replaces the one
+ * served, and the memory of the one replaced (its shared JSON and columns, its encoded bodies: some 50 MB here) is
+ * given back, rather than held till some later collection, a list more at each refill (full-collection.ts).
+ */
+const ENTRY = fileURLToPath(new URL('../../../dist/index.js', import.meta.url));
+const REFILLS = 4;
+const MB = 1024 * 1024;
+
+function residentMb(pid: number): number {
+  const kb = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Number(kb) / 1024;
+}
+
+describe('the built server, as refills replace a large list', () => {
+  const products = largeCatalogue();
+  const [first] = products as [Product, ...Product[]];
+  let upstream: UpstreamStub;
+  let child: ChildProcess;
+  let url: string;
+
+  beforeAll(async () => {
+    upstream = await startUpstreamStub({ products });
+    child = spawn(process.execPath, [ENTRY], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        ...RUNTIME_ENV,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        PRODUCTS_API_URL: upstream.url,
+        RATE_LIMIT_PER_MINUTE: '0',
+        // Every request serves the list held and refills it in the background (one refill at a time).
+        CACHE_TTL_SECONDS: '0',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    url = await new Promise<string>((resolve) => {
+      createInterface({ input: child.stdout! }).on('line', (line) => {
+        const record = JSON.parse(line) as { msg?: string; url?: string };
+        if (record.msg?.startsWith('Serving the product catalogue')) resolve(String(record.url));
+      });
+    });
+  }, 60_000);
+  afterAll(async () => {
+    child.kill('SIGKILL');
+    if (child.exitCode === null) await once(child, 'exit');
+    await upstream.close();
+  });
+
+  /** The first product's price as the server's search answers it now. */
+  async function priceServed(): Promise<number | undefined> {
+    const response = await fetch(`${url}/api/products/search?${new URLSearchParams({ q: first.title }).toString()}`);
+    expect(response.status).toBe(200);
+    const page = (await response.json()) as ProductSearchPage;
+    return page.items.find((item) => item.id === first.id)?.price;
+  }
+
+  /** The list changed upstream (its first product's price), then asked until the server serves the new one. */
+  async function refillWithPrice(price: number): Promise<void> {
+    upstream.setProducts(products.map((product) => (product === first ? { ...product, price } : product)));
+    while ((await priceServed()) !== price) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+
+  it('gives back the memory of each list replaced', { timeout: 180_000 }, async () => {
+    const listMb = Buffer.byteLength(JSON.stringify(products)) / MB;
+    expect(await priceServed()).toBe(first.price);
+    // Held: one list served, replaced once, as it is from then on.
+    await refillWithPrice(first.price + 1);
+    const heldMb = residentMb(child.pid!);
+    const after: number[] = [];
+    for (let refill = 2; refill <= REFILLS; refill++) {
+      await refillWithPrice(first.price + refill);
+      after.push(residentMb(child.pid!));
+    }
+    console.info(
+      `RSS held ${heldMb.toFixed(0)} MB; after each of ${REFILLS - 1} more refills ${after.map((mb) => mb.toFixed(0)).join(', ')} MB (the list's JSON ${listMb.toFixed(0)} MB)`,
+    );
+    // A list kept after it was replaced holds its JSON, its columns and its bodies: twice its JSON, and more.
+    expect(Math.max(...after) - heldMb).toBeLessThan(listMb);
+  });
+});
