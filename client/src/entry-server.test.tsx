@@ -8,7 +8,7 @@ import type { Product } from '@catalogue/shared/product';
 import { productImagePath } from '@catalogue/shared/routes';
 import { PAGES } from './app/router';
 import type { PageData } from '@catalogue/shared/page-render';
-import { resolvePage } from '@catalogue/shared/page-routes';
+import { readPageUrl } from '@catalogue/shared/page-routes';
 import { render } from './entry-server';
 import { hydrateQueryState } from './lib/query-client';
 
@@ -20,7 +20,7 @@ const HOSTILE = '</script><script>alert(1)</script><img src=x onerror=alert(2)> 
 // (The browser's side of the same pages, hydration, is in hydration.test.tsx: it renders them in a Node process of its
 // own, since React's server renderer leaves its context values behind for a browser renderer in the same realm.)
 async function serverPage(url: string, data: PageData) {
-  const result = await render({ url, route: resolvePage(url), data });
+  const result = await render({ url, route: readPageUrl(url).route, data });
   document.head.innerHTML = result.styles;
   document.body.innerHTML = `<div id="root">${result.html}</div>`;
   return { ...result, root: document.getElementById('root')! };

@@ -11,7 +11,7 @@ import type { ProductSearchPage } from '@catalogue/shared/product-paging';
 import { API_PATHS, productImagePath } from '@catalogue/shared/routes';
 import { startApp } from './app/start-app';
 import type { RenderRequest, RenderResult } from '@catalogue/shared/page-render';
-import { resolvePage } from '@catalogue/shared/page-routes';
+import { readPageUrl } from '@catalogue/shared/page-routes';
 
 /**
  * The browser taking over the server's pages (docs/pages.md, "In the browser"). React's development build checks every
@@ -55,7 +55,7 @@ beforeAll(async () => {
   // In the reverse of the order the tests hydrate them: the server has rendered other pages before each one.
   const names = (Object.keys(PAGES) as PageName[]).reverse();
   // Each with the route the server resolves its URL to, as the server passes it.
-  const results = await renderInNode(names.map((name) => ({ ...PAGES[name], route: resolvePage(PAGES[name].url) })));
+  const results = await renderInNode(names.map((name) => ({ ...PAGES[name], route: readPageUrl(PAGES[name].url).route })));
   rendered = Object.fromEntries(names.map((name, index) => [name, results[index]!])) as Record<PageName, RenderResult>;
 }, 60_000);
 

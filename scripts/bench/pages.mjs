@@ -8,7 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { toPublicProduct } from '@catalogue/server/catalogue/public-product';
 import { loadPageRenderer } from '@catalogue/server/pages/page-renderer';
 import { renderPageHtml } from '@catalogue/server/pages/pages-slice';
-import { resolvePage } from '@catalogue/shared/page-routes';
+import { readPageUrl } from '@catalogue/shared/page-routes';
 import { generateCatalogue } from '@catalogue/testing/generated-catalogue';
 import { SERVER_CORE, startBuiltServer } from './built-server.mjs';
 import { startContender } from './contenders.mjs';
@@ -132,7 +132,7 @@ async function measureCachedHit({ seconds, warmupSeconds, rounds, workDir, log, 
 async function measureColdRenders({ log, report }) {
   const renderer = await loadPageRenderer(CLIENT_DIST);
   if (renderer === null) throw new Error('the client is not built (client/dist/server/entry-server.js)');
-  const route = resolvePage(PAGE);
+  const { route } = readPageUrl(PAGE);
   for (const { count, targetMs } of RENDER_TARGETS) {
     const data = { products: generateCatalogue(count).map(toPublicProduct) };
     const render = () => renderPageHtml(renderer, { url: PAGE, route, data, origin: 'http://127.0.0.1:3000' });

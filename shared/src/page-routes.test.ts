@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchPageRoute, PAGE_ROUTES, pageOf, resolvePage } from './page-routes.js';
+import { matchPageRoute, PAGE_ROUTES, pageOf, readPageUrl } from './page-routes.js';
 
 describe('matchPageRoute', () => {
   it.each([
@@ -22,7 +22,7 @@ describe('matchPageRoute', () => {
   });
 });
 
-describe('resolvePage', () => {
+describe('readPageUrl', () => {
   it.each([
     ['/', { kind: 'home' }],
     ['/?utm_source=x', { kind: 'home' }],
@@ -60,7 +60,7 @@ describe('resolvePage', () => {
     ['/products%2F', { kind: 'not-found' }],
     ['/nope', { kind: 'not-found' }],
   ])('reads %s as %j', (url, route) => {
-    expect(resolvePage(url)).toEqual(route);
+    expect(readPageUrl(url).route).toEqual(route);
   });
 });
 

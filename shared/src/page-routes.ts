@@ -7,7 +7,7 @@ export type PageName = 'home' | 'products' | 'productDetails' | 'notFound';
 
 /**
  * The page route table: each page's path pattern in React Router's syntax. The browser app builds its React Router
- * routes from it (client/src/app/router.tsx) and the server resolves every page request against it (resolvePage),
+ * routes from it (client/src/app/router.tsx) and the server reads every page request against it (readPageUrl),
  * so the two read a URL alike. No two patterns match one path but the last, which takes every other path.
  */
 export const PAGE_ROUTES = [
@@ -129,11 +129,6 @@ export function readPageUrl(url: string): PageUrl {
     case 'notFound':
       return { route: { kind: 'not-found' }, siteSpelling: false };
   }
-}
-
-/** The page a URL names (readPageUrl), for a caller that has no use for its spelling. */
-export function resolvePage(url: string): PageRoute {
-  return readPageUrl(url).route;
 }
 
 /**

@@ -2,7 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import { MESSAGES } from '@catalogue/shared/messages';
-import { resolvePage } from '@catalogue/shared/page-routes';
+import { readPageUrl } from '@catalogue/shared/page-routes';
 import { productKeys } from '../features/products/api/product-keys';
 import { ApiError } from '../lib/api-client';
 import { pageSeeds, seedQueries } from './seed-queries';
@@ -13,28 +13,30 @@ const categories = ['jewelery'];
 
 describe('pageSeeds', () => {
   it('seeds each page under the keys its queries read', () => {
-    expect(pageSeeds(resolvePage('/'), { products: PRODUCTS })).toEqual([
+    expect(pageSeeds(readPageUrl('/').route, { products: PRODUCTS })).toEqual([
       { key: productKeys.gallery(), data: FIXTURE_PRODUCTS.slice(0, 6) },
     ]);
-    expect(pageSeeds(resolvePage('/'), { productsPage: { page, categories } })).toEqual([{ key: productKeys.gallery(), data: page.items }]);
-    expect(pageSeeds(resolvePage('/products?q=gold&page=2'), { products: PRODUCTS })).toEqual([
+    expect(pageSeeds(readPageUrl('/').route, { productsPage: { page, categories } })).toEqual([
+      { key: productKeys.gallery(), data: page.items },
+    ]);
+    expect(pageSeeds(readPageUrl('/products?q=gold&page=2').route, { products: PRODUCTS })).toEqual([
       { key: productKeys.list(), data: PRODUCTS },
     ]);
-    expect(pageSeeds(resolvePage('/products?q=gold&sort=nameAZ&page=2'), { productsPage: { page, categories } })).toEqual([
+    expect(pageSeeds(readPageUrl('/products?q=gold&sort=nameAZ&page=2').route, { productsPage: { page, categories } })).toEqual([
       { key: productKeys.search({ search: 'gold', category: '', sort: 'nameAZ', page: 2 }), data: page },
       { key: productKeys.categories(), data: categories },
     ]);
-    expect(pageSeeds(resolvePage('/productdetails/1'), { product: FIXTURE_PRODUCTS[0] })).toEqual([
+    expect(pageSeeds(readPageUrl('/productdetails/1').route, { product: FIXTURE_PRODUCTS[0] })).toEqual([
       { key: productKeys.detail(1), data: FIXTURE_PRODUCTS[0] },
     ]);
-    expect(pageSeeds(resolvePage('/productdetails/abc'), {})).toEqual([]);
-    expect(pageSeeds(resolvePage('/nope'), {})).toEqual([]);
+    expect(pageSeeds(readPageUrl('/productdetails/abc').route, {})).toEqual([]);
+    expect(pageSeeds(readPageUrl('/nope').route, {})).toEqual([]);
   });
 
   it('seeds a failure as the API words it', () => {
-    const [gallery] = pageSeeds(resolvePage('/'), { products: 'error', productsPage: 'error' });
+    const [gallery] = pageSeeds(readPageUrl('/').route, { products: 'error', productsPage: 'error' });
     expect(gallery).toEqual({ key: productKeys.gallery(), error: new ApiError(503, MESSAGES.catalogueUnavailable) });
-    const [missing] = pageSeeds(resolvePage('/productdetails/9'), { product: 'not-found' });
+    const [missing] = pageSeeds(readPageUrl('/productdetails/9').route, { product: 'not-found' });
     expect(missing).toEqual({ key: productKeys.detail(9), error: new ApiError(404, MESSAGES.productNotFound) });
   });
 });
