@@ -134,31 +134,13 @@ async function probeThroughRefills(upstream) {
 }
 
 /**
- * Asks `url` every PROBE_INTERVAL_MS from a thread of its own, until `stop` resolves with each probe's latency (ms;
- * Infinity for a failure). Not from this thread: the upstream double runs here, and serialising a changed list
- * (23 MB of JSON at 50,000 products, 94 MB at 200,000) blocks this event loop for 150–850 ms, which probes sent from
- * it would count as the server's.
+ * Asks `url` every PROBE_INTERVAL_MS from a thread of its own (probe-thread.mjs), until `stop` resolves with each
+ * probe's latency (ms; Infinity for a failure). Not from this thread: the upstream double runs here, and serialising
+ * a changed list (23 MB of JSON at 50,000 products, 94 MB at 200,000) blocks this event loop for 150–850 ms, which
+ * probes sent from it would count as the server's.
  */
 function startProber(url) {
-  const worker = new Worker(
-    `const { parentPort, workerData } = require('node:worker_threads');
-    const latencies = [];
-    const inFlight = new Set();
-    const timer = setInterval(() => {
-      const sent = performance.now();
-      const probe = fetch(workerData.url, { signal: AbortSignal.timeout(10_000) })
-        .then((response) => response.arrayBuffer())
-        .then(() => latencies.push(performance.now() - sent), () => latencies.push(Infinity));
-      inFlight.add(probe);
-      void probe.finally(() => inFlight.delete(probe));
-    }, workerData.intervalMs);
-    parentPort.once('message', async () => {
-      clearInterval(timer);
-      await Promise.all(inFlight);
-      parentPort.postMessage(latencies);
-    });`,
-    { eval: true, workerData: { url, intervalMs: PROBE_INTERVAL_MS } },
-  );
+  const worker = new Worker(new URL('./probe-thread.mjs', import.meta.url), { workerData: { url, intervalMs: PROBE_INTERVAL_MS } });
   return {
     stop: () =>
       new Promise((resolve) => {

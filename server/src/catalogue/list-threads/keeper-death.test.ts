@@ -1,11 +1,9 @@
 import type { ProductSearchPage } from '@catalogue/shared/product-paging';
 import { LARGE_CATALOGUE_SIZE, largeCatalogue } from '@catalogue/testing/generated-catalogue';
 import { startUpstreamStub, type UpstreamStub } from '@catalogue/testing/upstream-double';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BuiltServerProcess, startBuiltServer } from '../../testing/built-server-process.js';
 import { endThreadFromInside, remoteInspector } from '../../testing/thread-inspector.js';
 
 /**
@@ -14,58 +12,35 @@ import { endThreadFromInside, remoteInspector } from '../../testing/thread-inspe
  * inspector): searches it never saw before, asked at once and for 3 s after, each find their product, no answer is
  * a 5xx, readiness says what is served, and the death is logged and counted.
  */
-const ENTRY = fileURLToPath(new URL('../../../dist/index.js', import.meta.url));
 const WATCHED_MS = 3_000;
 
-interface Started {
-  child: ChildProcess;
-  url: string;
-  inspectorUrl: string;
-  /** Every JSON line the process logged so far. */
-  records: { msg?: string; [field: string]: unknown }[];
-}
-
-async function startServer(upstreamUrl: string): Promise<Started> {
-  const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', ENTRY], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      PRODUCTS_API_URL: upstreamUrl,
-      RATE_LIMIT_PER_MINUTE: '0',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+/** The built server with its inspector open, and the inspector's address (which it writes to standard error). */
+async function startServer(upstreamUrl: string): Promise<BuiltServerProcess & { inspectorUrl: string }> {
+  const server = await startBuiltServer({
+    env: { PRODUCTS_API_URL: upstreamUrl, RATE_LIMIT_PER_MINUTE: '0' },
+    nodeArgs: ['--inspect=127.0.0.1:0'],
+    stderr: 'pipe',
   });
-  const inspectorUrl = new Promise<string>((resolve) => {
-    createInterface({ input: child.stderr }).on('line', (line) => {
+  const inspectorUrl = await new Promise<string>((resolve) => {
+    createInterface({ input: server.child.stderr! }).on('line', (line) => {
       const found = /Debugger listening on (ws:\S+)/.exec(line);
       if (found) resolve(found[1]!);
     });
   });
-  const records: Started['records'] = [];
-  const url = new Promise<string>((resolve) => {
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const record = JSON.parse(line) as Started['records'][number];
-      records.push(record);
-      if (record.msg?.startsWith('Serving the product catalogue')) resolve(String(record.url));
-    });
-  });
-  return { child, url: await url, inspectorUrl: await inspectorUrl, records };
+  return { ...server, inspectorUrl };
 }
 
 describe("the built server, when its list keeper's thread dies", () => {
   const products = largeCatalogue();
   let upstream: UpstreamStub;
-  let server: Started;
+  let server: BuiltServerProcess & { inspectorUrl: string };
 
   beforeAll(async () => {
     upstream = await startUpstreamStub({ products });
     server = await startServer(upstream.url);
   }, 60_000);
   afterAll(async () => {
-    server.child.kill('SIGKILL');
-    if (server.child.exitCode === null) await once(server.child, 'exit');
+    await server.kill();
     await upstream.close();
   });
 

@@ -2,13 +2,10 @@ import type { Product } from '@catalogue/shared/product';
 import type { ProductSearchPage } from '@catalogue/shared/product-paging';
 import { largeCatalogue } from '@catalogue/testing/generated-catalogue';
 import { startUpstreamStub, type UpstreamStub } from '@catalogue/testing/upstream-double';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUNTIME_ENV } from '../../../../scripts/runtime-settings.mjs';
+import { type BuiltServerProcess, startBuiltServer } from '../../testing/built-server-process.js';
 
 /**
  * The built server process (server/dist, built by Vitest's global set-up) with the container's memory settings, in
@@ -16,7 +13,6 @@ import { RUNTIME_ENV } from '../../../../scripts/runtime-settings.mjs';
  * served, and the memory of the one replaced (its shared JSON and columns, its encoded bodies: some 50 MB here) is
  * given back, rather than held till some later collection, a list more at each refill (full-collection.ts).
  */
-const ENTRY = fileURLToPath(new URL('../../../dist/index.js', import.meta.url));
 const REFILLS = 4;
 const MB = 1024 * 1024;
 
@@ -29,40 +25,28 @@ describe('the built server, as refills replace a large list', () => {
   const products = largeCatalogue();
   const [first] = products as [Product, ...Product[]];
   let upstream: UpstreamStub;
-  let child: ChildProcess;
-  let url: string;
+  let server: BuiltServerProcess;
 
   beforeAll(async () => {
     upstream = await startUpstreamStub({ products });
-    child = spawn(process.execPath, [ENTRY], {
+    server = await startBuiltServer({
       env: {
-        PATH: process.env.PATH ?? '',
         ...RUNTIME_ENV,
-        PORT: '0',
-        HOST: '127.0.0.1',
         PRODUCTS_API_URL: upstream.url,
         RATE_LIMIT_PER_MINUTE: '0',
         // Every request serves the list held and refills it in the background (one refill at a time).
         CACHE_TTL_SECONDS: '0',
       },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    url = await new Promise<string>((resolve) => {
-      createInterface({ input: child.stdout! }).on('line', (line) => {
-        const record = JSON.parse(line) as { msg?: string; url?: string };
-        if (record.msg?.startsWith('Serving the product catalogue')) resolve(String(record.url));
-      });
     });
   }, 60_000);
   afterAll(async () => {
-    child.kill('SIGKILL');
-    if (child.exitCode === null) await once(child, 'exit');
+    await server.kill();
     await upstream.close();
   });
 
   /** The first product's price as the server's search answers it now. */
   async function priceServed(): Promise<number | undefined> {
-    const response = await fetch(`${url}/api/products/search?${new URLSearchParams({ q: first.title }).toString()}`);
+    const response = await fetch(`${server.url}/api/products/search?${new URLSearchParams({ q: first.title }).toString()}`);
     expect(response.status).toBe(200);
     const page = (await response.json()) as ProductSearchPage;
     return page.items.find((item) => item.id === first.id)?.price;
@@ -79,11 +63,11 @@ describe('the built server, as refills replace a large list', () => {
     expect(await priceServed()).toBe(first.price);
     // Held: one list served, replaced once, as it is from then on.
     await refillWithPrice(first.price + 1);
-    const heldMb = residentMb(child.pid!);
+    const heldMb = residentMb(server.child.pid!);
     const after: number[] = [];
     for (let refill = 2; refill <= REFILLS; refill++) {
       await refillWithPrice(first.price + refill);
-      after.push(residentMb(child.pid!));
+      after.push(residentMb(server.child.pid!));
     }
     console.info(
       `RSS held ${heldMb.toFixed(0)} MB; after each of ${REFILLS - 1} more refills ${after.map((mb) => mb.toFixed(0)).join(', ')} MB (the list's JSON ${listMb.toFixed(0)} MB)`,
