@@ -1,6 +1,6 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { collectGarbage, collectGarbageSoon } from './full-collection.js';
+import { collectGarbage, collectGarbageSoon, collectUntilFreed } from './full-collection.js';
 
 /** An object only a WeakRef points at, past the turn that made it (a WeakRef keeps its target alive till then). */
 async function unheld(): Promise<WeakRef<object>> {
@@ -24,6 +24,19 @@ describe('a full collection', () => {
     collectGarbageSoon();
     expect(ref.deref()).toBeDefined();
     await nextTurn();
+    expect(ref.deref()).toBeUndefined();
+  });
+
+  it('until freed: tried again while what it watches is still held (a request still answering from it)', async () => {
+    let held: object | undefined = { payload: new Array(1_000).fill('x') };
+    const ref = new WeakRef(held);
+    collectUntilFreed([held]);
+    await nextTurn();
+    // The first collection ran and could not free it: it is still held here.
+    expect(ref.deref()).toBe(held);
+    held = undefined;
+    // The next try, 1 s later, finds it garbage.
+    await delay(1_200);
     expect(ref.deref()).toBeUndefined();
   });
 });

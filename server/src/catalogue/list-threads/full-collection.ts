@@ -56,3 +56,23 @@ export function collectGarbageSoon(): void {
     collectGarbage();
   }).unref();
 }
+
+const RETRY_FIRST_MS = 1_000;
+const RETRY_LAST_MS = 64_000;
+
+/**
+ * Collects soon, and again while any of `values` is still alive: a request in flight when a list is replaced may
+ * still be answering from it (a stale answer being sent, a question on its way), and then the first collection frees
+ * nothing. Again after 1 s, then twice as long each time; past a minute, V8's own collections take over.
+ */
+export function collectUntilFreed(values: readonly object[]): void {
+  const alive = values.map((value) => new WeakRef(value));
+  let retryInMs = RETRY_FIRST_MS;
+  const attempt = () => {
+    collectGarbage();
+    if (alive.every((ref) => ref.deref() === undefined) || retryInMs > RETRY_LAST_MS) return;
+    setTimeout(attempt, retryInMs).unref();
+    retryInMs *= 2;
+  };
+  setImmediate(attempt).unref();
+}

@@ -6,7 +6,7 @@ import { askedHere, asBuffer, type AskList, catalogueList, type CatalogueList, s
 import type { CompactList } from '../compact-list.js';
 import { answerOf } from '../list-questions.js';
 import type { UpstreamValidators } from '../product-source.js';
-import { collectGarbageSoon } from './full-collection.js';
+import { collectUntilFreed } from './full-collection.js';
 import { isSmallList } from './list-fill.js';
 import { movableBuffers } from './movable-buffers.js';
 import { type Dropped, type FillJob, type FillOutcome, isReplyTo, type KeeperCalls, type KeeperOp, type KeeperReply } from './protocol.js';
@@ -175,9 +175,11 @@ export function createListKeeper({ logger, registry }: ListKeeperOptions): ListK
     }
     current = { listId: nextListId++, compact };
     if (keeperAvailable()) await keep(current);
-    // Once replaced, this thread's hold on its shared memory and its encoded bodies goes at once: left to V8, it
-    // stays until some later collection (full-collection.ts), a whole list more resident after each refill.
-    return catalogueList({ ...made, ask: tracedAsk(askKept(current.listId, compact), true), letGo: collectGarbageSoon });
+    // Once replaced, this thread's hold on its shared memory and its encoded bodies goes as soon as nothing answers
+    // from it: left to V8, it stays until some later collection (full-collection.ts), a list more after each refill.
+    const { body: held } = made;
+    const letGo = () => collectUntilFreed([compact, ...[held.identity, held.gzip, held.br].flatMap((bytes) => bytes ?? [])]);
+    return catalogueList({ ...made, ask: tracedAsk(askKept(current.listId, compact), true), letGo });
   }
 
   /**

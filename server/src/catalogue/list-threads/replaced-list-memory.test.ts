@@ -14,6 +14,8 @@ import { type BuiltServerProcess, startBuiltServer } from '../../testing/built-s
  * given back, rather than held till some later collection, a list more at each refill (full-collection.ts).
  */
 const REFILLS = 4;
+/** Long enough for the tries again at 1, 2 and 4 s after a refill (full-collection.ts). */
+const SETTLE_MS = 10_000;
 const MB = 1024 * 1024;
 
 function residentMb(pid: number): number {
@@ -63,16 +65,23 @@ describe('the built server, as refills replace a large list', () => {
     expect(await priceServed()).toBe(first.price);
     // Held: one list served, replaced once, as it is from then on.
     await refillWithPrice(first.price + 1);
-    const heldMb = residentMb(server.child.pid!);
-    const after: number[] = [];
+    const readings = [residentMb(server.child.pid!)];
+    const spread = () => Math.max(...readings) - Math.min(...readings);
     for (let refill = 2; refill <= REFILLS; refill++) {
       await refillWithPrice(first.price + refill);
-      after.push(residentMb(server.child.pid!));
+      // A list still answering a request when it is replaced is collected on a try 1, 2 or 4 s later.
+      const deadline = performance.now() + SETTLE_MS;
+      readings.push(residentMb(server.child.pid!));
+      while (spread() >= listMb && performance.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        readings[readings.length - 1] = residentMb(server.child.pid!);
+      }
     }
     console.info(
-      `RSS held ${heldMb.toFixed(0)} MB; after each of ${REFILLS - 1} more refills ${after.map((mb) => mb.toFixed(0)).join(', ')} MB (the list's JSON ${listMb.toFixed(0)} MB)`,
+      `RSS after refills 1 to ${REFILLS}: ${readings.map((mb) => mb.toFixed(0)).join(', ')} MB (the list's JSON ${listMb.toFixed(0)} MB)`,
     );
-    // A list kept after it was replaced holds its JSON, its columns and its bodies: twice its JSON, and more.
-    expect(Math.max(...after) - heldMb).toBeLessThan(listMb);
+    // A list kept after it was replaced holds its JSON, its columns and its bodies: twice its JSON, and more. Left to
+    // V8 the RSS rose and fell by 60–90 MB here, lists replaced kept till some later collection.
+    expect(spread()).toBeLessThan(listMb);
   });
 });
