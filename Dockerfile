@@ -5,12 +5,12 @@
 #   docker run --rm -p 3000:3000 -e PRODUCTS_API_URL=https://fakestoreapi.com product-catalogue
 #
 # Three stages: `build` compiles every workspace with all dev dependencies and `prod-deps` installs only what the
-# server needs at run time, both on the official Node 20 image; `runtime` is Debian's slim image (the one the Node
+# server needs at run time, both on the official Node 24 image; `runtime` is Debian's slim image (the one the Node
 # image is made of) with the Node binary alone, those node_modules and the built output, and nothing else (no npm,
 # corepack or yarn, which nothing runs in production; no TypeScript sources, no dev tools, no npm cache).
 
 # ---- build: npm ci + build the three workspaces the image runs ---------------------------------------------------
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 # Manifests first, so that editing source code does not invalidate the (slow) npm ci layer. npm ci needs every
 # workspace's manifest the lockfile names, the dev-only `testing` workspace included.
@@ -30,7 +30,7 @@ COPY testing testing
 RUN npm run build --workspace shared --workspace server --workspace client
 
 # ---- prod-deps: the server's production dependencies only -------------------------------------------------------
-FROM node:20-bookworm-slim AS prod-deps
+FROM node:24-bookworm-slim AS prod-deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY shared/package.json shared/
@@ -88,7 +88,7 @@ COPY server/embedded-catalogue server/embedded-catalogue
 COPY --from=build /app/client/dist client/dist
 
 LABEL org.opencontainers.image.title="product-catalogue" \
-      org.opencontainers.image.description="Product catalogue website and JSON product API (Node 20, Express)"
+      org.opencontainers.image.description="Product catalogue website and JSON product API (Node 24, Express)"
 
 USER node
 EXPOSE 3000

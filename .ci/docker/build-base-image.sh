@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Make sure the two base images the Dockerfiles start from exist in the local Docker daemon: `debian:bookworm-slim`
-# (deploy/nginx, deploy/redis) and `node:20-bookworm-slim` (the app).
+# (deploy/nginx, deploy/redis) and `node:24-bookworm-slim` (the app).
 #
 # The Dockerfiles are written for the official images of those names. Where the Docker Hub is reachable we pull
 # them. Where it is not (CI sandboxes with no container registry), we build stand-ins with the same names and the
 # same shape: Debian bookworm (debootstrap, variant minbase) slimmed as debian:bookworm-slim is, and on top of it
-# the host's Node 20 under /usr/local like the official Node image, a `node` user with uid/gid 1000, no tini. Only
+# the project's Node 24 (node_modules/.bin/node, from the npm registry) under /usr/local like the official Node image, a `node` user with uid/gid 1000, no tini. Only
 # for this machine: the Node stand-in gets the host's CA bundle and NODE_EXTRA_CA_CERTS pointing at it, because
 # here TLS to the npm registry goes through an intercepting proxy whose CA the build must trust. That stays out of
 # the published Dockerfile.
@@ -19,7 +19,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 source "$here/lib.sh"
 
 DEBIAN_IMAGE=debian:bookworm-slim
-NODE_IMAGE=node:20-bookworm-slim
+NODE_IMAGE=node:24-bookworm-slim
 DEBIAN_MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # Try the real images first unless told not to; a registry that is absent fails in well under a second.
 CATALOGUE_DOCKER_PULL=${CATALOGUE_DOCKER_PULL:-1}
@@ -54,8 +54,15 @@ import_rootfs() {
   log "imported $image in $(seconds_since "$started") s"
 }
 
-# --- the host's Node, whose libraries the Debian root filesystem must hold ------------------------------------
-node_bin=$(readlink -f "$(command -v node)") || die "node is not installed on this machine"
+# --- the project's Node, whose libraries the Debian root filesystem must hold ---------------------------------
+# The runtime the project pins (the `node` devDependency, docs/decisions/node-runtime.md), installed by `npm ci`
+# into node_modules; the machine's own node only where that is missing and is already the same major version.
+project_node="$here/../../node_modules/.bin/node"
+if [ -x "$project_node" ]; then
+  node_bin=$(readlink -f "$project_node")
+else
+  node_bin=$(readlink -f "$(command -v node)") || die "node is not installed on this machine (run npm ci first)"
+fi
 node_version=$("$node_bin" --version)
 
 # --- debian:bookworm-slim --------------------------------------------------------------------------------------
@@ -152,11 +159,11 @@ if [ ! -s "$debian_tarball" ] && { [ $need_debian = 1 ] || [ ! -s "$node_tarball
 fi
 if [ $need_debian = 1 ]; then import_rootfs "$debian_tarball" "$DEBIAN_IMAGE" "$PATH_ENV" 'CMD ["bash"]'; fi
 
-# --- node:20-bookworm-slim: the Debian root filesystem and the host's Node -------------------------------------
+# --- node:24-bookworm-slim: the Debian root filesystem and the project's Node ----------------------------------
 [ $need_node = 1 ] || exit 0
 case "$node_version" in
-  v20.*) ;;
-  *) die "the host's node is $node_version; a stand-in for $NODE_IMAGE needs Node 20" ;;
+  v24.*) ;;
+  *) die "the project's node is $node_version; a stand-in for $NODE_IMAGE needs Node 24 (run npm ci first)" ;;
 esac
 
 if [ ! -s "$node_tarball" ]; then
@@ -171,7 +178,7 @@ if [ ! -s "$node_tarball" ]; then
   [ -f "$npm_dir/package.json" ] || die "cannot find npm's package folder (looked at $npm_dir)"
   corepack_dir=$(dirname "$npm_dir")/corepack
 
-  log "installing the host's Node $node_version under /usr/local, like the official image"
+  log "installing the project's Node $node_version under /usr/local, like the official image"
   install -D -m 0755 "$node_bin" "$rootfs/usr/local/bin/node"
   mkdir -p "$rootfs/usr/local/lib/node_modules"
   cp -a "$npm_dir" "$rootfs/usr/local/lib/node_modules/npm"

@@ -50,12 +50,12 @@ summary() {
 # The verdict a scenario's EXIT trap exits with: its own status, or 1 when a check failed along the way.
 verdict() { local status=$1; if [ "$status" -eq 0 ] && [ "$failures" -ne 0 ]; then echo 1; else echo "$status"; fi; }
 
-# Fails the scenario at once when no daemon answers or a base image is missing: node:20-bookworm-slim (the app),
+# Fails the scenario at once when no daemon answers or a base image is missing: node:24-bookworm-slim (the app),
 # debian:bookworm-slim (nginx, Redis).
 require_docker() {
   local base
   docker_answers || die "no Docker daemon answers (on a machine without one set up, run: bash .ci/docker/with-docker.sh bash $0)"
-  for base in node:20-bookworm-slim debian:bookworm-slim; do
+  for base in node:24-bookworm-slim debian:bookworm-slim; do
     timeout 30 docker image inspect "$base" >/dev/null 2>&1 || timeout 300 docker pull "$base" >/dev/null \
       || die "the base image $base is neither present nor pullable (CI builds one: .ci/docker/with-docker.sh)"
   done
