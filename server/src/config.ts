@@ -21,6 +21,11 @@ export interface Config {
   imageMaxBytes: number;
   /** The largest upstream JSON body accepted (the product list); a bigger one is a failed fill, its download cut there. */
   upstreamMaxBytes: number;
+  /**
+   * The folder the catalogue's SQLite files and whole-list bodies are written in, on disk (docs/operations.md,
+   * "The catalogue's files"); each process makes a folder of its own inside it. `null`: the OS temporary folder.
+   */
+  catalogueDataDir: string | null;
   /** Memory budget of the image LRU, in bytes of image data. */
   imageCacheMaxBytes: number;
   /** Origins (`https://cdn.example.com`) images may be fetched from besides the upstream's own; never anything else. */
@@ -101,6 +106,8 @@ const VARIABLES = {
   // The list's JSON is about 500 bytes a product: 64 MiB holds some 130,000 of them, far past an ordinary shop,
   // while an upstream that answers an endless body still cannot make the server buffer it (README, "Configuration").
   UPSTREAM_MAX_BYTES: { default: String(64 * MIB), ...integer(1, 1024 * MIB) },
+  // An absolute path: a relative one would depend on the folder the server happened to be started from.
+  CATALOGUE_DATA_DIR: { default: undefined, schema: z.string().startsWith('/'), expected: 'an absolute path to a writable folder' },
   // 32 MiB holds a few hundred product photos: the whole catalogue of a shop this size.
   IMAGE_CACHE_MAX_BYTES: { default: String(32 * MIB), ...integer(1, 4096 * MIB) },
   // Origins only: a path would promise a narrower rule than the one applied (scheme, host and port).
@@ -283,6 +290,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     logLevel: required('LOG_LEVEL'),
     imageMaxBytes: required('IMAGE_MAX_BYTES'),
     upstreamMaxBytes: required('UPSTREAM_MAX_BYTES'),
+    catalogueDataDir: read('CATALOGUE_DATA_DIR') ?? null,
     imageCacheMaxBytes: required('IMAGE_CACHE_MAX_BYTES'),
     imageHosts: read('IMAGE_HOSTS') ?? [],
     redisUrl: read('REDIS_URL') ?? null,

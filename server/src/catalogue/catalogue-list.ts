@@ -1,32 +1,28 @@
 import type { Product } from '@catalogue/shared/product';
-import type { ProductsQuery } from '@catalogue/shared/product-paging';
+import { LOCAL_LIST_MAX_PRODUCTS, PRODUCTS_PAGE_SIZE, type ProductSearchPage, type ProductsQuery } from '@catalogue/shared/product-paging';
 import { type EncodedBody, encodeBody } from '../http/encoded-body.js';
-import { buildCompactList, categorySizes, type CompactList, listSize } from './compact-list.js';
-import {
-  answerOf,
-  isAnswerTo,
-  type ListAnswer,
-  type ListQuestion,
-  type ListQuestions,
-  type ListSelection,
-  type ProductsPageContent,
-  type QuestionKind,
-} from './list-questions.js';
-import { productsOfCopy } from './product-schema.js';
+import type { CatalogueShape } from './catalogue-database.js';
+import { catalogueQueries, type ListSelection } from './catalogue-queries.js';
+import { readListBody, removeListFiles } from './list-files.js';
+import type { MadeList } from './list-threads/protocol.js';
+import { sitemapPage, sitemapXml } from './sitemap.js';
 
-export type { ListSelection, ProductsPageContent } from './list-questions.js';
+export type { ListSelection } from './catalogue-queries.js';
+
+export interface ProductsPageContent {
+  page: ProductSearchPage;
+  categories: string[];
+  /** The whole public list, while it is small enough to travel with the page (LOCAL_LIST_MAX_PRODUCTS). */
+  products?: Product[];
+  /** Whether the query's category is one the list holds ('' always is). */
+  holdsCategory: boolean;
+}
 
 /**
- * The product list as the request thread sees it: its size and categories, its public body, and questions it
- * answers with what one request needs (docs/decisions/catalogue-off-the-request-thread.md). Where its products are
- * is its own business: a small list is held on this thread (localList), a large one by the list keeper's worker
- * thread (list-keeper.ts), and the request thread then holds only the bytes it sends.
+ * The product list as the request thread sees it (docs/decisions/catalogue-in-sqlite.md): its size and categories,
+ * its public body, and the questions it answers with what one request needs, each from its SQLite file.
  */
-export interface CatalogueList {
-  readonly size: number;
-  readonly categories: readonly string[];
-  /** How many products each of `categories` holds. */
-  readonly categorySizes: readonly number[];
+export interface CatalogueList extends CatalogueShape {
   /** The whole public list, encoded: what `GET /api/products` answers. */
   readonly body: EncodedBody;
   /** One page of a search's products, encoded: what `/api/products/search` answers. */
@@ -39,75 +35,71 @@ export interface CatalogueList {
   sitemap(origin: string, lastModified: Date, page: number | null): Promise<Buffer | undefined>;
   /** The list with the source's image locations, as JSON: the copy replicas share through Redis. */
   copyJson(): Promise<Buffer>;
-  /**
-   * Told by the catalogue that it no longer serves this list (a newer one replaced it): a large list then has its
-   * memory collected on this thread (list-threads/list-keeper.ts); a small one needs nothing.
-   */
+  /** Told by the catalogue that it no longer serves this list (a newer one replaced it): its files go. */
   letGo(): void;
 }
 
-/** How a list's questions are answered: here, or by the thread that holds it. */
-export type AskList = (question: ListQuestion) => Promise<ListAnswer>;
+/**
+ * How long a list replaced stays open: a request that took it from the cache just before the switch may still ask
+ * it a question after an await (a page renders with it); none takes this long.
+ */
+const CLOSE_AFTER_MS = 10_000;
 
-/** The answer to one question, of the type its kind says. */
-async function answerTo<K extends QuestionKind>(
-  ask: AskList,
-  kind: K,
-  question: Extract<ListQuestion, { kind: K }>,
-): Promise<ListQuestions[K]['answer']> {
-  const answer = await ask(question);
-  if (isAnswerTo(answer, kind)) return answer.answer;
-  throw new Error(`a ${kind} question was answered as ${answer.kind}`);
-}
+/** A JSON array of products' JSON as stored. */
+const arrayOf = (items: readonly string[]): string => `[${items.join(',')}]`;
 
-/** Bytes that came from another thread as a Uint8Array, viewed as a Buffer again (the same memory). */
-export function asBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
+/** The list a fill wrote (list-fill.ts), opened for reading here. */
+export async function openList({ files, shape, etag }: MadeList): Promise<CatalogueList> {
+  const body = await readListBody(files, etag);
+  const queries = catalogueQueries(files.database, shape);
+  const holds = (category: string) => category === '' || shape.categories.includes(category);
 
-/** A CatalogueList over a way to ask it: the one place answers become Buffers and encoded bodies. */
-export function catalogueList({
-  body,
-  ask,
-  letGo = () => {},
-  ...shape
-}: Pick<CatalogueList, 'size' | 'categories' | 'categorySizes' | 'body'> & { ask: AskList; letGo?: () => void }): CatalogueList {
+  function pageOf({ page, ...selection }: ProductsQuery): { items: string[]; total: number } {
+    return queries.page(selection, (page - 1) * PRODUCTS_PAGE_SIZE, PRODUCTS_PAGE_SIZE);
+  }
+
   return {
     ...shape,
     body,
-    letGo,
-    searchPage: async (query) => encodeBody(asBuffer(await answerTo(ask, 'searchPage', { kind: 'searchPage', ask: query }))),
-    selection: async (selection) => encodeBody(asBuffer(await answerTo(ask, 'selection', { kind: 'selection', ask: selection }))),
-    productsPage: (query) => answerTo(ask, 'productsPage', { kind: 'productsPage', ask: query }),
-    async sitemap(origin, lastModified, page) {
-      const question = { origin, lastModified: lastModified.getTime(), page };
-      const xml = await answerTo(ask, 'sitemap', { kind: 'sitemap', ask: question });
-      return xml === null ? undefined : asBuffer(xml);
+
+    searchPage(query) {
+      const { items, total } = pageOf(query);
+      // The keys in ProductSearchPage's order, as JSON.stringify of the object would write them.
+      const tail = `"total":${total},"page":${query.page},"pageSize":${PRODUCTS_PAGE_SIZE},"catalogueSize":${shape.size}}`;
+      return encodeBody(Buffer.from(`{"items":${arrayOf(items)},${tail}`, 'utf8'));
     },
-    copyJson: async () => asBuffer(await answerTo(ask, 'copyJson', { kind: 'copyJson', ask: null })),
+
+    selection: (selection) => encodeBody(Buffer.from(arrayOf(queries.listed(selection)), 'utf8')),
+
+    productsPage(query) {
+      const { items, total } = pageOf(query);
+      return Promise.resolve({
+        page: {
+          items: JSON.parse(arrayOf(items)) as Product[],
+          total,
+          page: query.page,
+          pageSize: PRODUCTS_PAGE_SIZE,
+          catalogueSize: shape.size,
+        },
+        categories: shape.categories,
+        holdsCategory: holds(query.category),
+        ...(shape.size <= LOCAL_LIST_MAX_PRODUCTS && { products: JSON.parse(body.identity.toString('utf8')) as Product[] }),
+      });
+    },
+
+    sitemap(origin, lastModified, page) {
+      const input = { origin, productIds: queries.ids(), categories: shape.categories, lastModified };
+      const xml = page === null ? sitemapXml(input) : sitemapPage(input, page);
+      return Promise.resolve(xml === undefined ? undefined : Buffer.from(xml, 'utf8'));
+    },
+
+    copyJson: () => Promise.resolve(Buffer.from(arrayOf([...queries.sourceJson()]), 'utf8')),
+
+    letGo() {
+      setTimeout(() => {
+        queries.close();
+        void removeListFiles(files);
+      }, CLOSE_AFTER_MS).unref();
+    },
   };
-}
-
-/** A list's questions answered on this thread. */
-export const askedHere =
-  (list: CompactList): AskList =>
-  (question) =>
-    Promise.resolve(answerOf(list, question));
-
-/** What the request thread knows of a list without asking it. */
-export function shapeOf(list: CompactList): Pick<CatalogueList, 'size' | 'categories' | 'categorySizes'> {
-  return { size: listSize(list), categories: list.categories, categorySizes: categorySizes(list) };
-}
-
-/** A list held on this thread (the embedded catalogue): its compact form (compact-list.ts), answered here. */
-export async function listHeldHere(products: readonly Product[]): Promise<CatalogueList> {
-  const list = buildCompactList(products);
-  const body = await encodeBody(asBuffer(list.json));
-  return catalogueList({ ...shapeOf(list), body, ask: askedHere(list) });
-}
-
-/** The same from a shared copy's JSON; undefined when it is not a list of valid products. */
-export async function listHeldHereFromCopy(json: Buffer): Promise<CatalogueList | undefined> {
-  const products = productsOfCopy(json);
-  return products && listHeldHere(products);
 }

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Product } from '@catalogue/shared/product';
 import type { Logger } from '../logger.js';
-import { listHeldHere, listHeldHereFromCopy } from './catalogue-list.js';
+import type { CatalogueList } from './catalogue-list.js';
+import { createListFills } from './list-threads/list-fills.js';
 import { describeProductIssues, productSchema } from './product-schema.js';
 import { type ProductImage, type ProductSource, UpstreamError } from './product-source.js';
 
@@ -17,6 +18,8 @@ export interface EmbeddedSourceOptions {
   /** The folder holding `products.json` and `images/`; a `file:` URL ending in `/`. */
   directory?: URL;
   logger: Logger;
+  /** CATALOGUE_DATA_DIR: where the list's files are written; null: the OS temporary folder. */
+  dataDir?: string | null;
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -33,10 +36,14 @@ const IMAGE_FILE_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*\.(svg|png|jpe?g|webp)$/i;
 /**
  * The catalogue bundled with the server, so the site works offline. `products.json` is a Fake-Store-shaped array
  * whose `image` fields are bare file names in `images/`. It is read and validated once, on first use, and held in
- * memory; a broken file is reported as an UpstreamError like any other source failure.
+ * memory for its products and photos; its list is written into a SQLite file once, as any other source's
+ * (list-threads/list-fills.ts), and served as long as the server runs: the file does not change under it. A broken
+ * file is reported as an UpstreamError like any other source failure.
  */
-export function createEmbeddedSource({ directory = EMBEDDED_CATALOGUE_DIR, logger }: EmbeddedSourceOptions): ProductSource {
+export function createEmbeddedSource({ directory = EMBEDDED_CATALOGUE_DIR, logger, dataDir = null }: EmbeddedSourceOptions): ProductSource {
+  const fills = createListFills({ logger, dataDir });
   let loading: Promise<Map<number, Product>> | undefined;
+  let listing: Promise<CatalogueList> | undefined;
 
   function products(): Promise<Map<number, Product>> {
     loading ??= load().catch((error: unknown) => {
@@ -64,14 +71,29 @@ export function createEmbeddedSource({ directory = EMBEDDED_CATALOGUE_DIR, logge
     return byId;
   }
 
+  /** The valid products, as one list's JSON, written into a file by a fill's thread. */
+  async function fillList(): Promise<CatalogueList> {
+    const json = Buffer.from(JSON.stringify([...(await products()).values()]), 'utf8');
+    const loaded = await fills.load(json);
+    if (!loaded.ok) throw new UpstreamError(`the embedded catalogue could not be filled: ${loaded.message}`);
+    return loaded.list;
+  }
+
   return {
     name: 'embedded',
 
-    async listProducts() {
-      return listHeldHere([...(await products()).values()]);
+    listProducts() {
+      listing ??= fillList().catch((error: unknown) => {
+        listing = undefined;
+        throw error;
+      });
+      return listing;
     },
 
-    listFromCopy: listHeldHereFromCopy,
+    async listFromCopy(json) {
+      const loaded = await fills.load(json);
+      return loaded.ok ? loaded.list : undefined;
+    },
 
     async getProduct(id) {
       return (await products()).get(id) ?? null;
@@ -88,5 +110,7 @@ export function createEmbeddedSource({ directory = EMBEDDED_CATALOGUE_DIR, logge
         throw new UpstreamError(`the embedded image ${location} could not be read`, { cause: error });
       }
     },
+
+    close: () => fills.close(),
   };
 }

@@ -2,7 +2,7 @@ import type { Product } from '@catalogue/shared/product';
 import { Counter, type Registry } from 'prom-client';
 import type { Logger } from '../logger.js';
 import type { CatalogueList } from './catalogue-list.js';
-import { createListKeeper } from './list-threads/list-keeper.js';
+import { createListFills } from './list-threads/list-fills.js';
 import { describeProductIssues, productSchema } from './product-schema.js';
 import { IMAGE_NOT_MODIFIED, type ProductImage, type ProductSource, UpstreamError, type UpstreamValidators } from './product-source.js';
 import { conditionalHeaders, createUpstreamClient, isSuccess, validatorsOf } from './upstream-request.js';
@@ -20,6 +20,8 @@ export interface HttpSourceOptions {
   logger: Logger;
   /** The app's metrics registry: the list's threads count their restarts there, and its refills their revalidations. */
   registry?: Registry;
+  /** CATALOGUE_DATA_DIR: where the list's files are written; null: the OS temporary folder. */
+  dataDir?: string | null;
 }
 
 /** The defaults of IMAGE_MAX_BYTES and UPSTREAM_MAX_BYTES, for callers that do not pass their configuration. */
@@ -29,10 +31,9 @@ const DEFAULT_MAX_JSON_BYTES = 64 * 1024 * 1024;
 /**
  * The Fake-Store-shaped API over HTTP. Nothing it answers is trusted: statuses are interpreted here, bodies are
  * read as text and parsed here (so an HTML error page or truncated JSON is a failure, not data), and every
- * product is checked against the schema. The list, which can be tens of megabytes, is downloaded, parsed, checked,
- * indexed and encoded on a thread of its own (a small list's refills on the list keeper's thread, which also keeps a
- * large list: list-threads/list-keeper.ts): a fill never stalls the answers served meanwhile, and this thread never
- * holds the products.
+ * product is checked against the schema. The list, which can be tens of megabytes, is downloaded, parsed, checked
+ * and written into a new SQLite file on a thread of its own (list-threads/list-fills.ts): a fill never stalls the
+ * answers served meanwhile, and this thread never holds the products.
  */
 export function createHttpSource({
   baseUrl,
@@ -42,8 +43,9 @@ export function createHttpSource({
   imageHosts = [],
   logger,
   registry,
+  dataDir = null,
 }: HttpSourceOptions): ProductSource {
-  const keeper = createListKeeper({ logger, ...(registry && { registry }) });
+  const fills = createListFills({ logger, dataDir, ...(registry && { registry }) });
   const jsonLimit = { bytes: maxJsonBytes, setting: 'UPSTREAM_MAX_BYTES' } as const;
   // The upstream names image URLs, and nothing it says is trusted: fetched as they are, they would let it point
   // this server at any address it can reach (an internal service on its own network). Images come only from
@@ -84,14 +86,17 @@ export function createHttpSource({
         revalidations.inc({ outcome: revalidated === 'not-modified' ? 'not_modified' : 'modified' });
         if (revalidated === 'not-modified') return held.list;
       }
-      const filled = await keeper.fill({ url, timeoutMs, maxBytes: maxJsonBytes });
+      const filled = await fills.fill({ url, timeoutMs, maxBytes: maxJsonBytes });
       if (!filled.ok) throw new UpstreamError(filled.message, { timedOut: filled.timedOut });
       for (const { index, issues } of filled.dropped) logger.warn({ index, issues }, 'Dropped an upstream product of the wrong shape');
       lastFilled = filled.validators && { list: filled.list, validators: filled.validators };
       return filled.list;
     },
 
-    listFromCopy: (json) => keeper.load(json),
+    async listFromCopy(json) {
+      const loaded = await fills.load(json);
+      return loaded.ok ? loaded.list : undefined;
+    },
 
     async getProduct(id: number): Promise<Product | null> {
       const path = `/products/${id}`;
@@ -145,7 +150,7 @@ export function createHttpSource({
       return { body: Buffer.from(response.data as ArrayBuffer), contentType, ...(answered && { validators: answered }) };
     },
 
-    close: () => keeper.close(),
+    close: () => fills.close(),
   };
 }
 

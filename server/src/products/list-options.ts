@@ -1,4 +1,4 @@
-import type { ListSelection } from '../catalogue/list-questions.js';
+import type { ListSelection } from '../catalogue/catalogue-queries.js';
 
 /**
  * The Fake Store's list options, `?limit=N&sort=asc|desc`, on `/api/products` and `/api/products/category/{name}`
@@ -7,7 +7,7 @@ import type { ListSelection } from '../catalogue/list-questions.js';
  * shows at once rather than as a surprising list.
  */
 /**
- * What the two select of the list, in the list's own terms (catalogue/list-questions.ts): not the page's
+ * What the two select of the list, in the list's own terms (catalogue/catalogue-queries.ts): not the page's
  * `?q&category&sort&page` (ProductsQuery, shared/src/product-paging.ts).
  */
 export type ListOptions = Omit<ListSelection, 'category'>;

@@ -1,17 +1,15 @@
 /**
- * The thread of one fill (list-fill.ts): it is sent its job, posts what it made (moving its buffers) and is then
- * ended by the thread that started it (list-keeper.ts), its whole heap with it.
+ * The thread of one fill (list-fill.ts): it is sent its job, posts what it made (the files' names and the list's
+ * shape) and is then ended by the thread that started it (list-fills.ts), its whole heap with it.
  */
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { runFill } from './list-fill.js';
-import { movableBuffers } from './movable-buffers.js';
 import type { FillJob, FillOutcome } from './protocol.js';
 
 /**
- * This thread yields the processor to the event loop: it answers no visitor (unlike the keeper's, which answers
- * searches at the process's priority), and a fill's seconds of parsing on a core the event loop wants stall the
+ * This thread yields the processor to the event loop: it answers no visitor, and a fill's seconds of parsing on a core the event loop wants stall the
  * answers served meanwhile. On Linux a thread's nice value is its own, so the lowest priority here leaves the
  * request thread's as it is. Elsewhere, or where /proc is not mounted, the thread runs at the process's priority.
  */
@@ -26,5 +24,5 @@ function yieldToTheEventLoop(): void {
 yieldToTheEventLoop();
 
 parentPort?.once('message', (job: FillJob) => {
-  void runFill(job).then((outcome: FillOutcome) => parentPort?.postMessage(outcome, movableBuffers(outcome)));
+  void runFill(job).then((outcome: FillOutcome) => parentPort?.postMessage(outcome));
 });

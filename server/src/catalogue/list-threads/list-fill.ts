@@ -1,58 +1,77 @@
 /**
- * One fill of the product list (docs/decisions/catalogue-off-the-request-thread.md): read the upstream's body as it
- * streams in (tens of megabytes for a large catalogue, never held whole), parse and validate each product as it
- * completes, build the compact list and encode its public body; or the same from a copy another replica shared. It
- * runs on a thread of its own that exits when the fill is done (fill-thread.ts), so the heap that parsing grew goes
- * back to the system with it: what comes out is typed arrays and bytes only, moved to the thread that keeps the list.
+ * One fill of the product list (docs/decisions/catalogue-in-sqlite.md): read the upstream's body as it streams in
+ * (tens of megabytes for a large catalogue, never held whole), parse and validate each product as it completes and
+ * write it into a new SQLite file and the whole list's body files; or the same from a copy another replica shared,
+ * or from the embedded catalogue's products. It runs on a thread of its own that exits when the fill is done
+ * (fill-thread.ts): the request thread never waits on the writing, and what comes back is the files' names and the
+ * list's shape.
  */
-import { type EncodedBody, encodeBody } from '../../http/encoded-body.js';
-import { type CompactList, type CompactListBuilder, compactListBuilder } from '../compact-list.js';
+import { type CatalogueShape, type CatalogueWriter, catalogueWriter } from '../catalogue-database.js';
+import { listBodyWriter, type ListFiles, removeListFiles } from '../list-files.js';
 import { eachJsonArrayItem, jsonArrayReader } from '../json-array-items.js';
 import { describeProductIssues, productSchema } from '../product-schema.js';
 import { UpstreamError, type UpstreamValidators } from '../product-source.js';
 import { createUpstreamClient, isSuccess, type StreamedAnswer, validatorsOf } from '../upstream-request.js';
-import { collectGarbage } from './full-collection.js';
 import type { Dropped, FillFailed, FillJob, FillOutcome } from './protocol.js';
 
-/**
- * A list whose JSON is at most this big is handed to the request thread whole (some 2,000 products): holding it
- * there costs a few megabytes and spares every question a trip between threads. A bigger one is kept by the list
- * keeper's thread, its JSON in shared memory, so the request thread's identity body and the list kept are the same
- * bytes, held once.
- */
-export const HANDED_OVER_MAX_BYTES = 1024 * 1024;
+/** The list being written of the valid products, and those dropped. */
+type Validated = { dropped: Dropped; validators?: UpstreamValidators } | FillFailed;
 
-/**
- * Whether a list whose JSON is `jsonBytes` long is small: the one rule for where its columns are allocated (plain
- * memory, or shared with the keeper's thread), which thread holds it (list-keeper.ts) and where its refills run.
- */
-export const isSmallList = (jsonBytes: number): boolean => jsonBytes <= HANDED_OVER_MAX_BYTES;
-
-/** The list being built of the valid products, and those dropped. */
-type Validated = { list: CompactListBuilder; dropped: Dropped; validators?: UpstreamValidators } | FillFailed;
+/** Both of a fill's writers: the database and the whole list's body. */
+function listWriter(files: ListFiles) {
+  const database: CatalogueWriter = catalogueWriter(files.database);
+  const body = listBodyWriter(files);
+  return {
+    add: (product: Parameters<CatalogueWriter['add']>[0]) => body.add(database.add(product)),
+    async finish(): Promise<{ shape: CatalogueShape; etag: string }> {
+      const shape = database.finish();
+      return { shape, etag: await body.finish() };
+    },
+    abandon() {
+      database.abandon();
+      body.abandon();
+    },
+  };
+}
+type ListWriter = ReturnType<typeof listWriter>;
 
 export async function runFill(job: FillJob): Promise<FillOutcome> {
-  const had = job.op === 'load' ? validatedCopy(job.json) : await download(job);
-  if ('failed' in had) return had;
-  return { made: await make(had.list), dropped: had.dropped, ...(had.validators && { validators: had.validators }) };
+  const list = listWriter(job.files);
+  let made: FillOutcome | undefined;
+  try {
+    const had = job.op === 'load' ? validatedCopy(job.json, list) : await download(job, list);
+    if ('failed' in had) return had;
+    const { shape, etag } = await list.finish();
+    made = { made: { files: job.files, shape, etag }, dropped: had.dropped, ...(had.validators && { validators: had.validators }) };
+    return made;
+  } finally {
+    // A list that failed half-way (the upstream, the disk) is never left behind: nobody opens a file of it.
+    if (made === undefined) {
+      list.abandon();
+      await removeListFiles(job.files);
+    }
+  }
 }
 
 /**
- * A shared copy read as a fill reads the upstream's body, item by item (it is a whole list's JSON too), but all or
- * nothing: the source's answer it was made from was validated already, so one invalid product means it is not a copy.
+ * A whole list's JSON (a copy another replica shared, the embedded catalogue's) read as a fill reads the upstream's
+ * body, item by item, but all or nothing: its products were validated already, so one invalid product means it is
+ * not a list.
  */
-function validatedCopy(json: Uint8Array): Validated {
-  const list = compactListBuilder();
+function validatedCopy(json: Uint8Array, list: ListWriter): Validated {
   let valid = true;
   const read = eachJsonArrayItem(Buffer.from(json.buffer, json.byteOffset, json.byteLength), (item) => {
     const parsed = valid ? productSchema.safeParse(item) : undefined;
     if (parsed?.success) list.add(parsed.data);
     else valid = false;
   });
-  return read && valid ? { list, dropped: [] } : failed('the shared copy is not a list of valid products');
+  return read && valid ? { dropped: [] } : failed('the shared copy is not a list of valid products');
 }
 
-async function download({ url, timeoutMs, maxBytes, traceHeaders }: Extract<FillJob, { op: 'fill' }>): Promise<Validated> {
+async function download(
+  { url, timeoutMs, maxBytes, traceHeaders }: Extract<FillJob, { op: 'fill' }>,
+  list: ListWriter,
+): Promise<Validated> {
   let answer: StreamedAnswer;
   try {
     // The fill's thread has no tracing of its own: the trace context of the fill's span is sent as it was handed over.
@@ -72,7 +91,7 @@ async function download({ url, timeoutMs, maxBytes, traceHeaders }: Extract<Fill
   // Item by item as the body arrives: neither the body nor the whole array parsed is ever held, only the item
   // being read, so the fill's heap stays small and its thread's exit cheap. Each item's parse, and the schema's
   // object, are garbage once the list has its JSON.
-  const { visit, list, dropped } = validating();
+  const { visit, dropped } = validating(list);
   const reader = jsonArrayReader(visit);
   // The bytes before the array's first token, kept only until the reader finds it: a body that is no array at all
   // is read whole (within UPSTREAM_MAX_BYTES) to say whether it is JSON, as before; it is no list, so nothing else
@@ -92,7 +111,7 @@ async function download({ url, timeoutMs, maxBytes, traceHeaders }: Extract<Fill
   if (verdict === 'broken') return failed(`${url} answered ${response.status} with a body that is not JSON`);
   if (verdict === 'not-an-array') return whyNotAnArray(url, response.status, Buffer.concat(whole ?? []));
   const validators = validatorsOf(response);
-  return validators === undefined ? { list, dropped } : { list, dropped, validators };
+  return validators === undefined ? { dropped } : { dropped, validators };
 }
 
 /** An UpstreamError (the limit named, timed out, failed) as the fill's failure: errors do not cross threads. */
@@ -102,15 +121,14 @@ function upstreamFailed(error: unknown): FillFailed {
 }
 
 /** Checks each item as it comes: a product goes into the list, anything else is reported with its index in the upstream's array. */
-function validating(): { visit: (item: unknown, index: number) => void; list: CompactListBuilder; dropped: Dropped } {
-  const list = compactListBuilder();
+function validating(list: ListWriter): { visit: (item: unknown, index: number) => void; dropped: Dropped } {
   const dropped: Dropped = [];
   const visit = (item: unknown, index: number): void => {
     const parsed = productSchema.safeParse(item);
     if (parsed.success) list.add(parsed.data);
     else dropped.push({ index, issues: describeProductIssues(parsed.error) });
   };
-  return { visit, list, dropped };
+  return { visit, dropped };
 }
 
 /**
@@ -131,12 +149,3 @@ function whyNotAnArray(url: string, status: number, bytes: Buffer): FillFailed {
 }
 
 const failed = (message: string): FillFailed => ({ failed: message, timedOut: false });
-
-async function make(list: CompactListBuilder): Promise<{ compact: CompactList; body: EncodedBody }> {
-  const compact = list.build((jsonBytes) => (isSmallList(jsonBytes) ? 'plain' : 'shared'));
-  const { json } = compact;
-  // What the parse and the builder held is garbage now (some 50 MB of heap at 200,000 products): collected before
-  // the gzip and brotli bodies (74 MB there) are made, rather than both held at the fill's peak.
-  if (!isSmallList(json.byteLength)) collectGarbage();
-  return { compact, body: await encodeBody(Buffer.from(json.buffer, json.byteOffset, json.byteLength)) };
-}

@@ -1,7 +1,7 @@
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 /**
- * Starts one of the list's threads from its entry file next to this one: the built JavaScript in production. When
+ * Starts a thread of the list's from its entry file next to this one: the built JavaScript in production. When
  * the server itself runs from its TypeScript sources (the tests), the thread imports its source through tsx, with
  * the workspaces' `source` condition as Vitest has it: its entry is a line of JavaScript that registers tsx first
  * (hooks given by `--import` are not ready in time for a worker's own entry).
@@ -11,7 +11,7 @@ const FROM_SOURCE = import.meta.url.endsWith('.ts');
 // when the client's tests (a browser environment) load the server, which a worker cannot import.
 const here = import.meta.url;
 
-export type ThreadEntry = 'keeper-thread' | 'fill-thread';
+export type ThreadEntry = 'fill-thread';
 
 /** Each thread is named for its entry, so an inspector or a diagnostic report tells them apart. */
 export function startThread(entry: ThreadEntry, workerOptions: WorkerOptions = {}): Worker {

@@ -1,21 +1,34 @@
 import { generateCatalogue } from '@catalogue/testing/generated-catalogue';
 import { seededRandom } from '@catalogue/testing/seeded-random';
 import { startUpstreamStub, type UpstreamStub } from '@catalogue/testing/upstream-double';
+import type { Product } from '@catalogue/shared/product';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCompactList } from '../compact-list.js';
+import { listFilesAt } from '../list-files.js';
+import { toPublicProduct } from '../public-product.js';
 import { runFill } from './list-fill.js';
 import type { FillOutcome } from './protocol.js';
 
 /** About 1.4 MB of JSON, so its body comes in many chunks. */
 const PRODUCTS = generateCatalogue(3_000);
 const MAX_BYTES = 64 * 1024 * 1024;
-const text = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+const folder = mkdtempSync(join(tmpdir(), 'streamed-fill-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+let nextList = 1;
+/** Where the next fill writes: files that do not exist yet. */
+const newFiles = () => listFilesAt(join(folder, `list-${nextList++}`));
+/** The whole list's body the fill wrote, as text. */
 const listJson = (outcome: FillOutcome) => {
   if ('failed' in outcome) throw new Error(outcome.failed);
-  return text(outcome.made.compact.json);
+  const { database, json, gzip, br } = outcome.made.files;
+  for (const file of [database, json, gzip, br]) expect(existsSync(file)).toBe(true);
+  return readFileSync(outcome.made.files.json, 'utf8');
 };
+const publicJson = (products: readonly Product[]) => JSON.stringify(products.map(toPublicProduct));
 
 /** A real HTTP upstream that writes `body` in the pieces given, one write each, waiting for each to be flushed. */
 async function startChunkedUpstream(pieces: () => Buffer[]): Promise<{ url: string; close: () => Promise<void> }> {
@@ -40,7 +53,7 @@ describe('a fill reads the upstream body as it streams in', () => {
   });
   afterAll(() => upstream.close());
   const fill = (maxBytes = MAX_BYTES, timeoutMs = 20_000) =>
-    runFill({ op: 'fill', url: `${upstream.url}/products`, timeoutMs, maxBytes, traceHeaders: {} });
+    runFill({ op: 'fill', url: `${upstream.url}/products`, timeoutMs, maxBytes, traceHeaders: {}, files: newFiles() });
 
   it('makes the same list from a body written in small pieces, each cut inside strings, escapes and characters', async () => {
     // Hostile titles and descriptions: what a scanner that lost its place at a chunk's edge would cut wrongly.
@@ -61,8 +74,15 @@ describe('a fill reads the upstream body as it streams in', () => {
       return pieces;
     });
     try {
-      const outcome = await runFill({ op: 'fill', url: chunked.url, timeoutMs: 20_000, maxBytes: MAX_BYTES, traceHeaders: {} });
-      expect(listJson(outcome)).toBe(text(buildCompactList(hostile).json));
+      const outcome = await runFill({
+        op: 'fill',
+        url: chunked.url,
+        timeoutMs: 20_000,
+        maxBytes: MAX_BYTES,
+        traceHeaders: {},
+        files: newFiles(),
+      });
+      expect(listJson(outcome)).toBe(publicJson(hostile));
     } finally {
       await chunked.close();
     }
@@ -75,15 +95,17 @@ describe('a fill reads the upstream body as it streams in', () => {
     });
   });
 
-  it('fails, never half a list, when the upstream cuts or stalls mid-body', async () => {
+  it('fails, never half a list, when the upstream cuts or stalls mid-body: no file of it is left', async () => {
+    const before = readdirSync(folder).length;
     await upstream.setMode('cutMidBody');
     const cut = await fill();
     expect(cut).toMatchObject({ timedOut: false });
     expect('failed' in cut && cut.failed).toMatch(/^http:.*\/products failed/);
     await upstream.setMode('stallMidBody');
     expect(await fill(MAX_BYTES, 300)).toEqual({ failed: `${upstream.url}/products timed out`, timedOut: true });
+    expect(readdirSync(folder)).toHaveLength(before);
     await upstream.setMode('normal');
-    expect(listJson(await fill())).toBe(text(buildCompactList(PRODUCTS).json));
+    expect(listJson(await fill())).toBe(publicJson(PRODUCTS));
   });
 
   it('says what a body that is not a JSON array is, as it always did', async () => {

@@ -6,35 +6,32 @@ import { deathOf } from './thread-deaths.js';
 async function stopped(source: string, options: { resourceLimits?: { maxOldGenerationSizeMb: number } } = {}) {
   const thread = new Worker(source, { eval: true, ...options });
   let failure: Error | undefined;
-  thread.on('error', (error) => (failure = error));
+  thread.on('error', (error: Error) => (failure = error));
   // Not events.once: it would reject with the 'error' that comes first.
   const exitCode = await new Promise<number>((resolve) => thread.once('exit', resolve));
   return { exitCode, failure };
 }
 
-describe("a list thread's death", () => {
-  it('past its heap cap is out_of_memory, naming the heap setting to raise (and, for a fill, UPSTREAM_MAX_BYTES)', async () => {
+describe("a fill thread's death", () => {
+  it('past its heap cap is out_of_memory, naming the heap setting and UPSTREAM_MAX_BYTES', async () => {
     const { exitCode, failure } = await stopped('const kept = []; for (;;) kept.push(new Array(100_000).fill(1));', {
       resourceLimits: { maxOldGenerationSizeMb: 16 },
     });
-    expect(deathOf('fill', exitCode, failure)).toEqual({
+    expect(deathOf(exitCode, failure)).toEqual({
       cause: 'out_of_memory',
       reason:
         "the list's fill thread ran out of memory past its heap cap (raise NODE_OPTIONS=--max-old-space-size or lower UPSTREAM_MAX_BYTES)",
     });
-    expect(deathOf('keeper', exitCode, failure).reason).toBe(
-      "the list keeper's thread ran out of memory past its heap cap (raise NODE_OPTIONS=--max-old-space-size)",
-    );
   });
 
   it('on an error it did not catch is an error, with its message; on an exit, an exit with its code', async () => {
     const thrown = await stopped("throw new Error('the index is broken')");
-    expect(deathOf('keeper', thrown.exitCode, thrown.failure)).toEqual({
+    expect(deathOf(thrown.exitCode, thrown.failure)).toEqual({
       cause: 'error',
-      reason: "the list keeper's thread failed: the index is broken",
+      reason: "the list's fill thread failed: the index is broken",
     });
     const exited = await stopped('process.exit(3)');
-    expect(deathOf('fill', exited.exitCode, exited.failure)).toMatchObject({
+    expect(deathOf(exited.exitCode, exited.failure)).toMatchObject({
       cause: 'exit',
       reason: expect.stringMatching(/exited \(code 3\)/) as unknown,
     });

@@ -1,0 +1,121 @@
+import { DatabaseSync } from 'node:sqlite';
+import type { Product } from '@catalogue/shared/product';
+import { toPublicProduct } from './public-product.js';
+
+/**
+ * The catalogue's SQLite database (docs/decisions/catalogue-in-sqlite.md): one file a fill, written once by
+ * catalogueWriter on a fill's thread, then only read (catalogue-queries.ts). Two tables, so that what a search scans
+ * is narrow: `products` holds what filters and orders read, one short row a product; `product_json` the public
+ * JSON every answer is cut from and the source's own image location, read a page at a time.
+ *
+ * `pos` is the product's place in the source's list (its rowid): the catalogue's order, and every sort's tie-break,
+ * as filterAndSortProducts's stable sort keeps ties (shared/src/sort.ts). `name_rank` is the title's place under
+ * the same collation as `localeCompare`, computed once here, equal for titles that compare equal. `lower_title` is
+ * the title in the lower case the search rule compares (shared/src/sort.ts), and `title_trigrams` indexes it by
+ * trigrams, exactly as stored (case_sensitive 1), so a needle of three characters or more is looked up through the
+ * index (catalogue-queries.ts).
+ */
+const SCHEMA = `
+  CREATE TABLE products (
+    pos INTEGER PRIMARY KEY,
+    id INTEGER NOT NULL,
+    price REAL NOT NULL,
+    category INTEGER NOT NULL,
+    name_rank INTEGER NOT NULL DEFAULT 0,
+    lower_title TEXT NOT NULL
+  );
+  CREATE TABLE product_json (pos INTEGER PRIMARY KEY, json TEXT NOT NULL, source_image TEXT NOT NULL);
+  CREATE TABLE categories (number INTEGER PRIMARY KEY, name TEXT NOT NULL, size INTEGER NOT NULL);
+  CREATE VIRTUAL TABLE title_trigrams USING fts5(
+    lower_title, content = 'products', content_rowid = 'pos', tokenize = 'trigram case_sensitive 1', detail = none
+  );
+`;
+
+/** Made once the rows are in: each order's index, with and without the category in front (a covering walk). */
+const INDEXES = `
+  CREATE INDEX by_id ON products (id, pos);
+  CREATE INDEX by_price ON products (price, pos);
+  CREATE INDEX by_price_desc ON products (price DESC, pos);
+  CREATE INDEX by_name ON products (name_rank, pos);
+  CREATE INDEX by_category ON products (category, pos);
+  CREATE INDEX by_category_price ON products (category, price, pos);
+  CREATE INDEX by_category_price_desc ON products (category, price DESC, pos);
+  CREATE INDEX by_category_name ON products (category, name_rank, pos);
+  INSERT INTO title_trigrams (title_trigrams) VALUES ('rebuild');
+  ANALYZE;
+`;
+
+/** What the request thread knows of a filled database without asking it. */
+export interface CatalogueShape {
+  size: number;
+  /** In the catalogue's order of first appearance (shared/src/categories.ts). */
+  categories: string[];
+  /** How many products each of `categories` holds. */
+  categorySizes: number[];
+}
+
+export interface CatalogueWriter {
+  /** One valid product, in the source's order; its public JSON, as stored. */
+  add(product: Product): string;
+  /** Ranks the titles, indexes, commits and closes the file: the catalogue is then only read. */
+  finish(): CatalogueShape;
+  /** Closes the file unfinished (a failed fill); the caller removes it. */
+  abandon(): void;
+}
+
+/** The name order's collator: what `a.localeCompare(b)` compares with, made once. */
+const byName = new Intl.Collator().compare;
+
+/**
+ * Writes a new catalogue file at `file` (which must not exist). The rows go in one transaction, with the journal
+ * off and no syncs: a fill that fails leaves a file nobody opens, and the switch to a finished one happens only
+ * after `finish` returns.
+ */
+export function catalogueWriter(file: string): CatalogueWriter {
+  const db = new DatabaseSync(file);
+  db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -16000;');
+  db.exec(SCHEMA);
+  db.exec('BEGIN');
+  const insertProduct = db.prepare('INSERT INTO products (pos, id, price, category, lower_title) VALUES (?, ?, ?, ?, ?)');
+  const insertJson = db.prepare('INSERT INTO product_json (pos, json, source_image) VALUES (?, ?, ?)');
+  const categories = new Map<string, { number: number; size: number }>();
+  // The titles alone are held until the end, for their ranks: a few megabytes at 200,000 products.
+  const titles: string[] = [];
+
+  return {
+    add(product) {
+      const pos = titles.length;
+      let category = categories.get(product.category);
+      if (category === undefined) categories.set(product.category, (category = { number: categories.size, size: 0 }));
+      category.size += 1;
+      titles.push(product.title);
+      insertProduct.run(pos, product.id, product.price, category.number, product.title.toLocaleLowerCase());
+      const json = JSON.stringify(toPublicProduct(product));
+      insertJson.run(pos, json, product.image);
+      return json;
+    },
+
+    finish() {
+      const order = titles.map((_, pos) => pos).sort((a, b) => byName(titles[a]!, titles[b]!));
+      const ranks = new Uint32Array(titles.length);
+      for (const [index, pos] of order.entries()) {
+        const previous = order[index - 1];
+        ranks[pos] = previous !== undefined && byName(titles[previous]!, titles[pos]!) === 0 ? ranks[previous]! : index;
+      }
+      // In the rows' own order: each update then lands on the page the last one did.
+      const updateRank = db.prepare('UPDATE products SET name_rank = ? WHERE pos = ?');
+      for (const [pos, rank] of ranks.entries()) updateRank.run(rank, pos);
+      const insertCategory = db.prepare('INSERT INTO categories (number, name, size) VALUES (?, ?, ?)');
+      for (const [name, { number, size }] of categories) insertCategory.run(number, name, size);
+      db.exec(INDEXES);
+      db.exec('COMMIT');
+      db.close();
+      const shape = [...categories.keys()];
+      return { size: titles.length, categories: shape, categorySizes: [...categories.values()].map(({ size }) => size) };
+    },
+
+    abandon() {
+      if (db.isOpen) db.close();
+    },
+  };
+}

@@ -1,0 +1,156 @@
+import { generateCatalogue } from '@catalogue/testing/generated-catalogue';
+import { seededRandom } from '@catalogue/testing/seeded-random';
+import { categoriesOf } from '@catalogue/shared/categories';
+import type { Product } from '@catalogue/shared/product';
+import { filterAndSortProducts, SORT_OPTIONS } from '@catalogue/shared/sort';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { catalogueWriter } from './catalogue-database.js';
+import { catalogueQueries, type CatalogueQueries } from './catalogue-queries.js';
+
+const folder = mkdtempSync(join(tmpdir(), 'catalogue-queries-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/** Written and opened as a fill writes and the server opens a list. */
+function filled(products: readonly Product[], name: string): CatalogueQueries {
+  const file = join(folder, `${name}.sqlite`);
+  const writer = catalogueWriter(file);
+  for (const product of products) writer.add(product);
+  return catalogueQueries(file, writer.finish());
+}
+
+/** Words that collide on purpose: accents, case, ligatures, scripts, quotes, FTS5's own syntax, spaces. */
+const WORDS = [
+  'Straße',
+  'STRASSE',
+  'strasse',
+  'Éclair',
+  'eclair',
+  'ÉCLAIR',
+  'İstanbul',
+  'ǅemal',
+  'ﬁne',
+  'fine',
+  '日本語',
+  '日本',
+  'Ωmega',
+  'ωmega',
+  'naïve',
+  'NAIVE',
+  '😀 smile',
+  'a"b',
+  "o'clock",
+  'x*y',
+  'NEAR',
+  'AND',
+  'or',
+  '  spaced  ',
+  'Z',
+  'a',
+  'ab',
+  'Ab',
+];
+
+/**
+ * A messy catalogue: titles from colliding words (duplicates, titles that differ only by case or accent), prices
+ * that repeat, a few categories with odd names, in a random order.
+ */
+function messyCatalogue(count: number, seed: number): Product[] {
+  const random = seededRandom(seed);
+  const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
+  const categories = ['jewelery', "men's clothing", 'Électronique', '  spaced  ', '日本'];
+  return generateCatalogue(count, seed).map((product, index) => ({
+    ...product,
+    id: index + 1,
+    title: Array.from({ length: 1 + Math.floor(random() * 4) }, () => pick(WORDS)).join(random() < 0.2 ? '' : ' '),
+    price: pick([0.5, 1, 9.99, 9.99, 22.3, 100, 1e6]),
+    category: pick(categories),
+  }));
+}
+
+/**
+ * Needles of every length, from the titles themselves and from outside them; cut at characters, not UTF-16 units:
+ * half a surrogate pair cannot reach the server (a URL's `q` is decoded as UTF-8, and a browser sends whole
+ * characters), and SQLite's text, which is UTF-8, has no halves either.
+ */
+function needlesOf(products: readonly Product[], seed: number): string[] {
+  const random = seededRandom(seed);
+  const fromTitles = products.slice(0, 40).flatMap((product) => {
+    const characters = [...product.title];
+    const at = Math.floor(random() * characters.length);
+    return [1, 2, 3, 4, 7].map((length) => characters.slice(at, at + length).join(''));
+  });
+  return [
+    '',
+    ' ',
+    'zzz-none',
+    '"',
+    '""',
+    'a"b',
+    'x*y',
+    'near',
+    'AND',
+    'é',
+    'E',
+    'ss',
+    'ß',
+    'ﬁ',
+    'i̇',
+    '日本',
+    ' a ',
+    ...WORDS,
+    ...fromTitles,
+  ];
+}
+
+describe('the catalogue in SQLite answers exactly what filterAndSortProducts does', () => {
+  for (const seed of [1, 2, 3]) {
+    it(`over a messy catalogue (seed ${seed}): every category, every sort, every needle, the total and each page`, () => {
+      const products = messyCatalogue(300, seed);
+      const queries = filled(products, `messy-${seed}`);
+      const categories = ['', ...categoriesOf(products), 'no such category', 'JEWELERY'];
+      for (const category of categories) {
+        for (const { value: sort } of SORT_OPTIONS) {
+          for (const search of needlesOf(products, seed)) {
+            const selection = { search, category, sort };
+            const expected = filterAndSortProducts(products, selection).map(({ id }) => id);
+            const whole = queries.page(selection, 0, products.length);
+            const context = JSON.stringify(selection);
+            expect(
+              whole.items.map((json) => (JSON.parse(json) as Product).id),
+              context,
+            ).toEqual(expected);
+            expect(whole.total, context).toBe(expected.length);
+            // A page further in is the same slice of that order.
+            expect(
+              queries.page(selection, 7, 5).items.map((json) => (JSON.parse(json) as Product).id),
+              context,
+            ).toEqual(expected.slice(7, 12));
+          }
+        }
+      }
+    });
+  }
+
+  it('lists the Fake Store selections by id, ties in catalogue order, and keeps the source image for the shared copy', () => {
+    const products = messyCatalogue(50, 9).map((product, index) => ({
+      ...product,
+      id: 100 - (index % 10),
+      image: `https://img.test/${index}.jpg`,
+    }));
+    const queries = filled(products, 'selections');
+    const ids = (jsons: string[]) => jsons.map((json) => (JSON.parse(json) as Product).id);
+    const byId = (direction: 1 | -1) => [...products].sort((a, b) => direction * (a.id - b.id)).map(({ id }) => id);
+    expect(ids(queries.listed({ category: null, sort: 'asc', limit: null }))).toEqual(byId(1));
+    expect(ids(queries.listed({ category: null, sort: 'desc', limit: 3 }))).toEqual(byId(-1).slice(0, 3));
+    const category = products[0]!.category;
+    expect(ids(queries.listed({ category, sort: null, limit: null }))).toEqual(
+      products.filter((p) => p.category === category).map(({ id }) => id),
+    );
+    expect(queries.listed({ category: 'unknown', sort: null, limit: null })).toEqual([]);
+    expect(queries.ids()).toEqual(products.map(({ id }) => id));
+    expect([...queries.sourceJson()].map((json) => JSON.parse(json) as Product)).toEqual(products);
+  });
+});
