@@ -76,7 +76,7 @@ ENV NODE_ENV=production
 # and the soak apply (deploy/runtime-settings.test.ts holds them equal).
 ENV MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072 NODE_OPTIONS="--max-semi-space-size=8 --max-old-space-size=1024"
 WORKDIR /app
-# Owned by root and not writable by the app user: the server never writes to its own files.
+# Owned by root and not writable by the app user: the server never writes to its own files (only to its data volume).
 COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=prod-deps /app/server/node_modules ./server/node_modules
 COPY package.json ./
@@ -86,6 +86,13 @@ COPY --from=build /app/shared/dist shared/dist
 COPY --from=build /app/server/dist server/dist
 COPY server/embedded-catalogue server/embedded-catalogue
 COPY --from=build /app/client/dist client/dist
+
+# The catalogue's SQLite files and whole-list bodies (docs/operations.md, "The catalogue's files"): the one place the
+# server writes, on disk. A volume, so a read-only root still lets it write and each container gets its own (an
+# anonymous one unless the operator mounts another); created owned by `node`, which the volume takes on.
+RUN mkdir -p /var/lib/catalogue && chown node:node /var/lib/catalogue
+ENV CATALOGUE_DATA_DIR=/var/lib/catalogue
+VOLUME ["/var/lib/catalogue"]
 
 LABEL org.opencontainers.image.title="product-catalogue" \
       org.opencontainers.image.description="Product catalogue website and JSON product API (Node 24, Express)"

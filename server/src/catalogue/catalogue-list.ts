@@ -1,6 +1,7 @@
 import type { Product } from '@catalogue/shared/product';
 import { LOCAL_LIST_MAX_PRODUCTS, PRODUCTS_PAGE_SIZE, type ProductSearchPage, type ProductsQuery } from '@catalogue/shared/product-paging';
 import { type EncodedBody, encodeBody } from '../http/encoded-body.js';
+import { inSpan } from '../tracing/spans.js';
 import type { CatalogueShape } from './catalogue-database.js';
 import { catalogueQueries, type ListSelection } from './catalogue-queries.js';
 import { readListBody, removeListFiles } from './list-files.js';
@@ -45,6 +46,10 @@ export interface CatalogueList extends CatalogueShape {
  */
 const CLOSE_AFTER_MS = 10_000;
 
+/** Each question asked of a list in a span of its own when traces are on, naming the question. */
+const asked = <T>(question: string, work: () => Promise<T>): Promise<T> =>
+  inSpan('list question', { 'catalogue.list.question': question }, work);
+
 /** A JSON array of products' JSON as stored. */
 const arrayOf = (items: readonly string[]): string => `[${items.join(',')}]`;
 
@@ -62,36 +67,39 @@ export async function openList({ files, shape, etag }: MadeList): Promise<Catalo
     ...shape,
     body,
 
-    searchPage(query) {
-      const { items, total } = pageOf(query);
-      // The keys in ProductSearchPage's order, as JSON.stringify of the object would write them.
-      const tail = `"total":${total},"page":${query.page},"pageSize":${PRODUCTS_PAGE_SIZE},"catalogueSize":${shape.size}}`;
-      return encodeBody(Buffer.from(`{"items":${arrayOf(items)},${tail}`, 'utf8'));
-    },
+    searchPage: (query) =>
+      asked('searchPage', () => {
+        const { items, total } = pageOf(query);
+        // The keys in ProductSearchPage's order, as JSON.stringify of the object would write them.
+        const tail = `"total":${total},"page":${query.page},"pageSize":${PRODUCTS_PAGE_SIZE},"catalogueSize":${shape.size}}`;
+        return encodeBody(Buffer.from(`{"items":${arrayOf(items)},${tail}`, 'utf8'));
+      }),
 
-    selection: (selection) => encodeBody(Buffer.from(arrayOf(queries.listed(selection)), 'utf8')),
+    selection: (selection) => asked('selection', () => encodeBody(Buffer.from(arrayOf(queries.listed(selection)), 'utf8'))),
 
-    productsPage(query) {
-      const { items, total } = pageOf(query);
-      return Promise.resolve({
-        page: {
-          items: JSON.parse(arrayOf(items)) as Product[],
-          total,
-          page: query.page,
-          pageSize: PRODUCTS_PAGE_SIZE,
-          catalogueSize: shape.size,
-        },
-        categories: shape.categories,
-        holdsCategory: holds(query.category),
-        ...(shape.size <= LOCAL_LIST_MAX_PRODUCTS && { products: JSON.parse(body.identity.toString('utf8')) as Product[] }),
-      });
-    },
+    productsPage: (query) =>
+      asked('productsPage', () => {
+        const { items, total } = pageOf(query);
+        return Promise.resolve({
+          page: {
+            items: JSON.parse(arrayOf(items)) as Product[],
+            total,
+            page: query.page,
+            pageSize: PRODUCTS_PAGE_SIZE,
+            catalogueSize: shape.size,
+          },
+          categories: shape.categories,
+          holdsCategory: holds(query.category),
+          ...(shape.size <= LOCAL_LIST_MAX_PRODUCTS && { products: JSON.parse(body.identity.toString('utf8')) as Product[] }),
+        });
+      }),
 
-    sitemap(origin, lastModified, page) {
-      const input = { origin, productIds: queries.ids(), categories: shape.categories, lastModified };
-      const xml = page === null ? sitemapXml(input) : sitemapPage(input, page);
-      return Promise.resolve(xml === undefined ? undefined : Buffer.from(xml, 'utf8'));
-    },
+    sitemap: (origin, lastModified, page) =>
+      asked('sitemap', () => {
+        const input = { origin, productIds: queries.ids(), categories: shape.categories, lastModified };
+        const xml = page === null ? sitemapXml(input) : sitemapPage(input, page);
+        return Promise.resolve(xml === undefined ? undefined : Buffer.from(xml, 'utf8'));
+      }),
 
     copyJson: () => Promise.resolve(Buffer.from(arrayOf([...queries.sourceJson()]), 'utf8')),
 

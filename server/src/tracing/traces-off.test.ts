@@ -89,6 +89,12 @@ describe('traces off (no OTLP endpoint)', () => {
   });
 
   it('would see both when traces are on (the probe can fail)', async () => {
-    expect(await probeAfterRequests({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url })).toEqual({ asyncHooks: true, sdk: true });
+    // Node 24's AsyncLocalStorage, which the SDK's context manager uses, runs on async context frames, with no async
+    // hook; with them turned off it falls back to a hook, which the probe must then see.
+    expect(await probeAfterRequests({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url })).toEqual({ asyncHooks: false, sdk: true });
+    expect(await probeAfterRequests({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, NODE_OPTIONS: '--no-async-context-frame' })).toEqual({
+      asyncHooks: true,
+      sdk: true,
+    });
   });
 });

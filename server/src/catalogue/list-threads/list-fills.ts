@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../../logger.js';
 import { inSpan, traceHeaders } from '../../tracing/spans.js';
 import { type CatalogueList, openList } from '../catalogue-list.js';
+import { claimDataFolder } from '../data-folder.js';
 import { listFilesAt } from '../list-files.js';
 import type { UpstreamValidators } from '../product-source.js';
 import type { Dropped, FillJob, FillOutcome } from './protocol.js';
@@ -46,9 +46,9 @@ export function createListFills({ logger, registry, dataDir }: ListFillsOptions)
   let nextList = 1;
   let closed = false;
 
-  /** Where the next list is written: a folder of this process's own (two replicas never share a file), made at its first fill. */
+  /** Where the next list is written: a folder of this process's own (data-folder.ts), made at its first fill. */
   function nextFiles() {
-    folder ??= mkdtempSync(join(dataDir ?? tmpdir(), 'catalogue-'));
+    folder ??= claimDataFolder(dataDir);
     return listFilesAt(join(folder, `list-${nextList++}`));
   }
 
