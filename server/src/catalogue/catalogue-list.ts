@@ -41,10 +41,10 @@ export interface CatalogueList extends CatalogueShape {
 }
 
 /**
- * How long a list replaced stays open: a request that took it from the cache just before the switch may still ask
- * it a question after an await (a page renders with it); none takes this long.
+ * How long a list replaced stays open by default: a request that took it from the cache just before the switch may
+ * still ask it a question after an await (a page renders with it); none takes this long.
  */
-const CLOSE_AFTER_MS = 10_000;
+export const CLOSE_AFTER_MS = 10_000;
 
 /** Each question asked of a list in a span of its own when traces are on, naming the question. */
 const asked = <T>(question: string, work: () => Promise<T>): Promise<T> =>
@@ -53,8 +53,8 @@ const asked = <T>(question: string, work: () => Promise<T>): Promise<T> =>
 /** A JSON array of products' JSON as stored. */
 const arrayOf = (items: readonly string[]): string => `[${items.join(',')}]`;
 
-/** The list a fill wrote (list-fill.ts), opened for reading here. */
-export async function openList({ files, shape, etag }: MadeList): Promise<CatalogueList> {
+/** The list a fill wrote (list-fill.ts), opened for reading here; once let go of, closed and removed `closeAfterMs` later. */
+export async function openList({ files, shape, etag }: MadeList, closeAfterMs = CLOSE_AFTER_MS): Promise<CatalogueList> {
   const body = await readListBody(files, etag);
   const queries = catalogueQueries(files.database, shape);
   const holds = (category: string) => category === '' || shape.categories.includes(category);
@@ -107,7 +107,7 @@ export async function openList({ files, shape, etag }: MadeList): Promise<Catalo
       setTimeout(() => {
         queries.close();
         void removeListFiles(files);
-      }, CLOSE_AFTER_MS).unref();
+      }, closeAfterMs).unref();
     },
   };
 }

@@ -24,5 +24,9 @@ function yieldToTheEventLoop(): void {
 yieldToTheEventLoop();
 
 parentPort?.once('message', (job: FillJob) => {
-  void runFill(job).then((outcome: FillOutcome) => parentPort?.postMessage(outcome));
+  void runFill(job)
+    // What the upstream did is a FillFailed already; this is the disk (full, past a file size limit) or a bug: a
+    // failed fill all the same, said with its cause, its files removed by runFill.
+    .catch((error: unknown): FillOutcome => ({ failed: `the list could not be written: ${String(error)}`, timedOut: false }))
+    .then((outcome: FillOutcome) => parentPort?.postMessage(outcome));
 });

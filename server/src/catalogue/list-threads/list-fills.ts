@@ -5,7 +5,7 @@ import type { Logger } from '../../logger.js';
 import { inSpan, traceHeaders } from '../../tracing/spans.js';
 import { type CatalogueList, openList } from '../catalogue-list.js';
 import { claimDataFolder } from '../data-folder.js';
-import { listFilesAt } from '../list-files.js';
+import { listFilesAt, removeListFiles } from '../list-files.js';
 import type { UpstreamValidators } from '../product-source.js';
 import type { Dropped, FillJob, FillOutcome } from './protocol.js';
 import { startThread } from './start-thread.js';
@@ -37,9 +37,11 @@ export interface ListFillsOptions {
   registry?: Registry;
   /** CATALOGUE_DATA_DIR; null: the OS temporary folder. This process writes in a folder of its own inside it. */
   dataDir: string | null;
+  /** How long a list let go of stays open before its files are removed (catalogue-list.ts's CLOSE_AFTER_MS). */
+  closeAfterMs?: number;
 }
 
-export function createListFills({ logger, registry, dataDir }: ListFillsOptions): ListFills {
+export function createListFills({ logger, registry, dataDir, closeAfterMs }: ListFillsOptions): ListFills {
   const died = fillDeaths(logger, registry);
   const filling = new Set<ReturnType<typeof startThread>>();
   let folder: string | undefined;
@@ -75,7 +77,8 @@ export function createListFills({ logger, registry, dataDir }: ListFillsOptions)
         if (closed) return reject(new Error(`the list's fill thread exited (${exitCode}) as the server stopped`));
         const death = deathOf(exitCode, failure);
         died(death, { exitCode });
-        resolve({ failed: death.reason, timedOut: false });
+        // What it had begun writing: never opened, and removed here, since the thread could not.
+        void removeListFiles(job.files).then(() => resolve({ failed: death.reason, timedOut: false }));
       });
     });
   }
@@ -83,7 +86,14 @@ export function createListFills({ logger, registry, dataDir }: ListFillsOptions)
   async function run(job: FillJob): Promise<Filled> {
     const outcome = await onItsOwnThread(job);
     if ('failed' in outcome) return { ok: false, message: outcome.failed, timedOut: outcome.timedOut };
-    const list = await openList(outcome.made);
+    let list: CatalogueList;
+    try {
+      list = await openList(outcome.made, closeAfterMs);
+    } catch (error) {
+      // Written whole but unreadable (removed under us, a disk that lies): never served, and a failed fill like any other.
+      await removeListFiles(outcome.made.files);
+      return { ok: false, message: `the list's new files could not be opened: ${(error as Error).message}`, timedOut: false };
+    }
     return { ok: true, list, dropped: outcome.dropped, ...(outcome.validators && { validators: outcome.validators }) };
   }
 

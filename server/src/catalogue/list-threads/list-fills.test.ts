@@ -1,0 +1,130 @@
+import { generateCatalogue } from '@catalogue/testing/generated-catalogue';
+import { startUpstreamStub, type UpstreamStub } from '@catalogue/testing/upstream-double';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Registry } from 'prom-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCapturingLogger } from '../../testing/capturing-logger.js';
+import { endThreadFromInside } from '../../testing/thread-inspector.js';
+import type { CatalogueList } from '../catalogue-list.js';
+import { createListFills, type Filled, type ListFillsOptions } from './list-fills.js';
+
+const PRODUCTS = generateCatalogue(3_000);
+const query = { search: 'ba', category: '', sort: 'nameAZ', page: 2 } as const;
+const MAX_BYTES = 64 * 1024 * 1024;
+/** The process's threads as the kernel counts them: each worker thread is one while it runs. */
+const threadCount = () => readdirSync('/proc/self/task').length;
+
+const dataDir = mkdtempSync(join(tmpdir(), 'list-fills-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+/** Every file under the data folder, by its path inside it. */
+const filesInData = (): string[] => readdirSync(dataDir, { recursive: true, encoding: 'utf8' }).sort();
+
+const listOf = (filled: Filled): CatalogueList => {
+  if (!filled.ok) throw new Error(filled.message);
+  return filled.list;
+};
+
+describe("the list's fills", () => {
+  let upstream: UpstreamStub;
+  beforeAll(async () => {
+    upstream = await startUpstreamStub({ products: PRODUCTS });
+  });
+  afterAll(() => upstream.close());
+
+  const createFills = (options: Partial<ListFillsOptions> = {}) =>
+    createListFills({ logger: createCapturingLogger().logger, dataDir, closeAfterMs: 0, ...options });
+
+  it('writes each fill into new files in a folder of its own, and removes a list let go of, and the folder when closed', async () => {
+    const fills = createFills();
+    const fill = () => fills.fill({ url: `${upstream.url}/products`, timeoutMs: 20_000, maxBytes: MAX_BYTES });
+    try {
+      const first = listOf(await fill());
+      const [folder] = readdirSync(dataDir);
+      expect(folder).toMatch(new RegExp(`^catalogue-${hostname()}-${process.pid}-`));
+      expect(filesInData()).toEqual(
+        [folder, ...['list-1.json', 'list-1.json.br', 'list-1.json.gz', 'list-1.sqlite'].map((file) => `${folder}/${file}`)].sort(),
+      );
+      expect(first.size).toBe(PRODUCTS.length);
+
+      const second = listOf(await fill());
+      expect(filesInData().filter((file) => file.includes('list-2'))).toHaveLength(4);
+      first.letGo();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(filesInData().filter((file) => file.includes('list-1'))).toEqual([]);
+      expect((await second.searchPage(query)).identity.toString('utf8')).toMatch(/^\{"items":\[\{"id":/);
+    } finally {
+      await fills.close();
+    }
+    expect(readdirSync(dataDir)).toEqual([]);
+  });
+
+  it('takes a fill thread that stops mid-fill for a failed fill, in one line with its cause: nothing of it is left, the list held answers on, the next fill works', async () => {
+    const { logger, records } = createCapturingLogger();
+    const registry = new Registry();
+    const fills = createFills({ logger, registry });
+    const fill = () => fills.fill({ url: `${upstream.url}/products`, timeoutMs: 20_000, maxBytes: MAX_BYTES });
+    try {
+      const served = listOf(await fill());
+      const answer = (await served.searchPage(query)).identity.toString('utf8');
+      const files = filesInData();
+      const threads = threadCount();
+
+      // The fill thread waits for the upstream's body (half of it sent) when it is ended.
+      await upstream.setMode('stallMidBody');
+      const asked = upstream.requestCount('/products');
+      const failing = fill();
+      await upstream.waitForRequests('/products', asked + 1);
+      await endThreadFromInside('fill-thread');
+      const failed = await failing;
+      expect(failed).toMatchObject({ ok: false, timedOut: false });
+      expect(!failed.ok && failed.message).toMatch(/^the list's fill thread exited \(code 1\); .*--max-old-space-size/);
+      expect(records.filter((record) => record.thread === 'fill')).toMatchObject([{ level: 50, cause: 'exit', exitCode: 1 }]);
+      const restarts = (await registry.getSingleMetric('catalogue_list_thread_restarts_total')!.get()).values;
+      expect(restarts).toMatchObject([{ labels: { thread: 'fill', cause: 'exit' }, value: 1 }]);
+      expect(threadCount()).toBe(threads);
+      expect(filesInData()).toEqual(files);
+      expect((await served.searchPage(query)).identity.toString('utf8')).toBe(answer);
+
+      await upstream.setMode('normal');
+      const next = listOf(await fill());
+      expect((await next.searchPage(query)).identity.toString('utf8')).toBe(answer);
+    } finally {
+      await upstream.setMode('normal');
+      await fills.close();
+    }
+  });
+
+  it('removes the folders a dead process left on this host, never one of a process that runs or another host', async () => {
+    const host = hostname();
+    const left = [`catalogue-${host}-999999999-dead`, `catalogue-${host}-${process.pid}-restarted`];
+    const kept = [`catalogue-${host}-1-init`, 'catalogue-another-host-999999999-x', 'unrelated'];
+    for (const name of [...left, ...kept]) {
+      mkdirSync(join(dataDir, name));
+      // A database file of a list that was never finished: never opened again, only removed.
+      writeFileSync(join(dataDir, name, 'list-1.sqlite'), 'not a database');
+    }
+    const fills = createFills();
+    try {
+      listOf(await fills.load(Buffer.from(JSON.stringify(PRODUCTS.slice(0, 5)))));
+      for (const name of left) expect(existsSync(join(dataDir, name)), name).toBe(false);
+      for (const name of kept) expect(existsSync(join(dataDir, name)), name).toBe(true);
+    } finally {
+      await fills.close();
+      for (const name of kept) rmSync(join(dataDir, name), { recursive: true, force: true });
+    }
+  });
+
+  it('gives two servers sharing a data folder a folder each', async () => {
+    const [one, two] = [createFills(), createFills()];
+    try {
+      const load = (fills: typeof one) => fills.load(Buffer.from(JSON.stringify(PRODUCTS.slice(0, 5))));
+      listOf(await load(one));
+      listOf(await load(two));
+      expect(readdirSync(dataDir)).toHaveLength(2);
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
+  });
+});
