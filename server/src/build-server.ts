@@ -178,7 +178,8 @@ export async function buildServer(config: Config, dependencies: ServerDependenci
 
 async function createSource(config: Config, logger: Logger, embeddedDirectory: URL | undefined, metrics: Metrics): Promise<ProductSource> {
   const dataDir = config.catalogueDataDir;
-  if (config.productsApiUrl === null) return createEmbeddedSource({ logger, dataDir, ...(embeddedDirectory && { directory: embeddedDirectory }) });
+  if (config.productsApiUrl === null)
+    return createEmbeddedSource({ logger, dataDir, ...(embeddedDirectory && { directory: embeddedDirectory }) });
   // Imported only when needed: axios is about a quarter of the CPU spent starting up (measured: ~110 of
   // ~410 ms to the first /healthz), and the embedded catalogue, the default, never uses it.
   const { createHttpSource } = await import('./catalogue/http-source.js');

@@ -1,6 +1,8 @@
 import type { Product } from '@catalogue/shared/product';
 import type { ProductSearchPage } from '@catalogue/shared/product-paging';
 import { LARGE_CATALOGUE_SIZE, largeCatalogue } from '@catalogue/testing/generated-catalogue';
+import { get as httpGet, type IncomingHttpHeaders } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { startTestSite, type TestSite } from './testing/test-site.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -11,6 +13,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  */
 /** Each refill downloads, parses, validates, indexes and compresses the 25 MB list again: seconds on two busy cores. */
 const REFILLS = 3;
+
+/** One request with node:http: the status, headers and the body's bytes as they were sent. */
+function rawGet(url: string, headers: Record<string, string>, method = 'GET') {
+  return new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    httpGet(url, { headers, method }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('error', reject);
+    }).on('error', reject);
+  });
+}
 
 describe(`a ${LARGE_CATALOGUE_SIZE.toLocaleString('en')}-product catalogue`, () => {
   let site: TestSite;
@@ -41,6 +55,25 @@ describe(`a ${LARGE_CATALOGUE_SIZE.toLocaleString('en')}-product catalogue`, () 
     expect((await search('sort=priceLowHigh&page=2')).items.map((product) => product.price)).toEqual(
       cheapest.map((product) => product.price),
     );
+  });
+
+  it('answers the whole list from its files on disk: identity, gzip and brotli the same JSON, HEAD and 304 without a body', async () => {
+    const { body } = (await site.catalogue.listProducts()).value;
+    expect(Buffer.isBuffer(body.identity)).toBe(false);
+    const expected = JSON.stringify(products.map(publicOf));
+    for (const encoding of ['identity', 'gzip', 'br']) {
+      // node:http, not fetch: fetch would decode the body, and this reads the bytes as sent.
+      const answer = await rawGet(`${site.url}/api/products`, { 'accept-encoding': encoding });
+      expect(answer.headers['content-length'], encoding).toBe(String(answer.body.length));
+      const json = encoding === 'gzip' ? gunzipSync(answer.body) : encoding === 'br' ? brotliDecompressSync(answer.body) : answer.body;
+      expect(json.toString('utf8') === expected, encoding).toBe(true);
+    }
+    const head = await rawGet(`${site.url}/api/products`, {}, 'HEAD');
+    expect(head.body.length).toBe(0);
+    expect(Number(head.headers['content-length'])).toBe(Buffer.byteLength(expected));
+    const etag = String(head.headers.etag);
+    const notModified = await rawGet(`${site.url}/api/products`, { 'if-none-match': etag });
+    expect([notModified.status, notModified.body.length]).toEqual([304, 0]);
   });
 
   it('keeps answering /healthz, probed every 10 ms, while the list refills again and again', { timeout: 180_000 }, async () => {

@@ -1,10 +1,10 @@
 import type { Product } from '@catalogue/shared/product';
 import { LOCAL_LIST_MAX_PRODUCTS, PRODUCTS_PAGE_SIZE, type ProductSearchPage, type ProductsQuery } from '@catalogue/shared/product-paging';
-import { type EncodedBody, encodeBody } from '../http/encoded-body.js';
+import { type CompressedBody, type EncodedBody, encodeBody } from '../http/encoded-body.js';
 import { inSpan } from '../tracing/spans.js';
 import type { CatalogueShape } from './catalogue-database.js';
 import { catalogueQueries, type ListSelection } from './catalogue-queries.js';
-import { readListBody, removeListFiles } from './list-files.js';
+import { listBody, removeListFiles } from './list-files.js';
 import type { MadeList } from './list-threads/protocol.js';
 import { sitemapPage, sitemapXml } from './sitemap.js';
 
@@ -27,9 +27,9 @@ export interface CatalogueList extends CatalogueShape {
   /** The whole public list, encoded: what `GET /api/products` answers. */
   readonly body: EncodedBody;
   /** One page of a search's products, encoded: what `/api/products/search` answers. */
-  searchPage(query: ProductsQuery): Promise<EncodedBody>;
+  searchPage(query: ProductsQuery): Promise<CompressedBody>;
   /** The list's options (`?limit&sort`, a category), encoded. */
-  selection(selection: ListSelection): Promise<EncodedBody>;
+  selection(selection: ListSelection): Promise<CompressedBody>;
   /** What `/` and `/products` render with. */
   productsPage(query: ProductsQuery): Promise<ProductsPageContent>;
   /** `/sitemap.xml` (page null) or a numbered file of it; undefined when there is no such file. */
@@ -50,12 +50,15 @@ export const CLOSE_AFTER_MS = 10_000;
 const asked = <T>(question: string, work: () => Promise<T>): Promise<T> =>
   inSpan('list question', { 'catalogue.list.question': question }, work);
 
+/** The Fake Store selection of every product, in the catalogue's order. */
+const EVERY_PRODUCT = { category: null, sort: null, limit: null } as const;
+
 /** A JSON array of products' JSON as stored. */
 const arrayOf = (items: readonly string[]): string => `[${items.join(',')}]`;
 
 /** The list a fill wrote (list-fill.ts), opened for reading here; once let go of, closed and removed `closeAfterMs` later. */
 export async function openList({ files, shape, etag }: MadeList, closeAfterMs = CLOSE_AFTER_MS): Promise<CatalogueList> {
-  const body = await readListBody(files, etag);
+  const body = await listBody(files, etag);
   const queries = catalogueQueries(files.database, shape);
   const holds = (category: string) => category === '' || shape.categories.includes(category);
 
@@ -90,7 +93,7 @@ export async function openList({ files, shape, etag }: MadeList, closeAfterMs = 
           },
           categories: shape.categories,
           holdsCategory: holds(query.category),
-          ...(shape.size <= LOCAL_LIST_MAX_PRODUCTS && { products: JSON.parse(body.identity.toString('utf8')) as Product[] }),
+          ...(shape.size <= LOCAL_LIST_MAX_PRODUCTS && { products: JSON.parse(arrayOf(queries.listed(EVERY_PRODUCT))) as Product[] }),
         });
       }),
 

@@ -12,6 +12,7 @@ import { startTestSite, type TestSite } from '../testing/test-site.js';
 import type { CatalogueList } from './catalogue-list.js';
 import { createEmbeddedSource } from './embedded-source.js';
 import { IMAGE_NOT_MODIFIED, type ProductImage, UpstreamError } from './product-source.js';
+import { bytesOf } from '../testing/body-bytes.js';
 
 /** The image a plain (unconditional) fetch answers: never "not modified", which only a conditional one may be. */
 function fetchedImage(image: ProductImage | typeof IMAGE_NOT_MODIFIED): ProductImage {
@@ -42,7 +43,7 @@ function catalogueFolder(products: unknown): URL {
 
 /** The public products of a list, as `GET /api/products` answers them. */
 function productsOf(list: CatalogueList): Product[] {
-  return JSON.parse(list.body.identity.toString('utf8')) as Product[];
+  return JSON.parse(bytesOf(list.body.identity).toString('utf8')) as Product[];
 }
 
 const embeddedProducts = FIXTURE_PRODUCTS.slice(0, 3).map((product) => ({ ...product, image: `${product.id}.svg` }));

@@ -8,6 +8,7 @@ import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import { createCapturingLogger } from '../testing/capturing-logger.js';
 import { createHttpSource, type HttpSourceOptions } from './http-source.js';
 import { IMAGE_NOT_MODIFIED, type ProductImage, type ProductSource, UpstreamError } from './product-source.js';
+import { bytesOf } from '../testing/body-bytes.js';
 
 /** The image a plain (unconditional) fetch answers: never "not modified", which only a conditional one may be. */
 function fetchedImage(image: ProductImage | typeof IMAGE_NOT_MODIFIED): ProductImage {
@@ -77,7 +78,7 @@ describe('the http source', () => {
     expect(products.map((product) => product.id)).toEqual([FIXTURE_PRODUCTS[0]!.id, FIXTURE_PRODUCTS[2]!.id]);
     expect(products[0]?.image).toBe(`${stub.url}${FIXTURE_PRODUCTS[0]!.image}`);
     expect(logger.records.filter((entry) => entry.msg === 'Dropped an upstream product of the wrong shape')).toHaveLength(1);
-    expect(JSON.parse(list.body.identity.toString('utf8'))).toEqual(
+    expect(JSON.parse(bytesOf(list.body.identity).toString('utf8'))).toEqual(
       products.map((product) => ({ ...product, image: `/api/products/${product.id}/image` })),
     );
   });

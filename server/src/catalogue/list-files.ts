@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, createWriteStream, openSync, writeSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { constants as zlib, createBrotliCompress, createGzip } from 'node:zlib';
-import type { EncodedBody } from '../http/encoded-body.js';
+import type { BodyBytes, EncodedBody } from '../http/answer.js';
 
 /**
  * The files of one filled list, side by side in the catalogue's folder (CATALOGUE_DATA_DIR): its SQLite database and
@@ -28,10 +28,20 @@ export async function removeListFiles(files: ListFiles): Promise<void> {
   await Promise.all([files.database, files.json, files.gzip, files.br].map((file) => rm(file, { force: true })));
 }
 
-/** The whole list's body from its files, with its validator as the fill made it. */
-export async function readListBody(files: ListFiles, etag: string): Promise<EncodedBody> {
-  const [identity, gzip, br] = await Promise.all([readFile(files.json), readFile(files.gzip), readFile(files.br)]);
-  return { identity, gzip, br, etag };
+/**
+ * A whole list's JSON up to this size is held in memory (some 2,000 products): its answers are then a write of a
+ * buffer. A larger one is streamed from its files: at 200,000 products the three encodings are some 140 MB that
+ * would otherwise stay resident for the rare client that asks for the whole list.
+ */
+export const LIST_BODY_IN_MEMORY_MAX_BYTES = 1024 * 1024;
+
+/** The whole list's body from its files, with its validator as the fill made it: in memory, or the files themselves. */
+export async function listBody(files: ListFiles, etag: string): Promise<EncodedBody> {
+  const paths = [files.json, files.gzip, files.br] as const;
+  const inMemory = (await stat(files.json)).size <= LIST_BODY_IN_MEMORY_MAX_BYTES;
+  const bytes = async (path: string): Promise<BodyBytes> => (inMemory ? readFile(path) : { path, length: (await stat(path)).size });
+  const [identity, gzip, br] = await Promise.all(paths.map(bytes));
+  return { identity: identity!, gzip: gzip!, br: br!, etag };
 }
 
 /** Flushed to the file at this size: a few writes a megabyte, not one a product. */

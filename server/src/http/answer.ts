@@ -1,3 +1,4 @@
+import { createReadStream } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
 import { securityHeaders } from './security-headers.js';
@@ -7,14 +8,26 @@ import type { BodyEncoding } from './accept-encoding.js';
 export type CacheStatus = 'HIT' | 'MISS' | 'STALE';
 
 /**
+ * Bytes kept in a file, not in memory: a large list's whole body, written once per fill beside its database
+ * (catalogue/list-files.ts) and streamed from disk to each request.
+ */
+export interface FileBytes {
+  readonly path: string;
+  readonly length: number;
+}
+
+/** One encoding's bytes: in memory (nearly every answer), or in a file. */
+export type BodyBytes = Buffer | FileBytes;
+
+/**
  * The bytes of one answer (JSON, a page's HTML, a photo), serialised and compressed once per cache fill so that a
- * cache hit only picks a buffer (encoded-body.ts makes them). Declared here, with the heads it carries.
+ * cache hit only picks a buffer or a file (encoded-body.ts makes them). Declared here, with the heads it carries.
  */
 export interface EncodedBody {
-  identity: Buffer;
+  identity: BodyBytes;
   /** Present for content worth compressing (JSON, HTML); absent for what is compressed already (images). */
-  gzip?: Buffer;
-  br?: Buffer;
+  gzip?: BodyBytes;
+  br?: BodyBytes;
   /** Strong validator of the identity bytes, quoted (`"…"`); the HTTP layer derives one per encoding. */
   etag: string;
   /**
@@ -116,7 +129,7 @@ export interface AnswerRequest extends RequestHeaders {
 export interface PreparedAnswer {
   status: 200 | 304;
   headers: string[];
-  body: Buffer | undefined;
+  body: BodyBytes | undefined;
 }
 
 /**
@@ -261,7 +274,14 @@ export function prepareAnswer(answer: Answer, request: AnswerRequest, policy: Ht
  */
 export function writeAnswer(res: ServerResponse, { status, headers, body }: PreparedAnswer): void {
   res.writeHead(status, headers);
-  res.end(body);
+  if (body === undefined || Buffer.isBuffer(body)) return void res.end(body);
+  if (res.req.method === 'HEAD') return void res.end();
+  // The file is opened at once: a list replaced removes its files only seconds later (catalogue-list.ts), and an
+  // open file is read to its end whatever happens to its name. A read that fails cuts the answer short, as a
+  // broken upstream connection would: the client sees a body shorter than its Content-Length.
+  const file = createReadStream(body.path);
+  file.once('error', (error) => res.destroy(error));
+  file.pipe(res);
 }
 
 function variantTag(etag: string, encoding: BodyEncoding): string {

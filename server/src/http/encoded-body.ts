@@ -9,8 +9,8 @@ const brotliAsync = promisify(brotliCompress);
 // Declared with the answer whose heads it carries (answer.ts); named here too, where bodies are made.
 export type { EncodedBody };
 
-/** A body compressed both ways (JSON, HTML). */
-export type CompressedBody = EncodedBody & Required<Pick<EncodedBody, 'gzip' | 'br'>>;
+/** A body compressed both ways (JSON, HTML), in memory. */
+export type CompressedBody = EncodedBody & { identity: Buffer; gzip: Buffer; br: Buffer };
 
 /**
  * Compression runs on libuv's thread pool, so a fill (or a background refresh) never stalls the requests the
@@ -42,7 +42,7 @@ export async function encodeBody(identity: Buffer): Promise<CompressedBody> {
   };
 }
 
-/** Bytes held for one body, all encodings together: what a byte-budgeted cache charges for it. */
+/** Bytes held in memory for one body, all encodings together: what a byte-budgeted cache charges for it (a file, nothing). */
 export function encodedSize(body: EncodedBody): number {
-  return body.identity.length + (body.gzip?.length ?? 0) + (body.br?.length ?? 0);
+  return [body.identity, body.gzip, body.br].reduce((sum, bytes) => sum + (Buffer.isBuffer(bytes) ? bytes.length : 0), 0);
 }
