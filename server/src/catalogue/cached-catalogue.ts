@@ -69,7 +69,7 @@ const productCopies = {
   },
 };
 
-/** The list's shared copy: its JSON, made by the thread that holds the list and read on a fill's thread (list-keeper.ts). */
+/** The list's shared copy: its JSON, made from the list's database and read on a fill's thread (list-fills.ts). */
 function listCopies(source: ProductSource) {
   return {
     encode: (list: CatalogueList) => list.copyJson(),
@@ -81,7 +81,7 @@ function listCopies(source: ProductSource) {
  * The read-through cache over a ProductSource, with the list and each product under separate keys. Bodies
  * are prepared from the public shape of the products (image rewritten to this server's image route), while
  * a cached product keeps the source's own image location for the image route. The list is held as the source
- * made it (a CatalogueList: a large one on the list keeper's thread), never as products on this thread.
+ * made it (a CatalogueList: its SQLite file, catalogue-list.ts), never as products on this thread.
  */
 export function createCachedCatalogue({ source, config, logger, now, sharedStore }: CachedCatalogueOptions): CachedCatalogue {
   const timing = {
@@ -93,7 +93,7 @@ export function createCachedCatalogue({ source, config, logger, now, sharedStore
   const list = new ReadThroughCache<CatalogueList>({
     ...timing,
     logger,
-    // The list comes with its body, made by whoever made the list (list-keeper.ts, catalogue-list.ts).
+    // The list comes with its body, written by the fill that made the list (list-files.ts, catalogue-list.ts).
     prepare: (held) => Promise.resolve(held.body),
     letGo: (replaced) => replaced.letGo(),
     ...(sharedStore && { shared: { store: sharedStore, keyPrefix: 'list:', ...listCopies(source), holdMs } }),

@@ -2,7 +2,7 @@
  * The items of a JSON array read one at a time from its UTF-8 bytes as they arrive, so that a fill never holds the
  * body whole, nor as one string, nor the whole array parsed (list-fill.ts): tens of megabytes of each at 200,000
  * products, on a heap the fill's thread must then give back when it exits
- * (docs/decisions/catalogue-off-the-request-thread.md).
+ * (docs/decisions/catalogue-in-sqlite.md).
  *
  * Only the item boundaries are found here: bytes are scanned, chunk after chunk, for the commas and the closing
  * bracket that lie outside strings and nested values; each item's own bytes (only the unfinished item's are held

@@ -30,7 +30,7 @@ export type FillClaim = 'claimed' | 'taken' | 'unavailable';
 
 /**
  * A validated source answer as replicas share it: the value's JSON (not prepared bodies) and when it was fetched.
- * Bytes, not a parsed value: a list's copy is parsed on a fill's own thread (list-keeper.ts), never by the request
+ * Bytes, not a parsed value: a list's copy is parsed on a fill's own thread (list-fills.ts), never by the request
  * thread.
  */
 export interface SharedCopy {

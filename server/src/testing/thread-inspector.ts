@@ -4,7 +4,7 @@ import WebSocket from 'ws';
 /**
  * Ends one of the list's worker threads from inside, as a crash would (`process.exit(1)` run in that thread), through
  * the inspector's NodeWorker domain: the server has no hook for it, in production or in tests. `entry` names the
- * thread as list-threads/start-thread.ts names it, e.g. `keeper-thread`; the first such thread found is ended.
+ * thread as list-threads/start-thread.ts names it, e.g. `fill-thread`; the first such thread found is ended.
  * Resolves once the inspector has passed the exit on (the thread's exit itself follows at once).
  */
 export async function endThreadFromInside(entry: string, inspector: Inspector = ownInspector()): Promise<void> {
