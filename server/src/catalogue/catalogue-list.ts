@@ -5,7 +5,7 @@ import { inSpan } from '../tracing/spans.js';
 import type { CatalogueShape } from './catalogue-database.js';
 import { catalogueQueries, type ListSelection } from './catalogue-queries.js';
 import { listBody, removeListFiles } from './list-files.js';
-import type { MadeList } from './list-threads/protocol.js';
+import type { MadeList } from './fills/protocol.js';
 import { sitemapPage, sitemapXml } from './sitemap.js';
 
 export type { ListSelection } from './catalogue-queries.js';

@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type { Product } from '@catalogue/shared/product';
 import type { Logger } from '../logger.js';
 import type { CatalogueList } from './catalogue-list.js';
-import { createListFills } from './list-threads/list-fills.js';
+import { createListFills } from './fills/list-fills.js';
 import { describeProductIssues, productSchema } from './product-schema.js';
 import { type ProductImage, type ProductSource, UpstreamError } from './product-source.js';
 
@@ -37,7 +37,7 @@ const IMAGE_FILE_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*\.(svg|png|jpe?g|webp)$/i;
  * The catalogue bundled with the server, so the site works offline. `products.json` is a Fake-Store-shaped array
  * whose `image` fields are bare file names in `images/`. It is read and validated once, on first use, and held in
  * memory for its products and photos; its list is written into a SQLite file once, as any other source's
- * (list-threads/list-fills.ts), and served as long as the server runs: the file does not change under it. A broken
+ * (fills/list-fills.ts), and served as long as the server runs: the file does not change under it. A broken
  * file is reported as an UpstreamError like any other source failure.
  */
 export function createEmbeddedSource({ directory = EMBEDDED_CATALOGUE_DIR, logger, dataDir = null }: EmbeddedSourceOptions): ProductSource {
@@ -71,7 +71,7 @@ export function createEmbeddedSource({ directory = EMBEDDED_CATALOGUE_DIR, logge
     return byId;
   }
 
-  /** The valid products, as one list's JSON, written into a file by a fill's thread. */
+  /** The valid products, as one list's JSON, written into a file by a fill's process. */
   async function fillList(): Promise<CatalogueList> {
     const json = Buffer.from(JSON.stringify([...(await products()).values()]), 'utf8');
     const loaded = await fills.load(json);

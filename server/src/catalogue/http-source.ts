@@ -2,7 +2,7 @@ import type { Product } from '@catalogue/shared/product';
 import { Counter, type Registry } from 'prom-client';
 import type { Logger } from '../logger.js';
 import type { CatalogueList } from './catalogue-list.js';
-import { createListFills } from './list-threads/list-fills.js';
+import { createListFills } from './fills/list-fills.js';
 import { describeProductIssues, productSchema } from './product-schema.js';
 import { IMAGE_NOT_MODIFIED, type ProductImage, type ProductSource, UpstreamError, type UpstreamValidators } from './product-source.js';
 import { conditionalHeaders, createUpstreamClient, isSuccess, validatorsOf } from './upstream-request.js';
@@ -18,7 +18,7 @@ export interface HttpSourceOptions {
   /** UPSTREAM_MAX_BYTES: a bigger JSON body (the list) is a failure, its download cut as soon as it passes this size. */
   maxJsonBytes?: number;
   logger: Logger;
-  /** The app's metrics registry: the list's threads count their restarts there, and its refills their revalidations. */
+  /** The app's metrics registry: the list's fills count their processes' deaths there, and its refills their revalidations. */
   registry?: Registry;
   /** CATALOGUE_DATA_DIR: where the list's files are written; null: the OS temporary folder. */
   dataDir?: string | null;
@@ -32,7 +32,7 @@ const DEFAULT_MAX_JSON_BYTES = 64 * 1024 * 1024;
  * The Fake-Store-shaped API over HTTP. Nothing it answers is trusted: statuses are interpreted here, bodies are
  * read as text and parsed here (so an HTML error page or truncated JSON is a failure, not data), and every
  * product is checked against the schema. The list, which can be tens of megabytes, is downloaded, parsed, checked
- * and written into a new SQLite file on a thread of its own (list-threads/list-fills.ts): a fill never stalls the
+ * and written into a new SQLite file in a process of its own (fills/list-fills.ts): a fill never stalls the
  * answers served meanwhile, and this thread never holds the products.
  */
 export function createHttpSource({

@@ -1,6 +1,6 @@
 /**
- * What a fill's thread is started with and what it answers (fill-thread.ts, list-fill.ts): plain data only, as a
- * message crosses threads by the structured clone, which keeps no class.
+ * What a fill's process is started with and what it answers (fill-process.ts, list-fill.ts): plain data only, as a
+ * message crosses processes by the structured clone, which keeps no class.
  */
 import type { CatalogueShape } from '../catalogue-database.js';
 import type { ListFiles } from '../list-files.js';
@@ -28,7 +28,7 @@ export interface MadeList {
 export type FillOutcome =
   /** `validators`: the upstream's ETag and Last-Modified of the list downloaded, sent back by the next refill. */
   | { made: MadeList; dropped: Dropped; validators?: UpstreamValidators }
-  /** The upstream failed (the UpstreamError's message: errors do not cross threads with their class), or a copy was invalid. */
+  /** The upstream failed (the UpstreamError's message: errors do not cross processes with their class), or a copy was invalid. */
   | FillFailed;
 
 export type FillFailed = { failed: string; timedOut: boolean };

@@ -2,8 +2,8 @@
  * One fill of the product list (docs/decisions/catalogue-in-sqlite.md): read the upstream's body as it streams in
  * (tens of megabytes for a large catalogue, never held whole), parse and validate each product as it completes and
  * write it into a new SQLite file and the whole list's body files; or the same from a copy another replica shared,
- * or from the embedded catalogue's products. It runs on a thread of its own that exits when the fill is done
- * (fill-thread.ts): the request thread never waits on the writing, and what comes back is the files' names and the
+ * or from the embedded catalogue's products. It runs in a process of its own that exits when the fill is done
+ * (fill-process.ts): the request thread never waits on the writing, and what comes back is the files' names and the
  * list's shape.
  */
 import { type CatalogueShape, type CatalogueWriter, catalogueWriter } from '../catalogue-database.js';
@@ -74,7 +74,7 @@ async function download(
 ): Promise<Validated> {
   let answer: StreamedAnswer;
   try {
-    // The fill's thread has no tracing of its own: the trace context of the fill's span is sent as it was handed over.
+    // The fill's process has no tracing of its own: the trace context of the fill's span is sent as it was handed over.
     answer = await createUpstreamClient(timeoutMs).stream(
       url,
       { bytes: maxBytes, setting: 'UPSTREAM_MAX_BYTES' },
@@ -89,7 +89,7 @@ async function download(
     return failed(`${url} answered ${response.status}`);
   }
   // Item by item as the body arrives: neither the body nor the whole array parsed is ever held, only the item
-  // being read, so the fill's heap stays small and its thread's exit cheap. Each item's parse, and the schema's
+  // being read, so the fill's heap stays small. Each item's parse, and the schema's
   // object, are garbage once the list has its JSON.
   const { visit, dropped } = validating(list);
   const reader = jsonArrayReader(visit);
@@ -114,7 +114,7 @@ async function download(
   return validators === undefined ? { dropped } : { dropped, validators };
 }
 
-/** An UpstreamError (the limit named, timed out, failed) as the fill's failure: errors do not cross threads. */
+/** An UpstreamError (the limit named, timed out, failed) as the fill's failure: errors do not cross processes. */
 function upstreamFailed(error: unknown): FillFailed {
   if (!(error instanceof UpstreamError)) throw error;
   return { failed: error.message, timedOut: error.timedOut };

@@ -1,3 +1,5 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { once } from 'node:events';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Registry } from 'prom-client';
@@ -7,23 +9,22 @@ import { type CatalogueList, openList } from '../catalogue-list.js';
 import { claimDataFolder } from '../data-folder.js';
 import { listFilesAt, removeListFiles } from '../list-files.js';
 import type { UpstreamValidators } from '../product-source.js';
+import { deathOf, fillDeaths } from './fill-deaths.js';
 import type { Dropped, FillJob, FillOutcome } from './protocol.js';
-import { startThread } from './start-thread.js';
-import { deathOf, fillDeaths } from './thread-deaths.js';
 
 export type Filled =
   { ok: true; list: CatalogueList; dropped: Dropped; validators?: UpstreamValidators } | { ok: false; message: string; timedOut: boolean };
 
 /**
- * The product list's fills, each on a thread of its own that writes a new SQLite file and exits
- * (docs/decisions/catalogue-in-sqlite.md): the request thread never waits on the writing, the heap that parsing
- * grew goes back to the system with the thread, and the list is switched to only once its file is whole. A thread
+ * The product list's fills, each in a process of its own that writes a new SQLite file and exits
+ * (docs/decisions/catalogue-in-sqlite.md): the request thread never waits on the writing, all the memory the fill
+ * grew goes back to the system with the process, and the list is switched to only once its file is whole. A process
  * that stops before it answers is a failed fill, said in one line with its cause: the list held is served on.
  */
 export interface ListFills {
   /**
    * Downloads the upstream's list into a new file; `ok: false` with the message of the UpstreamError to throw when
-   * the upstream failed (refused, timed out, past UPSTREAM_MAX_BYTES, not a JSON array) or the fill's thread stopped.
+   * the upstream failed (refused, timed out, past UPSTREAM_MAX_BYTES, not a JSON array) or the fill's process stopped.
    */
   fill(request: { url: string; timeoutMs: number; maxBytes: number }): Promise<Filled>;
   /** A list from a whole list's JSON of valid products: a copy another replica shared, or the embedded catalogue's. */
@@ -43,7 +44,7 @@ export interface ListFillsOptions {
 
 export function createListFills({ logger, registry, dataDir, closeAfterMs }: ListFillsOptions): ListFills {
   const died = fillDeaths(logger, registry);
-  const filling = new Set<ReturnType<typeof startThread>>();
+  const filling = new Set<ChildProcess>();
   let folder: string | undefined;
   let nextList = 1;
   let closed = false;
@@ -55,36 +56,35 @@ export function createListFills({ logger, registry, dataDir, closeAfterMs }: Lis
   }
 
   /**
-   * Runs one fill on a thread of its own and ends the thread once it has answered: the promise settles after the
-   * thread has exited, so a fill never leaves a thread behind.
+   * Runs one fill in a process of its own, which exits once it has answered: the promise settles after it has
+   * exited, so a fill never leaves a process behind.
    */
-  function onItsOwnThread(job: FillJob): Promise<FillOutcome> {
-    const thread = startThread('fill-thread');
-    thread.postMessage(job);
-    thread.unref();
-    filling.add(thread);
+  function inItsOwnProcess(job: FillJob): Promise<FillOutcome> {
+    const child = startFillProcess();
+    filling.add(child);
     return new Promise<FillOutcome>((resolve, reject) => {
       let outcome: FillOutcome | undefined;
-      let failure: Error | undefined;
-      thread.once('message', (message: FillOutcome) => {
-        outcome = message;
-        void thread.terminate();
+      child.once('message', (message: FillOutcome) => (outcome = message));
+      // Could not be started (no memory, no such file): 'exit' may never come.
+      child.once('error', (error) => {
+        filling.delete(child);
+        reject(error);
       });
-      thread.once('error', (error: Error) => (failure = error));
-      thread.once('exit', (exitCode) => {
-        filling.delete(thread);
+      child.once('exit', (exitCode, signal) => {
+        filling.delete(child);
         if (outcome !== undefined) return resolve(outcome);
-        if (closed) return reject(new Error(`the list's fill thread exited (${exitCode}) as the server stopped`));
-        const death = deathOf(exitCode, failure);
-        died(death, { exitCode });
-        // What it had begun writing: never opened, and removed here, since the thread could not.
+        if (closed) return reject(new Error(`the list's fill process ended (${signal ?? exitCode}) as the server stopped`));
+        const death = deathOf(exitCode, signal);
+        died(death, { exitCode, signal, pid: child.pid ?? null });
+        // What it had begun writing: never opened, and removed here, since the process could not.
         void removeListFiles(job.files).then(() => resolve({ failed: death.reason, timedOut: false }));
       });
+      child.send(job);
     });
   }
 
   async function run(job: FillJob): Promise<Filled> {
-    const outcome = await onItsOwnThread(job);
+    const outcome = await inItsOwnProcess(job);
     if ('failed' in outcome) return { ok: false, message: outcome.failed, timedOut: outcome.timedOut };
     let list: CatalogueList;
     try {
@@ -98,17 +98,41 @@ export function createListFills({ logger, registry, dataDir, closeAfterMs }: Lis
   }
 
   return {
-    // In a span when traces are on; the fill's thread has no SDK, so it is handed the trace-context headers to send.
+    // In a span when traces are on; the fill's process has no SDK, so it is handed the trace-context headers to send.
     fill: ({ url, timeoutMs, maxBytes }) =>
       inSpan('list fill', { 'url.full': url }, () =>
         run({ op: 'fill', url, timeoutMs, maxBytes, traceHeaders: traceHeaders(), files: nextFiles() }),
       ),
-    // A copy of its own (the reply to a Redis read may share Node's pool with other Buffers) for the thread.
+    // A copy of its own (the reply to a Redis read may share Node's pool with other Buffers) for the process.
     load: (json) => run({ op: 'load', json: new Uint8Array(json), files: nextFiles() }),
     async close() {
       closed = true;
-      await Promise.all([...filling].map((thread) => thread.terminate()));
+      // Each fill's process ended, and waited for: none outlives the server.
+      await Promise.all(
+        [...filling].map((child) => {
+          const exited = once(child, 'exit');
+          child.kill('SIGKILL');
+          return exited;
+        }),
+      );
       if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
     },
   };
 }
+
+/**
+ * Starts a fill's process from its entry beside this file: the built JavaScript in production. When the server
+ * itself runs from its TypeScript sources (the tests), the process imports its source through tsx, with the
+ * workspaces' `source` condition as Vitest has it. Its IPC channel carries the job and the outcome by the
+ * structured clone (a shared copy's bytes stay bytes).
+ */
+function startFillProcess(): ChildProcess {
+  const fromSource = here.endsWith('.ts');
+  const entry = new URL(`./fill-process${fromSource ? '.ts' : '.js'}`, here);
+  const execArgv = fromSource ? ['--import', import.meta.resolve('tsx'), '--conditions=source'] : [];
+  // Not the server's own flags (an inspector port, --expose-gc): only the memory caps NODE_OPTIONS carries.
+  return fork(entry, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+}
+// Named, not written `new URL(…, import.meta.url)`: Vite rewrites that spelling into a URL from the project's root
+// when the client's tests (a browser environment) load the server.
+const here = import.meta.url;

@@ -1,20 +1,24 @@
 import { generateCatalogue } from '@catalogue/testing/generated-catalogue';
 import { startUpstreamStub, type UpstreamStub } from '@catalogue/testing/upstream-double';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCapturingLogger } from '../../testing/capturing-logger.js';
-import { endThreadFromInside } from '../../testing/thread-inspector.js';
 import type { CatalogueList } from '../catalogue-list.js';
 import { createListFills, type Filled, type ListFillsOptions } from './list-fills.js';
 
 const PRODUCTS = generateCatalogue(3_000);
 const query = { search: 'ba', category: '', sort: 'nameAZ', page: 2 } as const;
 const MAX_BYTES = 64 * 1024 * 1024;
-/** The process's threads as the kernel counts them: each worker thread is one while it runs. */
-const threadCount = () => readdirSync('/proc/self/task').length;
+/** This process's children, as the kernel lists them. */
+const children = (): number[] =>
+  readdirSync('/proc/self/task').flatMap((task) =>
+    readFileSync(`/proc/self/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+  );
+/** The pids of this process's children running a fill (fill-process.ts). */
+const fillProcesses = () => children().filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('fill-process'));
 
 const dataDir = mkdtempSync(join(tmpdir(), 'list-fills-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -60,7 +64,7 @@ describe("the list's fills", () => {
     expect(readdirSync(dataDir)).toEqual([]);
   });
 
-  it('takes a fill thread that stops mid-fill for a failed fill, in one line with its cause: nothing of it is left, the list held answers on, the next fill works', async () => {
+  it('takes a fill process killed mid-fill for a failed fill, in one line with its cause: nothing of it is left, the list held answers on, the next fill works', async () => {
     const { logger, records } = createCapturingLogger();
     const registry = new Registry();
     const fills = createFills({ logger, registry });
@@ -69,21 +73,23 @@ describe("the list's fills", () => {
       const served = listOf(await fill());
       const answer = (await served.searchPage(query)).identity.toString('utf8');
       const files = filesInData();
-      const threads = threadCount();
+      expect(fillProcesses()).toEqual([]);
 
-      // The fill thread waits for the upstream's body (half of it sent) when it is ended.
+      // The fill's process waits for the upstream's body (half of it sent) when it is killed, as the kernel's
+      // out-of-memory killer would.
       await upstream.setMode('stallMidBody');
       const asked = upstream.requestCount('/products');
       const failing = fill();
       await upstream.waitForRequests('/products', asked + 1);
-      await endThreadFromInside('fill-thread');
+      const [pid] = fillProcesses();
+      process.kill(pid!, 'SIGKILL');
       const failed = await failing;
       expect(failed).toMatchObject({ ok: false, timedOut: false });
-      expect(!failed.ok && failed.message).toMatch(/^the list's fill thread exited \(code 1\); .*--max-old-space-size/);
-      expect(records.filter((record) => record.thread === 'fill')).toMatchObject([{ level: 50, cause: 'exit', exitCode: 1 }]);
+      expect(!failed.ok && failed.message).toMatch(/^the list's fill process was killed \(SIGKILL\)/);
+      expect(records.filter((record) => record.thread === 'fill')).toMatchObject([{ level: 50, cause: 'killed', signal: 'SIGKILL', pid }]);
       const restarts = (await registry.getSingleMetric('catalogue_list_thread_restarts_total')!.get()).values;
-      expect(restarts).toMatchObject([{ labels: { thread: 'fill', cause: 'exit' }, value: 1 }]);
-      expect(threadCount()).toBe(threads);
+      expect(restarts).toMatchObject([{ labels: { thread: 'fill', cause: 'killed' }, value: 1 }]);
+      expect(fillProcesses()).toEqual([]);
       expect(filesInData()).toEqual(files);
       expect((await served.searchPage(query)).identity.toString('utf8')).toBe(answer);
 

@@ -1,0 +1,52 @@
+import { Counter, type Registry } from 'prom-client';
+import type { Logger } from '../../logger.js';
+
+/**
+ * Why a fill's process stopped before it answered: out of its heap (V8 aborts past its cap,
+ * NODE_OPTIONS=--max-old-space-size), killed by a signal (the kernel's out-of-memory killer sends SIGKILL), or an exit.
+ */
+export type DeathCause = 'out_of_memory' | 'killed' | 'exit';
+
+/** What an operator raises when a fill runs out of heap. */
+const HEAP_SETTING = 'NODE_OPTIONS=--max-old-space-size';
+const NAME = "the list's fill process";
+
+export interface FillDeath {
+  cause: DeathCause;
+  /** One sentence: what happened and, where a setting would help, which to raise. */
+  reason: string;
+}
+
+/** What a fill's process that stopped by itself says of why, by its exit code or signal. */
+export function deathOf(exitCode: number | null, signal: NodeJS.Signals | null): FillDeath {
+  if (signal === 'SIGABRT' || exitCode === 134) {
+    return {
+      cause: 'out_of_memory',
+      reason: `${NAME} aborted, as V8 does past its heap cap (raise ${HEAP_SETTING} or lower UPSTREAM_MAX_BYTES)`,
+    };
+  }
+  if (signal !== null) return { cause: 'killed', reason: `${NAME} was killed (${signal}); if it was for memory, give the container more` };
+  return { cause: 'exit', reason: `${NAME} exited (code ${exitCode})` };
+}
+
+/**
+ * Each death of a fill's process, counted (`catalogue_list_thread_restarts_total{thread="fill",cause}`, the name
+ * operators' dashboards and alerts know: the fill is tried again at the next refill) and logged in one line.
+ */
+export function fillDeaths(logger: Logger, registry: Registry | undefined) {
+  const restarts = new Counter({
+    name: 'catalogue_list_thread_restarts_total',
+    help: "The list's fills whose process stopped by itself before it answered, by cause; the fill is tried again at the next refill",
+    labelNames: ['thread', 'cause'] as const,
+    registers: registry === undefined ? [] : [registry],
+  });
+  return (death: FillDeath, details: Record<string, number | string | null>): void => {
+    restarts.inc({ thread: 'fill', cause: death.cause });
+    logger.error(
+      { thread: 'fill', cause: death.cause, ...details },
+      `${capitalised(death.reason)}: the list held is still served, and the fill is tried again at the next refill`,
+    );
+  };
+}
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
