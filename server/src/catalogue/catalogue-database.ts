@@ -21,7 +21,7 @@ const SCHEMA = `
     id INTEGER NOT NULL,
     price REAL NOT NULL,
     category INTEGER NOT NULL,
-    name_rank INTEGER NOT NULL DEFAULT 0,
+    name_rank INTEGER NOT NULL,
     lower_title TEXT NOT NULL
   );
   CREATE TABLE product_json (pos INTEGER PRIMARY KEY, json TEXT NOT NULL, source_image TEXT NOT NULL);
@@ -42,6 +42,7 @@ const INDEXES = `
   CREATE INDEX by_category_price_desc ON products (category, price DESC, pos);
   CREATE INDEX by_category_name ON products (category, name_rank, pos);
   INSERT INTO title_trigrams (title_trigrams) VALUES ('rebuild');
+  PRAGMA analysis_limit = 1000;
   ANALYZE;
 `;
 
@@ -57,7 +58,7 @@ export interface CatalogueShape {
 export interface CatalogueWriter {
   /** One valid product, in the source's order; its public JSON, as stored. */
   add(product: Product): string;
-  /** Ranks the titles, indexes, commits and closes the file: the catalogue is then only read. */
+  /** Ranks the titles, writes the narrow rows, indexes, commits and closes the file: the catalogue is then only read. */
   finish(): CatalogueShape;
   /** Closes the file unfinished (a failed fill); the caller removes it. */
   abandon(): void;
@@ -76,42 +77,45 @@ export function catalogueWriter(file: string): CatalogueWriter {
   db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -16000;');
   db.exec(SCHEMA);
   db.exec('BEGIN');
-  const insertProduct = db.prepare('INSERT INTO products (pos, id, price, category, lower_title) VALUES (?, ?, ?, ?, ?)');
   const insertJson = db.prepare('INSERT INTO product_json (pos, json, source_image) VALUES (?, ?, ?)');
   const categories = new Map<string, { number: number; size: number }>();
-  // The titles alone are held until the end, for their ranks: a few megabytes at 200,000 products.
-  const titles: string[] = [];
+  // What the narrow rows need, held until the titles are ranked, so each row is written once, whole: a few
+  // megabytes at 200,000 products.
+  const held = { titles: [] as string[], ids: [] as number[], prices: [] as number[], categories: [] as number[] };
 
   return {
     add(product) {
-      const pos = titles.length;
+      const pos = held.titles.length;
       let category = categories.get(product.category);
       if (category === undefined) categories.set(product.category, (category = { number: categories.size, size: 0 }));
       category.size += 1;
-      titles.push(product.title);
-      insertProduct.run(pos, product.id, product.price, category.number, product.title.toLocaleLowerCase());
+      held.titles.push(product.title);
+      held.ids.push(product.id);
+      held.prices.push(product.price);
+      held.categories.push(category.number);
       const json = JSON.stringify(toPublicProduct(product));
       insertJson.run(pos, json, product.image);
       return json;
     },
 
     finish() {
+      const { titles } = held;
       const order = titles.map((_, pos) => pos).sort((a, b) => byName(titles[a]!, titles[b]!));
       const ranks = new Uint32Array(titles.length);
       for (const [index, pos] of order.entries()) {
         const previous = order[index - 1];
         ranks[pos] = previous !== undefined && byName(titles[previous]!, titles[pos]!) === 0 ? ranks[previous]! : index;
       }
-      // In the rows' own order: each update then lands on the page the last one did.
-      const updateRank = db.prepare('UPDATE products SET name_rank = ? WHERE pos = ?');
-      for (const [pos, rank] of ranks.entries()) updateRank.run(rank, pos);
+      const insertProduct = db.prepare('INSERT INTO products (pos, id, price, category, name_rank, lower_title) VALUES (?, ?, ?, ?, ?, ?)');
+      for (const [pos, title] of titles.entries()) {
+        insertProduct.run(pos, held.ids[pos]!, held.prices[pos]!, held.categories[pos]!, ranks[pos]!, title.toLocaleLowerCase());
+      }
       const insertCategory = db.prepare('INSERT INTO categories (number, name, size) VALUES (?, ?, ?)');
       for (const [name, { number, size }] of categories) insertCategory.run(number, name, size);
       db.exec(INDEXES);
       db.exec('COMMIT');
       db.close();
-      const shape = [...categories.keys()];
-      return { size: titles.length, categories: shape, categorySizes: [...categories.values()].map(({ size }) => size) };
+      return { size: titles.length, categories: [...categories.keys()], categorySizes: [...categories.values()].map(({ size }) => size) };
     },
 
     abandon() {

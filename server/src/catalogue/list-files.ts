@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, createWriteStream, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { readFile, rm, stat } from 'node:fs/promises';
-import { pipeline } from 'node:stream/promises';
-import { constants as zlib, createBrotliCompress, createGzip } from 'node:zlib';
+import { Worker } from 'node:worker_threads';
 import type { BodyBytes, EncodedBody } from '../http/answer.js';
 
 /**
@@ -68,20 +67,21 @@ export function listBodyWriter(files: ListFiles) {
       pending += count++ === 0 ? json : `,${json}`;
       if (pending.length >= CHUNK_CHARS) flush();
     },
-    /** Closes the JSON, writes its compressed forms; the ETag of the identity bytes. */
-    async finish(): Promise<string> {
+    /**
+     * Closes the JSON and starts compressing it on a thread of its own, so the fill's own thread may go on (it
+     * indexes the database meanwhile); resolves with the ETag of the identity bytes once both files are written.
+     */
+    finish(): Promise<string> {
       pending += ']';
       flush();
       closeSync(fd);
-      await Promise.all([
-        pipeline(createReadStream(files.json), createGzip({ level: 6 }), createWriteStream(files.gzip)),
-        pipeline(
-          createReadStream(files.json),
-          createBrotliCompress({ params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT } }),
-          createWriteStream(files.br),
-        ),
-      ]);
-      return `"${hash.digest('base64url')}"`;
+      const etag = `"${hash.digest('base64url')}"`;
+      return new Promise((resolve, reject) => {
+        const compressing = new Worker(COMPRESS_BOTH_WAYS, { eval: true, execArgv: [], workerData: files });
+        compressing.once('message', () => resolve(etag));
+        compressing.once('error', reject);
+        compressing.once('exit', (code) => reject(new Error(`the list's compression stopped (code ${code})`)));
+      });
     },
     abandon(): void {
       try {
@@ -92,3 +92,16 @@ export function listBodyWriter(files: ListFiles) {
     },
   };
 }
+
+/** The compressing thread's program: the two pipelines from the JSON file, on libuv's pool, with nothing held whole. */
+const COMPRESS_BOTH_WAYS = `
+  const { workerData: files, parentPort } = require('node:worker_threads');
+  const { createReadStream, createWriteStream } = require('node:fs');
+  const { pipeline } = require('node:stream/promises');
+  const zlib = require('node:zlib');
+  const brotli = { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT };
+  Promise.all([
+    pipeline(createReadStream(files.json), zlib.createGzip({ level: 6 }), createWriteStream(files.gzip)),
+    pipeline(createReadStream(files.json), zlib.createBrotliCompress({ params: brotli }), createWriteStream(files.br)),
+  ]).then(() => parentPort.postMessage('written'), (error) => { throw error; });
+`;
