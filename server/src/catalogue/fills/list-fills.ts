@@ -130,7 +130,7 @@ function startFillProcess(): ChildProcess {
   const fromSource = here.endsWith('.ts');
   const entry = new URL(`./fill-process${fromSource ? '.ts' : '.js'}`, here);
   const execArgv = fromSource ? ['--import', import.meta.resolve('tsx'), '--conditions=source'] : [];
-  // Not the server's own flags (an inspector port, --expose-gc): only the memory caps NODE_OPTIONS carries.
+  // Not the server's own flags (an inspector's port, the soak's measuring hook): only the memory caps NODE_OPTIONS carries.
   return fork(entry, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
 }
 // Named, not written `new URL(…, import.meta.url)`: Vite rewrites that spelling into a URL from the project's root
