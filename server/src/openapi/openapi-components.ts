@@ -39,6 +39,7 @@ export const RESPONSES: Record<string, ResponseObject> = {
   NotFound: errorResponse('The upstream has no such product (it answered `404`, an empty body, `null`, or an object without `id`).', [
     MESSAGES.productNotFound,
   ]),
+  NoSuchPath: errorResponse('The answer of every `/api` path no route takes, whatever the method.', [MESSAGES.notFound]),
   MethodNotAllowed: errorResponse(
     'The answer of every path to a method it does not document but `OPTIONS`: the API is read-only. Request bodies are never read.',
     [MESSAGES.methodNotAllowed],

@@ -126,7 +126,7 @@ const getReferencePage: OperationObject = {
 
 const DESCRIPTION = `The read-only JSON API of the product catalogue: a caching proxy in front of a [Fake Store API](${FAKE_STORE})-shaped upstream, with the same read routes and the same product shape. A program written for the Fake Store API works against \`{this origin}/api\` by changing only its base URL.
 
-Every \`GET\` also answers \`HEAD\` (the same status and headers, no body). Errors are JSON \`{"error": "<message>"}\`, sent \`no-store\`, never with a stack trace or a path; a path no route takes is \`404 {"error":"Not found"}\`, and request headers over 16 KiB are refused with \`431\` before any route sees them.
+Every \`GET\` also answers \`HEAD\` (the same status and headers, no body). Errors are JSON \`{"error": "<message>"}\`, sent \`no-store\`, never with a stack trace or a path; a path no route takes is \`404 {"error":"Not found"}\` (the \`NoSuchPath\` response among the shared responses, \`components.responses\`), and request headers over 16 KiB are refused with \`431\` before any route sees them.
 
 ## Other methods, CORS
 

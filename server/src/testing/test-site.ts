@@ -8,6 +8,7 @@ import { buildServer } from '../build-server.js';
 import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
 import { type Config, loadConfig } from '../config.js';
 import type { Metrics } from '../http/metrics.js';
+import { watchAnswers } from './answer-watch.js';
 import { createCapturingLogger, type LogRecord } from './capturing-logger.js';
 
 export interface TestSiteOptions {
@@ -52,7 +53,8 @@ export interface TestSite {
 /**
  * The server exactly as production builds it (buildServer: the response cache in front of the Express app), on
  * 127.0.0.1 and a free port, in front of its own upstream double, with a test clock and a captured log. For the
- * server's integration tests and the client's component tests alike.
+ * server's integration tests and the client's component tests alike. Every answer it sends is checked against the
+ * OpenAPI document, and one the document does not promise fails the test that met it (answer-watch.ts).
  */
 export async function startTestSite(options: TestSiteOptions = {}): Promise<TestSite> {
   const upstream = await startUpstreamStub({ ...options.upstream, ...(options.products && { products: options.products }) });
@@ -73,6 +75,8 @@ export async function startTestSite(options: TestSiteOptions = {}): Promise<Test
     staticDir: statics.staticDir,
     ...(options.embeddedDirectory && { embeddedDirectory: options.embeddedDirectory }),
   });
+  // Every answer checked against the OpenAPI document; one that breaks it fails the test (answer-watch.ts).
+  watchAnswers(built.server, { rateLimited: config.rateLimitPerMinute !== 0, anyOrigin: config.corsOrigins === '*' });
   const apiRequests: string[] = [];
   built.server.prependListener('request', (req: { url?: string }) => {
     const path = (req.url ?? '').split('?')[0]!;
