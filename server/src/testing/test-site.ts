@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createStaticDir } from '@catalogue/testing/static-dir';
 import { createTestClock, type TestClock } from '@catalogue/testing/test-clock';
 import { startUpstreamStub, type UpstreamStub, type UpstreamStubOptions } from '@catalogue/testing/upstream-double';
-import { buildServer } from '../build-server.js';
+import { buildServer, CONNECTION_LIMITS, type ConnectionLimits } from '../build-server.js';
 import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
 import { type Config, loadConfig } from '../config.js';
 import type { Metrics } from '../http/metrics.js';
@@ -25,6 +25,8 @@ export interface TestSiteOptions {
   embeddedDirectory?: URL;
   /** Leave out index.html, as before the client is built. */
   withoutClient?: boolean;
+  /** The connections' time limits, over production's (build-server.ts): shortened to see them act within seconds. */
+  connectionLimits?: Partial<ConnectionLimits>;
 }
 
 /** The real server, listening, in front of its own upstream double. */
@@ -73,6 +75,7 @@ export async function startTestSite(options: TestSiteOptions = {}): Promise<Test
     logger,
     now: clock.now,
     staticDir: statics.staticDir,
+    connectionLimits: { ...CONNECTION_LIMITS, ...options.connectionLimits },
     ...(options.embeddedDirectory && { embeddedDirectory: options.embeddedDirectory }),
   });
   // Every answer checked against the OpenAPI document; one that breaks it fails the test (answer-watch.ts).
