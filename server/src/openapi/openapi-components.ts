@@ -147,7 +147,7 @@ export const PARAMETERS: Record<string, ParameterObject> = {
   SearchText: {
     name: 'q',
     in: 'query',
-    description: `Keep the products whose title contains this text, ignoring case and the text's leading and trailing spaces. At most ${MAX_SEARCH_CHARS} characters. Absent or blank: every title.`,
+    description: `Keep the products whose title contains this text, ignoring case and the text's leading and trailing spaces. At most ${MAX_SEARCH_CHARS} characters, counted as this schema's \`maxLength\` counts them: Unicode code points, so an emoji is one. Absent or blank: every title.`,
     schema: { type: 'string', maxLength: MAX_SEARCH_CHARS },
     example: 'backpack',
   },

@@ -188,6 +188,22 @@ describe('with the upstream double up', () => {
   });
 
   it.each([
+    ['150 emoji', '😀'.repeat(150)],
+    ['199 letters and an emoji', `${'a'.repeat(199)}😀`],
+    ['200 letters and an emoji', `${'a'.repeat(200)}😀`],
+    ['200 accented letters', 'é'.repeat(200)],
+    ['201 accented letters', 'é'.repeat(201)],
+    ['201 replacement characters', '\ufffd'.repeat(201)],
+  ])('GET /products/search: q of %s is refused exactly when the document’s maxLength refuses it', async (_name, text) => {
+    const sent = text;
+    const schema = resolved.components.parameters.SearchText!.schema!;
+    const allowed = checker.validatesAgainst(schema, sent);
+    const answer = await send(site, 'GET', `/api/products/search?q=${encodeURIComponent(sent)}`);
+    expect(answer.status).toBe(allowed ? 200 : 400);
+    expectDocumented('/products/search', 'get', answer);
+  });
+
+  it.each([
     ['/products/{id}', '/api/products/999'],
     ['/products/{id}/image', '/api/products/999/image'],
     ['/products/{id}/image', '/api/products/999/image?w=320'],
