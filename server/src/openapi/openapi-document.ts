@@ -134,7 +134,7 @@ Before any route, CORS or the rate limit sees a request, the server refuses what
 
 ## Other methods, CORS
 
-Every path answers \`OPTIONS\` with \`204\` (the \`Options\` response among the shared responses, \`components.responses\`) and any other method it does not document with \`405 {"error":"${MESSAGES.methodNotAllowed}"}\` and \`Allow: ${API_ALLOW}\` (the \`MethodNotAllowed\` response). Every answer, errors included, carries the CORS headers: by default \`Access-Control-Allow-Origin: *\`, so a browser app on any origin can read the catalogue; \`CORS_ORIGINS\` can name the origins instead. Credentials are never allowed.
+Every path answers \`OPTIONS\` with \`204\` (the \`Options\` response among the shared responses, \`components.responses\`) and any other method it does not document with \`405 {"error":"${MESSAGES.methodNotAllowed}"}\` and \`Allow: ${API_ALLOW}\` (the \`MethodNotAllowed\` response). Every answer, errors included, carries the CORS headers (but those to requests the server cannot read, below, which come before it knows a path or an origin): by default \`Access-Control-Allow-Origin: *\`, so a browser app on any origin can read the catalogue; \`CORS_ORIGINS\` can name the origins instead. Credentials are never allowed.
 
 ## Caching
 
