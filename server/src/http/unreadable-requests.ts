@@ -105,10 +105,16 @@ export function answerUnreadableRequest(logger: Logger): (error: ClientError, so
   };
 }
 
-/** Host headers in the request as sent (Node keeps only the first in `req.headers`). */
+/**
+ * Host headers in the request as sent (Node keeps only the first in `req.headers`). On every request, so a name is
+ * lower-cased only when it has Host's length.
+ */
 function hostHeaders(req: IncomingMessage): number {
   let count = 0;
-  for (let index = 0; index < req.rawHeaders.length; index += 2) if (req.rawHeaders[index]!.toLowerCase() === 'host') count += 1;
+  for (let index = 0; index < req.rawHeaders.length; index += 2) {
+    const name = req.rawHeaders[index]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') count += 1;
+  }
   return count;
 }
 
