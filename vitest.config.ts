@@ -12,6 +12,9 @@ const nodeProject = { ssr: { resolve: { conditions: ['source', 'node', 'developm
 // machine one can take longer than Vitest's default 5 s without anything being wrong. The limit is there to catch
 // a hang, never to judge speed (no test asserts wall-clock time).
 const SLOW_WORK_TIMEOUT_MS = 30_000;
+// Every answer of a test site checked against the OpenAPI document: one it does not promise fails the test that
+// met it (server/src/testing/answer-watch.ts, docs/testing.md).
+const CHECK_ANSWERS = 'server/src/testing/check-answers-setup.ts';
 
 export default defineConfig({
   test: {
@@ -28,6 +31,7 @@ export default defineConfig({
           environment: 'node',
           include: ['server/src/**/*.test.ts'],
           globalSetup: ['server/src/testing/built-site.ts'],
+          setupFiles: [CHECK_ANSWERS],
           testTimeout: SLOW_WORK_TIMEOUT_MS,
           hookTimeout: SLOW_WORK_TIMEOUT_MS,
         },
@@ -41,6 +45,7 @@ export default defineConfig({
           environment: 'node',
           include: ['deploy/**/*.test.ts'],
           globalSetup: ['server/src/testing/built-site.ts'],
+          setupFiles: [CHECK_ANSWERS],
           testTimeout: SLOW_WORK_TIMEOUT_MS,
         },
       },
@@ -51,7 +56,7 @@ export default defineConfig({
           name: 'client',
           environment: 'jsdom',
           include: ['client/src/**/*.test.{ts,tsx}'],
-          setupFiles: ['client/src/testing/setup-tests.ts'],
+          setupFiles: ['client/src/testing/setup-tests.ts', CHECK_ANSWERS],
         },
       },
     ],

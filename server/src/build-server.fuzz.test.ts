@@ -1,14 +1,22 @@
 import { Agent, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
+import type { ParameterObject, SchemaObject } from 'openapi3-ts/oas31';
+import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import { seededRandom } from '@catalogue/testing/seeded-random';
+import type { StubMode } from '@catalogue/testing/upstream-double';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawExchange } from '@catalogue/testing/raw-http';
+import { answerChecker, takeUndocumentedAnswers } from './testing/answer-watch.js';
+import { decodedBody } from './testing/documented-answers.js';
 import { startTestSite, type TestSite } from './testing/test-site.js';
 
 /**
  * Hostile input against the whole app on a real port, over a real upstream upstream so that cache misses really
- * go out. The inputs come from a seeded generator: a failure names the seed and the input, and rerunning with
- * the same seed replays the same inputs (FUZZ_SEED explores others).
+ * go out, in two parts. First, inputs from a seeded generator of our own: hostile paths, queries, methods, headers
+ * and malformed byte streams. Then requests generated from the OpenAPI document by fast-check, for every operation,
+ * with the upstream up and in each of its failure modes, each answer checked against the document. A failure names
+ * the seed and the input, and rerunning with the same seed replays the same inputs (FUZZ_SEED explores others).
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 0x5eed);
 const HTTP_INPUTS = 5_000;
@@ -281,11 +289,8 @@ function problemWith(input: { method: string; path: string }, outcome: Outcome |
   if (status >= 500) return `status ${status}`;
   const leak = LEAKS.find((pattern) => pattern.test(body));
   if (leak !== undefined) return `the body shows ${leak}: ${body.slice(0, 200)}`;
-  // Node's own HTTP parser answers what never reaches the app (no request id): a bare 4xx, nothing to leak.
-  if (headers['x-request-id'] === undefined)
-    return status >= 400 && status < 500 && body === ''
-      ? undefined
-      : `unexpected answer ${status} from outside the app: ${JSON.stringify(body.slice(0, 200))}`;
+  // Even what Node's parser refuses is answered by the server, with an id (http/unreadable-requests.ts).
+  if (headers['x-request-id'] === undefined) return `an answer ${status} without X-Request-Id: ${JSON.stringify(body.slice(0, 200))}`;
   if (input.method === 'HEAD') return body === '' ? undefined : 'a body on HEAD';
   if (isApiPath(input.path) && status >= 400) {
     if (!String(headers['content-type']).startsWith('application/json')) return `a ${status} on /api that is not JSON`;
@@ -356,4 +361,286 @@ describe(`fuzzing the running app (seed ${SEED})`, () => {
       `fuzz seed ${SEED}: ${HTTP_INPUTS + RAW_INPUTS} inputs in ${seconds.toFixed(1)} s, ${site.upstream.requestCount()} upstream requests; statuses ${figures}`,
     );
   }, 120_000);
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Requests generated from the OpenAPI document (fast-check): every operation, its parameters valid per their schemas
+// or not (wrong types, huge and negative numbers, 10,000-character values, unicode, raw high bytes, percent-encoding
+// tricks, repeated parameters), the path spelt as Express also takes it or with dot segments, other methods and
+// hostile headers. Each answer must be one the document promises (checked on the client side here and on the server
+// side by the test site's watch), arrive within 2 s, and be no 5xx while the upstream answers; in each of the
+// upstream's failure modes, the only 5xx is that mode's documented failure.
+
+const checker = answerChecker();
+const DOCUMENT = checker.document;
+/** Per request, as the issue's target: an answer slower than this is a failure, not a figure. */
+const ANSWER_WITHIN_MS = 2_000;
+
+/** A value as a URL component: unreserved characters as they are, every other UTF-8 byte percent-escaped. */
+function encoded(text: string): string {
+  return [...Buffer.from(text, 'utf8')]
+    .map((byte) =>
+      /[A-Za-z0-9._~-]/.test(String.fromCharCode(byte))
+        ? String.fromCharCode(byte)
+        : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
+    .join('');
+}
+
+/** Already URL-spelt: escapes that do not decode, dot segments, prototype names, numbers in every disguise. */
+const HOSTILE_VALUES = [
+  '',
+  '%20',
+  '%',
+  '%zz',
+  '%E0%A4%A',
+  '%ED%A0%80',
+  '%FF%FE',
+  '%00',
+  '%2e%2e%2f',
+  '..',
+  '%2F',
+  '__proto__',
+  'constructor',
+  'toString',
+  '-1',
+  '0',
+  '00',
+  '01',
+  '+1',
+  '1e3',
+  '1.5',
+  '0x10',
+  'NaN',
+  'Infinity',
+  '9007199254740991',
+  '9007199254740992',
+  '99999999999999999999',
+  '1,2',
+  'true',
+  'null',
+  '%22%3E%3Cscript%3E',
+  '*',
+  'asc',
+  'DESC',
+];
+
+const hostileValue: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom(...HOSTILE_VALUES),
+  fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }).map(String),
+  fc.double().map((value) => encoded(String(value))),
+  fc.string({ unit: 'grapheme', maxLength: 30 }).map(encoded),
+  fc.string({ unit: 'binary', maxLength: 30 }).map(encoded),
+  // Raw bytes over 0x7f, sent as they are (Node's client passes Latin-1 through), the rest escaped.
+  fc
+    .uint8Array({ minLength: 1, maxLength: 20 })
+    .map((bytes) =>
+      [...bytes].map((byte) => (byte >= 0x80 ? String.fromCharCode(byte) : `%${byte.toString(16).padStart(2, '0')}`)).join(''),
+    ),
+  fc.integer({ min: 1_000, max: 10_000 }).map((length) => 'a'.repeat(length)),
+);
+
+/** Values valid per the parameter's schema (spelt as a client would), or any hostile value. */
+function valueFor(parameter: ParameterObject): fc.Arbitrary<string> {
+  const schema = parameter.schema as SchemaObject;
+  let valid: fc.Arbitrary<string>;
+  if (parameter.name === 'id') valid = fc.oneof(fc.integer({ min: 0, max: 25 }), fc.maxSafeNat()).map(String);
+  else if (parameter.name === 'name' || parameter.name === 'category')
+    valid = fc
+      .oneof(fc.constantFrom(...FIXTURE_PRODUCTS.map((product) => product.category)), fc.string({ unit: 'grapheme', maxLength: 20 }))
+      .map(encoded);
+  else if (schema.enum !== undefined) valid = fc.constantFrom(...schema.enum.map(String));
+  else if (schema.type === 'integer') valid = fc.integer({ min: schema.minimum ?? 0, max: schema.maximum ?? 1_000_000 }).map(String);
+  else valid = fc.string({ unit: 'grapheme', maxLength: schema.maxLength ?? 40 }).map(encoded);
+  return fc.oneof({ weight: 3, arbitrary: valid }, { weight: 2, arbitrary: hostileValue });
+}
+
+interface GeneratedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+}
+
+const PATH_SPELLINGS: readonly ((path: string) => string)[] = [
+  (path) => path,
+  (path) => path,
+  (path) => `${path}/`,
+  (path) => path.replace('/api/', '/API/'),
+  (path) => path.replace('/api/', '/api/./'),
+  (path) => `${path}/..`,
+  (path) => path.replace('/api/', '//api/'),
+];
+
+/** One request for one documented operation. */
+function requestFor(template: string, parameters: readonly ParameterObject[]): fc.Arbitrary<GeneratedRequest> {
+  const inPath = parameters.filter((parameter) => parameter.in === 'path');
+  const inQuery = parameters.filter((parameter) => parameter.in === 'query');
+  return fc
+    .record({
+      method: fc.oneof(
+        { weight: 12, arbitrary: fc.constant('GET') },
+        { weight: 3, arbitrary: fc.constant('HEAD') },
+        { weight: 1, arbitrary: fc.constant('OPTIONS') },
+        { weight: 1, arbitrary: fc.constantFrom('POST', 'PUT', 'DELETE', 'PATCH', 'PROPFIND') },
+      ),
+      pathValues: fc.tuple(...inPath.map(valueFor)),
+      // Each documented query parameter absent, once or twice; and a few others.
+      query: fc.tuple(
+        ...inQuery.map((parameter) =>
+          fc.array(valueFor(parameter), { maxLength: 2 }).map((values) => values.map((value) => `${parameter.name}=${value}`)),
+        ),
+      ),
+      extra: fc.array(fc.tuple(fc.constantFrom('utm_source', '__proto__[x]', 'q[]', 'LIMIT', 'w'), hostileValue), { maxLength: 2 }),
+      spelling: fc.constantFrom(...PATH_SPELLINGS),
+      headers: fc.record(
+        {
+          'Accept-Encoding': fc.constantFrom('gzip', 'br', 'gzip, br', 'identity', '*;q=0', 'br;q=abc', 'x'.repeat(500)),
+          'If-None-Match': fc.constantFrom('*', '"x"', 'W/"x"', '"', 'x'.repeat(300)),
+          Accept: fc.constantFrom('image/avif,image/webp,*/*', 'image/webp', 'text/html', '*/*;q=abc'),
+          Origin: fc.constantFrom('https://app.example', 'null', 'http://evil.example'),
+          'Access-Control-Request-Method': fc.constantFrom('GET', 'POST'),
+          'X-Request-Id': fc.constantFrom('__proto__', 'x'.repeat(400), '../../etc', '${jndi:ldap://x}', 'fuzz-1'),
+        },
+        { requiredKeys: [] },
+      ),
+    })
+    .map(({ method, pathValues, query, extra, spelling, headers }) => {
+      let index = 0;
+      const filled = `${DOCUMENT.servers[0]!.url}${template}`.replace(/\{[^}]+\}/g, () => pathValues[index++] ?? '');
+      const parts = [...query.flat(), ...extra.map(([name, value]) => `${name}=${value}`)];
+      return { method, path: `${spelling(filled)}${parts.length > 0 ? `?${parts.join('&')}` : ''}`, headers };
+    });
+}
+
+const OPERATIONS = Object.entries(DOCUMENT.paths).map(([template, item]) => ({
+  template,
+  parameters: (item.get?.parameters ?? []) as ParameterObject[],
+}));
+const generatedRequest: fc.Arbitrary<GeneratedRequest> = fc.oneof(
+  ...OPERATIONS.map(({ template, parameters }) => requestFor(template, parameters)),
+);
+
+interface TimedAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  ms: number;
+}
+
+function sendGenerated(port: number, agent: Agent, input: GeneratedRequest): Promise<TimedAnswer | { error: string }> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const req = httpRequest({ agent, host: '127.0.0.1', port, method: input.method, path: input.path, headers: input.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), ms: performance.now() - started }),
+      );
+      res.on('error', (error) => resolve({ error: error.message }));
+    });
+    req.setTimeout(ANSWER_WITHIN_MS, () => req.destroy(new Error(`no answer within ${ANSWER_WITHIN_MS} ms`)));
+    req.on('error', (error) => resolve({ error: error.message }));
+    req.end();
+  });
+}
+
+/**
+ * Runs `numRuns` generated requests against a site, each checked: answered within 2 s, as the document promises
+ * (client side and the site's own watch), and a 5xx only if `allowed5xx` has it. Resolves the statuses seen.
+ */
+async function checkGeneratedRequests(
+  site: TestSite,
+  numRuns: number,
+  allowed5xx: readonly number[],
+  seed: number,
+): Promise<Map<number, number>> {
+  const port = Number(new URL(site.url).port);
+  const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+  const statuses = new Map<number, number>();
+  const settings = { rateLimited: site.config.rateLimitPerMinute !== 0, anyOrigin: site.config.corsOrigins === '*' };
+  try {
+    await fc.assert(
+      fc.asyncProperty(generatedRequest, async (input) => {
+        const outcome = await sendGenerated(port, agent, input);
+        const watched = takeUndocumentedAnswers();
+        if ('error' in outcome) throw new Error(`no answer: ${outcome.error}`);
+        statuses.set(outcome.status, (statuses.get(outcome.status) ?? 0) + 1);
+        const body = decodedBody(outcome.headers['content-encoding'], outcome.body);
+        const answer = { method: input.method, url: input.path, status: outcome.status, headers: outcome.headers, body };
+        // Checked as the client received it, and as the server sent it (the site's watch).
+        const problems = [...watched, ...checker.problems(answer, settings)];
+        if (problems.length > 0) throw new Error(problems.join('\n'));
+        if (outcome.status >= 500 && !allowed5xx.includes(outcome.status))
+          throw new Error(`status ${outcome.status}: ${outcome.body.toString('utf8').slice(0, 200)}`);
+        if (outcome.ms > ANSWER_WITHIN_MS) throw new Error(`answered after ${outcome.ms.toFixed(0)} ms`);
+      }),
+      { seed, numRuns, endOnFailure: true },
+    );
+  } finally {
+    agent.destroy();
+  }
+  // An answer whose send completed after its request's run.
+  expect(takeUndocumentedAnswers()).toEqual([]);
+  return statuses;
+}
+
+function describeStatuses(statuses: Map<number, number>): string {
+  return [...statuses]
+    .sort(([a], [b]) => a - b)
+    .map(([status, n]) => `${status}×${n}`)
+    .join(' ');
+}
+
+const GENERATED_WITH_UPSTREAM_UP = 1_000;
+const GENERATED_PER_FAILURE_MODE = 80;
+
+describe(`requests generated from the OpenAPI document (fast-check, seed ${SEED})`, () => {
+  it(`answers ${GENERATED_WITH_UPSTREAM_UP} of them as the document says, within 2 s, without a 5xx, while the upstream answers`, async () => {
+    const started = performance.now();
+    const statuses = await checkGeneratedRequests(site, GENERATED_WITH_UPSTREAM_UP, [], SEED);
+    console.info(
+      `generated from the document, upstream up: ${GENERATED_WITH_UPSTREAM_UP} requests in ${((performance.now() - started) / 1000).toFixed(1)} s; statuses ${describeStatuses(statuses)}`,
+    );
+  }, 120_000);
+
+  // The upstream's failure modes (testing/src/upstream-double.ts), each on a site with nothing cached (its cache off),
+  // so every catalogue request meets the failure: its only 5xx is the document's for it.
+  const MODES: [mode: StubMode, allowed5xx: number[], config: Record<string, string>][] = [
+    ['slow', [], {}],
+    ['hang', [504], { UPSTREAM_TIMEOUT_MS: '60' }],
+    // A body that stops half-way: the list's fill thread gives up on it as a failure (502), a product's read as a
+    // timeout (504); the document lists both for every catalogue operation.
+    ['stallMidBody', [502, 504], { UPSTREAM_TIMEOUT_MS: '60' }],
+    ['refuse', [502], {}],
+    ['reset', [502], {}],
+    ['status500', [502], {}],
+    ['html', [502], {}],
+    ['badJson', [502], {}],
+    ['cutMidBody', [502], {}],
+  ];
+  describe.each(MODES)('with the upstream in mode %s', (mode, allowed5xx, config) => {
+    let failing: TestSite;
+    beforeAll(async () => {
+      failing = await startTestSite({
+        config: { RATE_LIMIT_PER_MINUTE: '0', CACHE_TTL_SECONDS: '0', STALE_MAX_SECONDS: '0', ...config },
+        upstream: { slowDelayMs: 30 },
+      });
+      await failing.upstream.setMode(mode);
+    });
+    afterAll(async () => {
+      failing.upstream.dropHangingRequests();
+      await failing.upstream.setMode('normal');
+      await failing.close();
+    });
+
+    it(`answers ${GENERATED_PER_FAILURE_MODE} of them as the document says, within 2 s, its only 5xx ${allowed5xx.join(', ') || 'none'}`, async () => {
+      const started = performance.now();
+      const statuses = await checkGeneratedRequests(failing, GENERATED_PER_FAILURE_MODE, allowed5xx, SEED);
+      console.info(
+        `generated from the document, upstream ${mode}: ${GENERATED_PER_FAILURE_MODE} requests in ${((performance.now() - started) / 1000).toFixed(1)} s; statuses ${describeStatuses(statuses)}`,
+      );
+      // The failure was met: a mode whose failure no request reached would prove nothing.
+      if (allowed5xx.length > 0) expect([...statuses.keys()].some((status) => allowed5xx.includes(status))).toBe(true);
+    }, 60_000);
+  });
 });

@@ -16,6 +16,7 @@ import { createApiRateLimit, RATE_LIMIT_WINDOW_MS } from './http/rate-limit.js';
 import { createRedisRateCounter } from './http/redis-rate-counter.js';
 import { createResponseCache } from './http/response-cache.js';
 import type { Slice } from './http/slice.js';
+import { answerUnreadableRequest, refuseUnclearHost } from './http/unreadable-requests.js';
 import { createImagesSlice } from './images/images-slice.js';
 import type { Logger } from './logger.js';
 import { createOpenApiSlice } from './openapi/openapi-slice.js';
@@ -45,7 +46,34 @@ export interface ServerDependencies {
   droppedLogLines?: () => number;
   /** A span around each request, when traces are on (tracing/start-tracing.ts). Default: none, and no cost. */
   tracing?: RequestTracing;
+  /** The connections' time limits. Default: CONNECTION_LIMITS; tests shorten them to see them act within seconds. */
+  connectionLimits?: ConnectionLimits;
 }
+
+/** How long a connection may take over a request, and stay open between two (docs/operations.md, "Slow clients"). */
+export interface ConnectionLimits {
+  /** From a request's first byte to the end of its headers; past it `408` and the connection is closed. */
+  headersTimeoutMs: number;
+  /** From a request's first byte to its last (body included); past it `408` and the connection is closed. */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection is kept open for its next request. */
+  keepAliveTimeoutMs: number;
+  /** How often the two limits above are checked: a connection past one is closed up to this much later. */
+  checkIntervalMs: number;
+}
+
+/**
+ * Without nginx in front (one process, one container) these are what hold slow clients off: a connection
+ * dribbling its headers is cut 10–12 s after its first byte, while Node's default would keep it up to 90 s.
+ * The idle keep-alive time outlives load balancers' 60 s (nginx's `keepalive_timeout` is 65 s), so a balancer
+ * never sends a request on a connection this server is closing at that moment (a 502 at the balancer).
+ */
+export const CONNECTION_LIMITS: ConnectionLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 65_000,
+  checkIntervalMs: 2_000,
+};
 
 /** The whole server, wired, not yet listening. */
 export interface BuiltServer {
@@ -80,7 +108,15 @@ export class ListenError extends Error {
  * is limited, counted and logged the same way whichever answers it. Logs nothing itself.
  */
 export async function buildServer(config: Config, dependencies: ServerDependencies): Promise<BuiltServer> {
-  const { logger, staticDir = CLIENT_DIST_DIR, now = Date.now, embeddedDirectory, droppedLogLines, tracing } = dependencies;
+  const {
+    logger,
+    staticDir = CLIENT_DIST_DIR,
+    now = Date.now,
+    embeddedDirectory,
+    droppedLogLines,
+    tracing,
+    connectionLimits = CONNECTION_LIMITS,
+  } = dependencies;
   const metrics = createMetrics({ ...(droppedLogLines && { droppedLogLines }) });
   collectDefaultMetrics({ register: metrics.registry });
   const source = measuredSource(await createSource(config, logger, embeddedDirectory, metrics), metrics.registry);
@@ -131,11 +167,21 @@ export async function buildServer(config: Config, dependencies: ServerDependenci
   });
 
   // 16 KiB of request headers whatever NODE_OPTIONS or a future Node default says (431 beyond, at the socket).
-  const server = createServer({ maxHeaderSize: 16 * 1024 }, tracing ? tracing.traced(listener) : listener);
-  // Load balancers keep idle connections open for about 60 s; if Node closed them first (its default is 5 s),
-  // a request sent on one at that moment would fail with a 502 at the balancer.
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
+  // Host is checked by refuseUnclearHost, which answers as the API does where Node's own check sends a bare 400.
+  const server = createServer(
+    {
+      maxHeaderSize: 16 * 1024,
+      requireHostHeader: false,
+      // Set here rather than left to Node's defaults, which have changed between versions (docs/operations.md).
+      headersTimeout: connectionLimits.headersTimeoutMs,
+      requestTimeout: connectionLimits.requestTimeoutMs,
+      keepAliveTimeout: connectionLimits.keepAliveTimeoutMs,
+      connectionsCheckingInterval: connectionLimits.checkIntervalMs,
+    },
+    refuseUnclearHost(tracing ? tracing.traced(listener) : listener, logger),
+  );
+  // What Node's parser refuses, or a time limit cuts, answered as the API answers (http/unreadable-requests.ts).
+  server.on('clientError', answerUnreadableRequest(logger));
 
   return {
     server,

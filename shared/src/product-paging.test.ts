@@ -10,6 +10,7 @@ import {
   isSiteProductsQuery,
   MAX_SEARCH_CHARS,
   PRODUCTS_QUERY_ERRORS,
+  codePointLength,
 } from './product-paging.js';
 
 describe('paging the products list', () => {
@@ -104,6 +105,28 @@ describe('parseProductsQuery, strict (the API)', () => {
     ['page=99999999', PRODUCTS_QUERY_ERRORS.page],
   ])('refuses %s with a message naming the parameter', (query, error) => {
     expect(strict(query)).toEqual({ error });
+  });
+
+  it('counts q in code points, as the OpenAPI document (JSON Schema) does: 150 emoji are 150 characters', () => {
+    const emoji = (n: number) => encodeURIComponent('😀'.repeat(n));
+    expect(strict(`q=${emoji(150)}`)).toMatchObject({ search: '😀'.repeat(150) });
+    expect(strict(`q=${emoji(MAX_SEARCH_CHARS)}`)).toMatchObject({ search: '😀'.repeat(MAX_SEARCH_CHARS) });
+    expect(strict(`q=${emoji(MAX_SEARCH_CHARS + 1)}`)).toEqual({ error: PRODUCTS_QUERY_ERRORS.search });
+    // 199 letters and one emoji: 201 UTF-16 units, 200 characters.
+    expect(strict(`q=${'a'.repeat(MAX_SEARCH_CHARS - 1)}${emoji(1)}`)).toMatchObject({ search: `${'a'.repeat(MAX_SEARCH_CHARS - 1)}😀` });
+    expect(strict(`q=${'a'.repeat(MAX_SEARCH_CHARS)}${emoji(1)}`)).toEqual({ error: PRODUCTS_QUERY_ERRORS.search });
+  });
+
+  it.each([
+    ['', 0],
+    ['abc', 3],
+    ['😀', 1],
+    ['é', 1],
+    ['e\u0301', 2],
+    ['\ud800', 1],
+    ['\ud800\udc00\udc00', 2],
+  ])('counts %j as %i code points', (text, length) => {
+    expect(codePointLength(JSON.parse(`"${text}"`) as string)).toBe(length);
   });
 
   it('says which values are allowed', () => {

@@ -56,8 +56,19 @@ export function parsePageNumber(raw: string | null): number | null {
   return page <= MAX_PAGE ? page : null;
 }
 
-/** Longer than any title a visitor would type; a bound keeps the API's cache keys small. */
+/**
+ * Longer than any title a visitor would type; a bound keeps the API's cache keys small. Counted in Unicode code
+ * points, as JSON Schema's `maxLength` counts them in the OpenAPI document: an emoji is one character, not the two
+ * UTF-16 units of a JavaScript string's `length`.
+ */
 export const MAX_SEARCH_CHARS = 200;
+
+/** The length JSON Schema gives `text`: its code points (a lone surrogate counts as one, as it does there). */
+export function codePointLength(text: string): number {
+  let count = 0;
+  for (const _codePoint of text) count += 1;
+  return count;
+}
 
 /** The strict reading's 400 messages, each naming its parameter (docs/api.md, "Errors"). */
 export const PRODUCTS_QUERY_ERRORS = {
@@ -87,7 +98,8 @@ export function parseProductsQuery(params: URLSearchParams, mode: 'lenient' | 's
   for (const name of Object.values(PRODUCTS_PARAMS)) {
     if (params.getAll(name).length > 1) return { error: PRODUCTS_QUERY_ERRORS.repeated(name) };
   }
-  if (search.length > MAX_SEARCH_CHARS) return { error: PRODUCTS_QUERY_ERRORS.search };
+  // A string of more code points than the bound has more UTF-16 units too, so only a long one is counted.
+  if (search.length > MAX_SEARCH_CHARS && codePointLength(search) > MAX_SEARCH_CHARS) return { error: PRODUCTS_QUERY_ERRORS.search };
   if (rawSort !== null && sort === null) return { error: PRODUCTS_QUERY_ERRORS.sort };
   if (rawPage !== null && page === null) return { error: PRODUCTS_QUERY_ERRORS.page };
   return { search, category, sort: sort ?? 'none', page: page ?? 1 };

@@ -10,7 +10,8 @@ import { LIST_OPTIONS_ERRORS, MAX_LIST_LIMIT } from '../products/list-options.js
 import { MAX_SEARCH_CHARS } from '@catalogue/shared/product-paging';
 import { MAX_API_URL_LENGTH } from '../http/uri-too-long.js';
 import { EXAMPLE_PRODUCT, EXAMPLE_PRODUCT_WITHOUT_RATING } from './openapi-schemas.js';
-import { CATALOGUE_HEADERS, CORS_HEADERS, ERROR_HEADERS } from './openapi-headers.js';
+import { CATALOGUE_HEADERS, CORS_HEADERS, ERROR_HEADERS, UNREADABLE_REQUEST_HEADERS } from './openapi-headers.js';
+import { UNREADABLE_REQUEST_MESSAGES } from '../http/unreadable-requests.js';
 import { ref } from './openapi-ref.js';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -39,6 +40,7 @@ export const RESPONSES: Record<string, ResponseObject> = {
   NotFound: errorResponse('The upstream has no such product (it answered `404`, an empty body, `null`, or an object without `id`).', [
     MESSAGES.productNotFound,
   ]),
+  NoSuchPath: errorResponse('The answer of every `/api` path no route takes, whatever the method.', [MESSAGES.notFound]),
   MethodNotAllowed: errorResponse(
     'The answer of every path to a method it does not document but `OPTIONS`: the API is read-only. Request bodies are never read.',
     [MESSAGES.methodNotAllowed],
@@ -60,6 +62,21 @@ export const RESPONSES: Record<string, ResponseObject> = {
     // What refuseLongUrls (uri-too-long.ts) sends: Node's reason phrase.
     [STATUS_CODES[414]!],
     { 'Cache-Control': ref('headers', 'CacheControlNoStore'), ...CORS_HEADERS },
+  ),
+  MalformedRequest: errorResponse(
+    'The request could not be read as one: bytes that are not well-formed HTTP (a raw non-ASCII byte or a space in the URL, a broken header line, conflicting lengths), or a `Host` header missing or given more than once. Answered, to any path and method, before the rate limit, CORS or a route sees it, where the connection still allows an answer; the connection is then closed. An operation’s own `400` is another answer, with its own message.',
+    [UNREADABLE_REQUEST_MESSAGES.malformed, UNREADABLE_REQUEST_MESSAGES.host],
+    UNREADABLE_REQUEST_HEADERS,
+  ),
+  RequestTimeout: errorResponse(
+    'The request’s headers did not all arrive within the server’s header time limit, or the whole request within its request time limit (docs/operations.md). Answered to any path, then the connection is closed.',
+    [UNREADABLE_REQUEST_MESSAGES.timeout],
+    UNREADABLE_REQUEST_HEADERS,
+  ),
+  RequestHeadersTooLarge: errorResponse(
+    'The request’s headers are over 16 KiB. Answered to any path before it is read, then the connection is closed.',
+    [UNREADABLE_REQUEST_MESSAGES.headersTooLarge],
+    UNREADABLE_REQUEST_HEADERS,
   ),
   TooManyRequests: errorResponse(
     'Over `RATE_LIMIT_PER_MINUTE` requests from this address in its one-minute window.',
@@ -130,7 +147,7 @@ export const PARAMETERS: Record<string, ParameterObject> = {
   SearchText: {
     name: 'q',
     in: 'query',
-    description: `Keep the products whose title contains this text, ignoring case and the text's leading and trailing spaces. At most ${MAX_SEARCH_CHARS} characters. Absent or blank: every title.`,
+    description: `Keep the products whose title contains this text, ignoring case and the text's leading and trailing spaces. At most ${MAX_SEARCH_CHARS} characters, counted as this schema's \`maxLength\` counts them: Unicode code points, so an emoji is one. Absent or blank: every title.`,
     schema: { type: 'string', maxLength: MAX_SEARCH_CHARS },
     example: 'backpack',
   },

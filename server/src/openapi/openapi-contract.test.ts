@@ -1,31 +1,26 @@
 import { type IncomingHttpHeaders, request as httpRequest } from 'node:http';
-import { Validator } from '@seriousme/openapi-schema-validator';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
+import { answerChecker } from '../testing/answer-watch.js';
 import { startTestSite, type TestSite } from '../testing/test-site.js';
-import type { HeaderObject, ResponseObject, SchemaObject } from 'openapi3-ts/oas31';
+import type { ResponseObject } from 'openapi3-ts/oas31';
 import { type ApiDocument, HTTP_METHODS, type HttpMethod, OPENAPI_DOCUMENT } from './openapi-document.js';
 import { MAX_API_URL_LENGTH } from '../http/uri-too-long.js';
 
 /**
  * The contract: real answers of the real server (startTestSite: buildServer in front of the upstream double,
- * serving the messy fixture catalogue) hold to the OpenAPI document. For each request below, the status is one
- * the document lists for that operation, the content type is one it lists for that status, the body validates
- * against its schema (JSON Schema 2020-12, ajv), and its headers are there and match theirs. The last test checks
- * that every status the document lists was produced by some request here.
+ * serving the messy fixture catalogue) hold to the OpenAPI document. Every answer of every test site is checked so
+ * (testing/answer-watch.ts); here each operation is asked for on purpose, each answer checked against the operation
+ * the test names (not only the one the URL routes to), and the last test checks that every status the document
+ * lists was produced by some request here.
  */
 
 /** The document with every `$ref` replaced by what it names, as a client library would read it. */
 let resolved: ApiDocument;
-const ajv = new Ajv2020({ strict: true, allErrors: true });
-addFormats.default(ajv);
+const checker = answerChecker();
 
-beforeAll(async () => {
-  const validator = new Validator();
-  await validator.validate(JSON.parse(JSON.stringify(OPENAPI_DOCUMENT)) as Record<string, unknown>);
-  resolved = validator.resolveRefs() as unknown as ApiDocument;
+beforeAll(() => {
+  resolved = checker.document;
 });
 
 interface Answer {
@@ -50,49 +45,12 @@ function send(site: TestSite, method: string, url: string, headers: Record<strin
 /** Every `METHOD path status` an answer here was checked against. */
 const produced = new Set<string>();
 
-/**
- * Headers the test sites always send where the document lists them: the sites run with the default
- * configuration's rate limit and CORS (`CORS_ORIGINS=*`), under which these are never absent.
- */
-const ON_IN_THESE_SITES = new Set(['ratelimit', 'ratelimit-policy', 'access-control-allow-origin', 'access-control-expose-headers']);
+/** The test sites run with the default configuration's rate limit and CORS (`CORS_ORIGINS=*`) unless a block says otherwise. */
+const SETTINGS = { rateLimited: true, anyOrigin: true };
 
 function checkAgainst(response: ResponseObject, answer: Answer, method: string, what: string): void {
-  const contentType = answer.headers['content-type']?.split(';')[0]?.trim();
-  const hasBody = method !== 'HEAD' && answer.status !== 304 && answer.status !== 204;
-  if (response.content === undefined) {
-    expect(answer.body.length, `${what}: a body the document does not list`).toBe(0);
-  } else {
-    const mediaRange = Object.keys(response.content).find(
-      (range) => range === contentType || (range.endsWith('/*') && contentType?.startsWith(range.slice(0, -1))),
-    );
-    expect(mediaRange, `${what}: content type ${contentType} not among ${Object.keys(response.content).join(', ')}`).toBeDefined();
-    const schema = response.content[mediaRange!]?.schema;
-    if (hasBody) {
-      expect(answer.body.length, `${what}: an empty body`).toBeGreaterThan(0);
-      if (contentType === 'application/json' && schema !== undefined) {
-        const body: unknown = JSON.parse(answer.body.toString('utf8'));
-        expect(ajv.validate(schema, body), `${what}: ${ajv.errorsText()}`).toBe(true);
-      }
-    } else {
-      expect(answer.body.length, `${what}: a body on a ${method} ${answer.status}`).toBe(0);
-    }
-  }
-  for (const [name, header] of Object.entries(response.headers ?? {}) as [string, HeaderObject][]) {
-    const value = answer.headers[name.toLowerCase()];
-    if (value === undefined) {
-      expect(header.required || ON_IN_THESE_SITES.has(name.toLowerCase()), `${what}: header ${name} missing`).toBe(false);
-      continue;
-    }
-    expect(typeof value, `${what}: header ${name} sent twice`).toBe('string');
-    const text = String(value);
-    const schema = header.schema as SchemaObject;
-    expect(ajv.validate(schema, headerValue(schema, text)), `${what}: ${name}: ${text} ${ajv.errorsText()}`).toBe(true);
-  }
-}
-
-/** A header is text: an `integer` schema is about the number it spells. */
-function headerValue(schema: SchemaObject, value: string): unknown {
-  return schema.type === 'integer' && /^[0-9]+$/.test(value) ? Number(value) : value;
+  const problems = checker.problemsAgainst(response, { method, url: '', ...answer }, SETTINGS, what);
+  expect(problems).toEqual([]);
 }
 
 /** Checks an answer against the document's operation `method path`, and records the status as produced. */
@@ -227,6 +185,22 @@ describe('with the upstream double up', () => {
     expect(answer.status).toBe(400);
     expect((JSON.parse(answer.body.toString('utf8')) as { error: string }).error).toMatch(message);
     expectDocumented(path, 'get', answer);
+  });
+
+  it.each([
+    ['150 emoji', '😀'.repeat(150)],
+    ['199 letters and an emoji', `${'a'.repeat(199)}😀`],
+    ['200 letters and an emoji', `${'a'.repeat(200)}😀`],
+    ['200 accented letters', 'é'.repeat(200)],
+    ['201 accented letters', 'é'.repeat(201)],
+    ['201 replacement characters', '\ufffd'.repeat(201)],
+  ])('GET /products/search: q of %s is refused exactly when the document’s maxLength refuses it', async (_name, text) => {
+    const sent = text;
+    const schema = resolved.components.parameters.SearchText!.schema!;
+    const allowed = checker.validatesAgainst(schema, sent);
+    const answer = await send(site, 'GET', `/api/products/search?q=${encodeURIComponent(sent)}`);
+    expect(answer.status).toBe(allowed ? 200 : 400);
+    expectDocumented('/products/search', 'get', answer);
   });
 
   it.each([

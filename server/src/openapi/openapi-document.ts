@@ -126,11 +126,15 @@ const getReferencePage: OperationObject = {
 
 const DESCRIPTION = `The read-only JSON API of the product catalogue: a caching proxy in front of a [Fake Store API](${FAKE_STORE})-shaped upstream, with the same read routes and the same product shape. A program written for the Fake Store API works against \`{this origin}/api\` by changing only its base URL.
 
-Every \`GET\` also answers \`HEAD\` (the same status and headers, no body). Errors are JSON \`{"error": "<message>"}\`, sent \`no-store\`, never with a stack trace or a path; a path no route takes is \`404 {"error":"Not found"}\`, and request headers over 16 KiB are refused with \`431\` before any route sees them.
+Every \`GET\` also answers \`HEAD\` (the same status and headers, no body). Errors are JSON \`{"error": "<message>"}\`, sent \`no-store\`, never with a stack trace or a path; a path no route takes is \`404 {"error":"Not found"}\` (the \`NoSuchPath\` response among the shared responses, \`components.responses\`).
+
+## Requests the server cannot read
+
+Before any route, CORS or the rate limit sees a request, the server refuses what it cannot read as one, with JSON, \`no-store\` and an \`X-Request-Id\` where the connection still allows an answer, then closes the connection: bytes that are not well-formed HTTP and a \`Host\` header missing or given twice (\`400\`, the \`MalformedRequest\` response), headers that do not arrive within the header time limit or a request within the request time limit (\`408\`, \`RequestTimeout\`), and request headers over 16 KiB (\`431\`, \`RequestHeadersTooLarge\`). These can answer any path and method.
 
 ## Other methods, CORS
 
-Every path answers \`OPTIONS\` with \`204\` (the \`Options\` response among the shared responses, \`components.responses\`) and any other method it does not document with \`405 {"error":"${MESSAGES.methodNotAllowed}"}\` and \`Allow: ${API_ALLOW}\` (the \`MethodNotAllowed\` response). Every answer, errors included, carries the CORS headers: by default \`Access-Control-Allow-Origin: *\`, so a browser app on any origin can read the catalogue; \`CORS_ORIGINS\` can name the origins instead. Credentials are never allowed.
+Every path answers \`OPTIONS\` with \`204\` (the \`Options\` response among the shared responses, \`components.responses\`) and any other method it does not document with \`405 {"error":"${MESSAGES.methodNotAllowed}"}\` and \`Allow: ${API_ALLOW}\` (the \`MethodNotAllowed\` response). Every answer, errors included, carries the CORS headers (but those to requests the server cannot read, below, which come before it knows a path or an origin): by default \`Access-Control-Allow-Origin: *\`, so a browser app on any origin can read the catalogue; \`CORS_ORIGINS\` can name the origins instead. Credentials are never allowed.
 
 ## Caching
 

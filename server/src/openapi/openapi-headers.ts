@@ -81,6 +81,12 @@ export const HEADERS: Record<string, HeaderObject> = {
     required: true,
     schema: { type: 'string', const: API_ALLOW },
   },
+  RequestId: {
+    description:
+      'The id of the request in the server’s log line about it: the request’s own `X-Request-Id` when it is a plain token (letters, digits, `_`, `.`, `:`, `-`, at most 128), else a new UUID.',
+    required: true,
+    schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,128}$' },
+  },
   AccessControlAllowOrigin: {
     description:
       'Which origins’ scripts may read the answer: `*` (the default, `CORS_ORIGINS=*`), or the request’s `Origin` when `CORS_ORIGINS` lists it; absent for an origin it does not list. Never with credentials.',
@@ -123,3 +129,9 @@ export const CATALOGUE_HEADERS = {
 };
 
 export const ERROR_HEADERS = { 'Cache-Control': ref('headers', 'CacheControlNoStore'), ...RATE_LIMIT_HEADERS };
+
+/** An answer to a request the server could not read: sent before CORS or the rate limit, which need a request. */
+export const UNREADABLE_REQUEST_HEADERS = {
+  'Cache-Control': ref('headers', 'CacheControlNoStore'),
+  'X-Request-Id': ref('headers', 'RequestId'),
+};

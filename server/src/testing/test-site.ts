@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { createStaticDir } from '@catalogue/testing/static-dir';
 import { createTestClock, type TestClock } from '@catalogue/testing/test-clock';
 import { startUpstreamStub, type UpstreamStub, type UpstreamStubOptions } from '@catalogue/testing/upstream-double';
-import { buildServer } from '../build-server.js';
+import { buildServer, CONNECTION_LIMITS, type ConnectionLimits } from '../build-server.js';
 import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
 import { type Config, loadConfig } from '../config.js';
 import type { Metrics } from '../http/metrics.js';
+import { watchAnswers } from './answer-watch.js';
 import { createCapturingLogger, type LogRecord } from './capturing-logger.js';
 
 export interface TestSiteOptions {
@@ -24,6 +25,8 @@ export interface TestSiteOptions {
   embeddedDirectory?: URL;
   /** Leave out index.html, as before the client is built. */
   withoutClient?: boolean;
+  /** The connections' time limits, over production's (build-server.ts): shortened to see them act within seconds. */
+  connectionLimits?: Partial<ConnectionLimits>;
 }
 
 /** The real server, listening, in front of its own upstream double. */
@@ -52,7 +55,8 @@ export interface TestSite {
 /**
  * The server exactly as production builds it (buildServer: the response cache in front of the Express app), on
  * 127.0.0.1 and a free port, in front of its own upstream double, with a test clock and a captured log. For the
- * server's integration tests and the client's component tests alike.
+ * server's integration tests and the client's component tests alike. Every answer it sends is checked against the
+ * OpenAPI document, and one the document does not promise fails the test that met it (answer-watch.ts).
  */
 export async function startTestSite(options: TestSiteOptions = {}): Promise<TestSite> {
   const upstream = await startUpstreamStub({ ...options.upstream, ...(options.products && { products: options.products }) });
@@ -71,8 +75,11 @@ export async function startTestSite(options: TestSiteOptions = {}): Promise<Test
     logger,
     now: clock.now,
     staticDir: statics.staticDir,
+    connectionLimits: { ...CONNECTION_LIMITS, ...options.connectionLimits },
     ...(options.embeddedDirectory && { embeddedDirectory: options.embeddedDirectory }),
   });
+  // Every answer checked against the OpenAPI document; one that breaks it fails the test (answer-watch.ts).
+  watchAnswers(built.server, { rateLimited: config.rateLimitPerMinute !== 0, anyOrigin: config.corsOrigins === '*' });
   const apiRequests: string[] = [];
   built.server.prependListener('request', (req: { url?: string }) => {
     const path = (req.url ?? '').split('?')[0]!;
