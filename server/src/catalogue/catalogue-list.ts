@@ -4,8 +4,7 @@ import { type CompressedBody, type EncodedBody, encodeBody } from '../http/encod
 import { inSpan } from '../tracing/spans.js';
 import type { CatalogueShape } from './catalogue-database.js';
 import { catalogueQueries, type ListSelection } from './catalogue-queries.js';
-import { listBody, removeListFiles } from './list-files.js';
-import type { MadeList } from './fills/protocol.js';
+import { listBody, type MadeList, removeListFiles } from './list-files.js';
 import { sitemapPage, sitemapXml } from './sitemap.js';
 
 export type { ListSelection } from './catalogue-queries.js';

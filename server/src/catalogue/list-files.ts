@@ -3,6 +3,7 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { readFile, rm, stat } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import type { BodyBytes, EncodedBody } from '../http/answer.js';
+import type { CatalogueShape } from './catalogue-database.js';
 
 /**
  * The files of one filled list, side by side in the catalogue's folder (CATALOGUE_DATA_DIR): its SQLite database and
@@ -13,6 +14,13 @@ export interface ListFiles {
   json: string;
   gzip: string;
   br: string;
+}
+
+/** A list written: its files, its shape and the whole list's ETag (what a fill's process answers). */
+export interface MadeList {
+  files: ListFiles;
+  shape: CatalogueShape;
+  etag: string;
 }
 
 export const listFilesAt = (base: string): ListFiles => ({

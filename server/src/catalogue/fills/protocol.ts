@@ -2,8 +2,7 @@
  * What a fill's process is started with and what it answers (fill-process.ts, list-fill.ts): plain data only, as a
  * message crosses processes by the structured clone, which keeps no class.
  */
-import type { CatalogueShape } from '../catalogue-database.js';
-import type { ListFiles } from '../list-files.js';
+import type { ListFiles, MadeList } from '../list-files.js';
 import type { UpstreamValidators } from '../product-source.js';
 
 /**
@@ -17,13 +16,6 @@ export type FillJob = { files: ListFiles } & (
 
 /** The upstream's items that were not products, by their index in its array. */
 export type Dropped = { index: number; issues: string }[];
-
-/** A list written: its files, its shape and the whole list's ETag. */
-export interface MadeList {
-  files: ListFiles;
-  shape: CatalogueShape;
-  etag: string;
-}
 
 export type FillOutcome =
   /** `validators`: the upstream's ETag and Last-Modified of the list downloaded, sent back by the next refill. */
