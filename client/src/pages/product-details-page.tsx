@@ -11,6 +11,7 @@ import { Spinner } from '../components/spinner';
 import { StarRating } from '../components/star-rating';
 import { useProduct } from '../features/products/api/get-product';
 import { ProductImage } from '../features/products/components/product-image';
+import { RelatedProducts } from '../features/products/components/related-products';
 import { useDocumentTitle } from '../hooks/use-document-title';
 import { formatPrice } from '../lib/format-price';
 import { media } from '../styles/theme';
@@ -124,6 +125,7 @@ export function ProductDetailsPage() {
           </StyledInfo>
         </StyledProduct>
       )}
+      {product && <RelatedProducts product={product} />}
       {isFetching && <Spinner />}
     </StyledPage>
   );
