@@ -30,7 +30,12 @@ const SCREENS: { name: string; path: string; ready: (page: Page) => Promise<void
     path: '/productdetails/1',
     ready: async (page) => {
       // The product's own stars (its related products' cards, below, have theirs), and those cards.
-      await expect(page.getByRole('main').getByRole('img', { name: /^Rated/ }).first()).toBeVisible();
+      await expect(
+        page
+          .getByRole('main')
+          .getByRole('img', { name: /^Rated/ })
+          .first(),
+      ).toBeVisible();
       await expect(page.getByRole('region', { name: 'Related products' }).getByRole('article')).toHaveCount(3);
     },
   },
