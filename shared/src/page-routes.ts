@@ -1,5 +1,5 @@
 import { parseProductId } from './product-id.js';
-import { isSiteProductsQuery, parseProductsQuery, type ProductsQuery } from './product-paging.js';
+import { isSiteProductsQuery, type ProductsQuery, readProductsQuery } from './product-paging.js';
 import { PAGE_PATHS, productDetailsPath } from './routes.js';
 
 /** The site's pages, by name. */
@@ -115,7 +115,7 @@ export function readPageUrl(url: string): PageUrl {
     case 'products': {
       const rawQuery = queryAt === -1 ? '' : url.slice(queryAt + 1);
       const searchParams = new URLSearchParams(rawQuery);
-      const query = parseProductsQuery(searchParams, 'lenient');
+      const query = readProductsQuery(searchParams);
       const { search, category, sort, page } = query;
       const siteSpelling =
         path === PAGE_PATHS.products && (queryAt === -1 || (rawQuery !== '' && isSiteProductsQuery(rawQuery, searchParams, query)));

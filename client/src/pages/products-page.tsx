@@ -5,7 +5,7 @@ import styled from 'styled-components';
 import { categoriesOf } from '@catalogue/shared/categories';
 import { MESSAGES } from '@catalogue/shared/messages';
 import type { Product } from '@catalogue/shared/product';
-import { LOCAL_LIST_MAX_PRODUCTS, pageItems, parseProductsQuery } from '@catalogue/shared/product-paging';
+import { LOCAL_LIST_MAX_PRODUCTS, pageItems, readProductsQuery } from '@catalogue/shared/product-paging';
 import { PRODUCTS_PARAMS } from '@catalogue/shared/routes';
 import { filterAndSortProducts } from '@catalogue/shared/sort';
 import { LoadError } from '../components/load-error';
@@ -48,7 +48,7 @@ interface ShownPage {
 export function ProductsPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   // The list's state lives in the URL (`?q=…&category=…&sort=…&page=…`), so reload, Back and shared links keep it.
-  const query = parseProductsQuery(searchParams, 'lenient');
+  const query = readProductsQuery(searchParams);
   const { search, category, sort, page } = query;
   useDocumentTitle({ kind: 'products', search, category });
 
