@@ -1,4 +1,4 @@
-import { MESSAGES } from './messages.js';
+import { PAGE_MESSAGES } from './messages.js';
 import type { Product } from './product.js';
 
 /**
@@ -63,11 +63,11 @@ function headingOf(input: PageMetaInput): string {
     case 'product-loading':
       return 'Loading product';
     case 'product-not-found':
-      return MESSAGES.productNotFound;
+      return PAGE_MESSAGES.productNotFound;
     case 'invalid-id':
-      return MESSAGES.invalidProductId;
+      return PAGE_MESSAGES.invalidProductId;
     case 'not-found':
-      return MESSAGES.pageNotFound;
+      return PAGE_MESSAGES.pageNotFound;
     case 'error':
       return 'Something went wrong';
   }
@@ -95,7 +95,7 @@ function descriptionOf(input: PageMetaInput): string {
     case 'invalid-id':
       return 'Product pages are addressed by a number.';
     case 'not-found':
-      return MESSAGES.pageNotFoundDetail;
+      return PAGE_MESSAGES.pageNotFoundDetail;
   }
 }
 

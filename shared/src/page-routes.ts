@@ -43,7 +43,16 @@ function compile(pattern: string): { test: RegExp; names: string[] } {
   return { test: new RegExp(`^${source}(.*)$`, 'i'), names };
 }
 
-const COMPILED = PAGE_ROUTES.map(({ page, path }) => ({ page, ...compile(path) }));
+let compiled: ({ page: PageName } & ReturnType<typeof compile>)[] | undefined;
+
+/**
+ * The table compiled, on the first match: only the server matches paths itself (the browser has React Router), and a
+ * table compiled as the module loads would go into the browser's bundle with it.
+ */
+function compiledRoutes(): ({ page: PageName } & ReturnType<typeof compile>)[] {
+  compiled ??= PAGE_ROUTES.map(({ page, path }) => ({ page, ...compile(path) }));
+  return compiled;
+}
 
 /**
  * React Router's reading of a path before it matches: each segment percent-decoded, a `/` decoded inside one kept
@@ -63,7 +72,7 @@ function decodePath(pathname: string): string {
 /** The page a pathname shows, matched as React Router matches the same table (client/src/app/router.test.tsx holds the two equal). */
 export function matchPageRoute(pathname: string): PageMatch {
   const decoded = decodePath(pathname);
-  for (const { page, test, names } of COMPILED) {
+  for (const { page, test, names } of compiledRoutes()) {
     const found = test.exec(decoded);
     if (found === null) continue;
     // React Router gives a parameter with the `%2F` it kept turned back into `/`.

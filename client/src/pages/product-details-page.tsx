@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useParams } from 'react-router-dom';
 import styled from 'styled-components';
-import { MESSAGES } from '@catalogue/shared/messages';
+import { PAGE_MESSAGES } from '@catalogue/shared/messages';
 import { parseProductId } from '@catalogue/shared/product-id';
 import { PAGE_PATHS, productsInCategoryPath } from '@catalogue/shared/routes';
 import { BadgeLink } from '../components/badge';
@@ -105,8 +105,8 @@ export function ProductDetailsPage() {
           : { kind: 'product-loading' },
   );
 
-  if (id === null) return <DetailMessage>{MESSAGES.invalidProductId}</DetailMessage>;
-  if (isError && !isFetching) return <DetailMessage>{MESSAGES.productNotFound}</DetailMessage>;
+  if (id === null) return <DetailMessage>{PAGE_MESSAGES.invalidProductId}</DetailMessage>;
+  if (isError && !isFetching) return <DetailMessage>{PAGE_MESSAGES.productNotFound}</DetailMessage>;
 
   return (
     <StyledPage>

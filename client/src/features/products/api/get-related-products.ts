@@ -6,12 +6,6 @@ import { useApiClient, type ApiClient } from '../../../lib/api-client';
 import { productsSearchPath } from './get-products';
 import { productKeys } from './product-keys';
 
-/** The related products from the whole list, when the browser holds it (a catalogue small enough to travel). */
-function fromHeldList(client: QueryClient, product: Product): Product[] | undefined {
-  const list = client.getQueryData<Product[]>(productKeys.list());
-  return list && relatedProducts(list, product);
-}
-
 /**
  * A product's related products (docs/product.md, "Product detail"): the server sends them with the page (its state
  * block); a product opened in the browser takes them from the whole list when it holds it, at once and as fresh as
@@ -19,12 +13,13 @@ function fromHeldList(client: QueryClient, product: Product): Product[] | undefi
  */
 export function getRelatedProductsQueryOptions(api: ApiClient, client: QueryClient, product: Product) {
   const { id, category } = product;
-  const held = fromHeldList(client, product);
+  // The whole list, when the browser holds it (a catalogue small enough to travel), gives them at once.
+  const list = client.getQueryData<Product[]>(productKeys.list());
+  const held = list && relatedProducts(list, product);
   // eslint-disable-next-line @tanstack/query/exhaustive-deps -- the api client is where to ask, not what; the product's id and category are in the key
   return queryOptions({
     queryKey: productKeys.related(id, category),
     queryFn: async ({ signal }) =>
-      fromHeldList(client, product) ??
       relatedProducts((await api.getJson<ProductSearchPage>(productsSearchPath(relatedProductsQuery(category)), signal)).items, product),
     ...(held && { initialData: held, initialDataUpdatedAt: client.getQueryState(productKeys.list())?.dataUpdatedAt }),
     refetchOnWindowFocus: false,

@@ -1,4 +1,3 @@
-import { useId } from 'react';
 import styled from 'styled-components';
 import type { Product } from '@catalogue/shared/product';
 import { useRelatedProducts } from '../api/get-related-products';
@@ -6,6 +5,8 @@ import { ProductGrid } from './product-grid';
 
 /** docs/product.md, "Product detail": the heading above a product's related products. */
 export const RELATED_HEADING = 'Related products';
+/** The page has one such section (the product page's), so one id names it. */
+const HEADING_ID = 'related-products';
 
 const StyledSection = styled.section`
   display: grid;
@@ -25,11 +26,10 @@ const StyledHeading = styled.h2`
  */
 export function RelatedProducts({ product }: { product: Product }) {
   const { data: related } = useRelatedProducts(product);
-  const headingId = useId();
   if (!related || related.length === 0) return null;
   return (
-    <StyledSection aria-labelledby={headingId}>
-      <StyledHeading id={headingId}>{RELATED_HEADING}</StyledHeading>
+    <StyledSection aria-labelledby={HEADING_ID}>
+      <StyledHeading id={HEADING_ID}>{RELATED_HEADING}</StyledHeading>
       <ProductGrid products={related} lazy titleLevel="h3" />
     </StyledSection>
   );
