@@ -29,7 +29,14 @@ const SCREENS: { name: string; path: string; ready: (page: Page) => Promise<void
     name: 'Product detail',
     path: '/productdetails/1',
     ready: async (page) => {
-      await expect(page.getByRole('main').getByRole('img', { name: /^Rated/ })).toBeVisible();
+      // The product's own stars (its related products' cards, below, have theirs), and those cards.
+      await expect(
+        page
+          .getByRole('main')
+          .getByRole('img', { name: /^Rated/ })
+          .first(),
+      ).toBeVisible();
+      await expect(page.getByRole('region', { name: 'Related products' }).getByRole('article')).toHaveCount(3);
     },
   },
   {

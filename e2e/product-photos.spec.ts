@@ -163,7 +163,8 @@ test.describe('Product photos', () => {
   for (const id of [1, 6]) {
     test(`are whole and centred on the detail page, loaded first (product ${id}) @both`, async ({ page }) => {
       await page.goto(`/productdetails/${id}`);
-      const image = page.getByRole('article').locator('img');
+      // The product's own article, the first: its related products' cards follow it.
+      const image = page.getByRole('article').first().locator('img');
       await expect(image).toHaveAttribute('fetchpriority', 'high');
       await expect(image).toHaveAttribute('loading', 'eager');
       await expect.poll(async () => (await photoGeometry(image)).length).toBe(1);

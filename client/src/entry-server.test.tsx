@@ -119,6 +119,40 @@ describe('render() on the server', () => {
     expect(cachedState(state).map((query) => [query.queryKey, query.state.data])).toEqual([[['products', 'detail', product.id], product]]);
   });
 
+  it('renders a product page with its related products below it, as cards with lazy photos, and carries them', async () => {
+    const product = PRODUCTS[1]!;
+    const related = [PRODUCTS[0]!, PRODUCTS[2]!, PRODUCTS[3]!];
+    const { root, state } = await serverPage(`/productdetails/${product.id}`, { product, related });
+    const section = screen.getByRole('region', { name: 'Related products' });
+    expect(within(section).getByRole('heading', { level: 2 })).toHaveTextContent('Related products');
+    // After the product, each a card as the grid's: its title a link to its page, its category badge, its photo lazy.
+    expect(root.querySelector('article')!.compareDocumentPosition(section) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    const cards = within(section).getAllByRole('article');
+    expect(cards).toHaveLength(3);
+    related.forEach((other, index) => {
+      const card = within(cards[index]!);
+      expect(card.getByRole('heading', { level: 3 })).toHaveTextContent(other.title);
+      expect(card.getByRole('link', { name: other.title })).toHaveAttribute('href', `/productdetails/${other.id}`);
+      expect(card.getByRole('link', { name: other.category })).toHaveAttribute('href', '/products?category=men%27s+clothing');
+      const photo = card.getByRole('img', { name: other.title });
+      expect(photo).toHaveAttribute('loading', 'lazy');
+      expect(photo).not.toHaveAttribute('fetchpriority');
+    });
+    expect(cachedState(state).map((query) => [query.queryKey, query.state.data])).toEqual([
+      [['products', 'detail', product.id], product],
+      [['products', 'related', { id: product.id, category: product.category }], related],
+    ]);
+  });
+
+  it('renders no related products section for the only product of its category, and carries that there are none', async () => {
+    const product = PRODUCTS[19]!;
+    const { root, state } = await serverPage(`/productdetails/${product.id}`, { product, related: [] });
+    expect(headings(1)).toEqual([product.title]);
+    expect(screen.queryByRole('region', { name: 'Related products' })).not.toBeInTheDocument();
+    expect(root.querySelectorAll('section, article')).toHaveLength(1);
+    expect(cachedState(state)[1]?.state.data).toEqual([]);
+  });
+
   it.each([
     ['not-found', 404],
     ['error', 503],

@@ -12,6 +12,7 @@ import { API_PATHS, productImagePath } from '@catalogue/shared/routes';
 import { startApp } from './app/start-app';
 import type { RenderRequest, RenderResult } from '@catalogue/shared/page-render';
 import { readPageUrl } from '@catalogue/shared/page-routes';
+import { relatedProducts } from '@catalogue/shared/related-products';
 
 /**
  * The browser taking over the server's pages (docs/pages.md, "In the browser"). React's development build checks every
@@ -30,7 +31,7 @@ const PAGES = {
   products: { url: '/products?q=mens&sort=nameAZ', data: { products: PRODUCTS } },
   category: { url: `/products?${new URLSearchParams({ category: PRODUCTS[19]!.category }).toString()}`, data: { products: PRODUCTS } },
   unknownCategory: { url: '/products?category=furniture', data: { products: PRODUCTS } },
-  product: { url: '/productdetails/2', data: { product: PRODUCTS[1]! } },
+  product: { url: '/productdetails/2', data: { product: PRODUCTS[1]!, related: relatedProducts(PRODUCTS, PRODUCTS[1]!) } },
   productNotFound: { url: '/productdetails/2', data: { product: 'not-found' } },
   productFailed: { url: '/productdetails/3', data: { product: 'error' } },
   catalogueFailed: { url: '/products', data: { products: 'error' } },

@@ -17,7 +17,9 @@ import { CPU_SLOWDOWN, measureTakeover, openPage, VIEWPORTS, waitForControl } fr
 import { startUpstream } from './upstream.mjs';
 
 const LARGE_CATALOGUE = 5_000;
-const INTERACTION_TARGET_MS = 100;
+/** Every interaction answered within 80 ms with the CPU slowed 4×; the theme switch within 64 (docs/performance.md). */
+const INTERACTION_TARGET_MS = 80;
+const THEME_TARGET_MS = 64;
 
 /** Collects every Event Timing entry of an interaction, from the page's start (buffered). */
 function observeInteractions() {
@@ -121,7 +123,11 @@ function scenarios(origin, largeOrigin) {
       onlyAt: '375 px',
       run: press('/products', (page) => page.getByRole('button', { name: 'Open menu' })),
     },
-    { name: 'theme switch', run: press('/products', (page) => page.getByRole('button', { name: /^Switch to \w+ theme$/ })) },
+    {
+      name: 'theme switch',
+      target: THEME_TARGET_MS,
+      run: press('/products', (page) => page.getByRole('button', { name: /^Switch to \w+ theme$/ })),
+    },
     {
       name: 'card → product page',
       run: press(
@@ -155,6 +161,7 @@ async function measureInteractions(browser, origin, largeOrigin, runs, log, repo
         }
       }
       const inp = median(worst.map((entry) => entry.duration));
+      const target = scenario.target ?? INTERACTION_TARGET_MS;
       const middle = [...worst].sort((a, b) => a.duration - b.duration)[Math.floor(worst.length / 2)];
       log(
         `  ${viewportName.padEnd(8)} ${scenario.name.padEnd(52)} ${fmt(inp).padStart(4)} ms ` +
@@ -165,8 +172,8 @@ async function measureInteractions(browser, origin, largeOrigin, runs, log, repo
         'interactions',
         `${scenario.name} at ${viewportName}, CPU ${CPU_SLOWDOWN}× slower, median of ${runs}`,
         `${fmt(inp)} ms`,
-        `≤ ${INTERACTION_TARGET_MS} ms`,
-        inp <= INTERACTION_TARGET_MS,
+        `≤ ${target} ms`,
+        inp <= target,
       );
     }
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DESCRIPTION_MAX_CHARS, pageMeta } from './page-meta.js';
+import { DESCRIPTION_MAX_CHARS, pageMeta, type PageMetaInput, pageTitle } from './page-meta.js';
 
 describe('pageMeta', () => {
   it('titles each page with its heading and the site name', () => {
@@ -11,6 +11,21 @@ describe('pageMeta', () => {
     expect(pageMeta({ kind: 'invalid-id' }).title).toBe('Invalid Product ID · Catalogue');
     expect(pageMeta({ kind: 'not-found' }).title).toBe('Page Not Found · Catalogue');
     expect(pageMeta({ kind: 'error' }).title).toBe('Something went wrong · Catalogue');
+  });
+
+  it('titles each page alike through pageTitle, the title alone that the browser sets', () => {
+    const product = { id: 1, title: 'Bag', price: 1, description: 'A bag.', category: 'bags', image: '/x' };
+    const pages: PageMetaInput[] = [
+      { kind: 'home' },
+      { kind: 'products', search: 'gold', category: 'jewelery' },
+      { kind: 'product', product },
+      { kind: 'product-loading' },
+      { kind: 'product-not-found' },
+      { kind: 'invalid-id' },
+      { kind: 'not-found' },
+      { kind: 'error' },
+    ];
+    for (const page of pages) expect(pageTitle(page)).toBe(pageMeta(page).title);
   });
 
   it('gives every page a non-empty description', () => {

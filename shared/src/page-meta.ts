@@ -1,4 +1,4 @@
-import { MESSAGES } from './messages.js';
+import { PAGE_MESSAGES } from './messages.js';
 import type { Product } from './product.js';
 
 /**
@@ -38,42 +38,64 @@ const PRODUCTS_HEADING = 'Our Products';
 const SITE_DESCRIPTION = 'A catalogue of products with their prices and ratings: browse, search and sort them.';
 
 export function pageMeta(input: PageMetaInput): PageMeta {
-  const { heading, description } = describe(input);
-  return { title: `${heading} · ${SITE_NAME}`, description };
+  return { title: pageTitle(input), description: descriptionOf(input) };
 }
 
-function describe(input: PageMetaInput): { heading: string; description: string } {
+/**
+ * The tab title alone, as the browser sets it while the visitor moves between pages: a function of its own so that
+ * the descriptions, which only the server writes, stay out of the app's bundle.
+ */
+export function pageTitle(input: PageMetaInput): string {
+  return `${headingOf(input)} · ${SITE_NAME}`;
+}
+
+function headingOf(input: PageMetaInput): string {
   switch (input.kind) {
     case 'home':
-      return {
-        heading: 'Products Gallery',
-        description: 'Featured products from the catalogue, with every product a click away: prices, ratings and photos.',
-      };
+      return 'Products Gallery';
+    case 'products': {
+      // A category's list is a page of its own: its name comes first in the tab title, where a tab shows it.
+      const category = clip(collapse(input.category ?? ''), QUERY_MAX_CHARS);
+      return category ? `${category} · ${PRODUCTS_HEADING}` : PRODUCTS_HEADING;
+    }
+    case 'product':
+      return input.product.title;
+    case 'product-loading':
+      return 'Loading product';
+    case 'product-not-found':
+      return PAGE_MESSAGES.productNotFound;
+    case 'invalid-id':
+      return PAGE_MESSAGES.invalidProductId;
+    case 'not-found':
+      return PAGE_MESSAGES.pageNotFound;
+    case 'error':
+      return 'Something went wrong';
+  }
+}
+
+function descriptionOf(input: PageMetaInput): string {
+  switch (input.kind) {
+    case 'home':
+      return 'Featured products from the catalogue, with every product a click away: prices, ratings and photos.';
     case 'products': {
       const query = clip(collapse(input.search ?? ''), QUERY_MAX_CHARS);
       const category = clip(collapse(input.category ?? ''), QUERY_MAX_CHARS);
-      // A category's list is a page of its own: its name comes first in the tab title, where a tab shows it.
-      return {
-        heading: category ? `${category} · ${PRODUCTS_HEADING}` : PRODUCTS_HEADING,
-        // With both a long category and a long search the sentence could outgrow what search engines show.
-        description: clip(productsDescription(query, category), DESCRIPTION_MAX_CHARS),
-      };
+      // With both a long category and a long search the sentence could outgrow what search engines show.
+      return clip(productsDescription(query, category), DESCRIPTION_MAX_CHARS);
     }
     case 'product': {
-      const heading = input.product.title;
       const text = clip(collapse(input.product.description), DESCRIPTION_MAX_CHARS);
-      return { heading, description: text || clip(collapse(heading), DESCRIPTION_MAX_CHARS) || SITE_DESCRIPTION };
+      return text || clip(collapse(input.product.title), DESCRIPTION_MAX_CHARS) || SITE_DESCRIPTION;
     }
     case 'product-loading':
-      return { heading: 'Loading product', description: SITE_DESCRIPTION };
-    case 'product-not-found':
-      return { heading: MESSAGES.productNotFound, description: 'This product is not in the catalogue.' };
-    case 'invalid-id':
-      return { heading: MESSAGES.invalidProductId, description: 'Product pages are addressed by a number.' };
-    case 'not-found':
-      return { heading: MESSAGES.pageNotFound, description: MESSAGES.pageNotFoundDetail };
     case 'error':
-      return { heading: 'Something went wrong', description: SITE_DESCRIPTION };
+      return SITE_DESCRIPTION;
+    case 'product-not-found':
+      return 'This product is not in the catalogue.';
+    case 'invalid-id':
+      return 'Product pages are addressed by a number.';
+    case 'not-found':
+      return PAGE_MESSAGES.pageNotFoundDetail;
   }
 }
 

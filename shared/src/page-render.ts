@@ -25,6 +25,11 @@ export interface PageData {
   productsPage?: ProductsPageData | 'error';
   /** `/productdetails/:id`: the product, 'not-found', or 'error'. Absent for an invalid id (no request made). */
   product?: Product | 'not-found' | 'error';
+  /**
+   * `/productdetails/:id` with its product: up to four other products of its category (shared/src/related-products.ts),
+   * none when it is its category's only one. Absent when the list could not be had: the browser then asks for them.
+   */
+  related?: Product[];
 }
 
 export interface RenderRequest {

@@ -1,5 +1,5 @@
 import { parseProductId } from './product-id.js';
-import { isSiteProductsQuery, parseProductsQuery, type ProductsQuery } from './product-paging.js';
+import { isSiteProductsQuery, type ProductsQuery, readProductsQuery } from './product-paging.js';
 import { PAGE_PATHS, productDetailsPath } from './routes.js';
 
 /** The site's pages, by name. */
@@ -43,7 +43,16 @@ function compile(pattern: string): { test: RegExp; names: string[] } {
   return { test: new RegExp(`^${source}(.*)$`, 'i'), names };
 }
 
-const COMPILED = PAGE_ROUTES.map(({ page, path }) => ({ page, ...compile(path) }));
+let compiled: ({ page: PageName } & ReturnType<typeof compile>)[] | undefined;
+
+/**
+ * The table compiled, on the first match: only the server matches paths itself (the browser has React Router), and a
+ * table compiled as the module loads would go into the browser's bundle with it.
+ */
+function compiledRoutes(): ({ page: PageName } & ReturnType<typeof compile>)[] {
+  compiled ??= PAGE_ROUTES.map(({ page, path }) => ({ page, ...compile(path) }));
+  return compiled;
+}
 
 /**
  * React Router's reading of a path before it matches: each segment percent-decoded, a `/` decoded inside one kept
@@ -63,7 +72,7 @@ function decodePath(pathname: string): string {
 /** The page a pathname shows, matched as React Router matches the same table (client/src/app/router.test.tsx holds the two equal). */
 export function matchPageRoute(pathname: string): PageMatch {
   const decoded = decodePath(pathname);
-  for (const { page, test, names } of COMPILED) {
+  for (const { page, test, names } of compiledRoutes()) {
     const found = test.exec(decoded);
     if (found === null) continue;
     // React Router gives a parameter with the `%2F` it kept turned back into `/`.
@@ -115,7 +124,7 @@ export function readPageUrl(url: string): PageUrl {
     case 'products': {
       const rawQuery = queryAt === -1 ? '' : url.slice(queryAt + 1);
       const searchParams = new URLSearchParams(rawQuery);
-      const query = parseProductsQuery(searchParams, 'lenient');
+      const query = readProductsQuery(searchParams);
       const { search, category, sort, page } = query;
       const siteSpelling =
         path === PAGE_PATHS.products && (queryAt === -1 || (rawQuery !== '' && isSiteProductsQuery(rawQuery, searchParams, query)));

@@ -7,6 +7,7 @@ import {
   productsPagePath,
   PRODUCTS_PAGE_SIZE,
   parseProductsQuery,
+  readProductsQuery,
   isSiteProductsQuery,
   MAX_SEARCH_CHARS,
   PRODUCTS_QUERY_ERRORS,
@@ -61,6 +62,14 @@ describe('paging the products list', () => {
       page: 1,
     });
   });
+
+  it.each(['q=Gold%20ring&category=jewelery&sort=nameAZ&page=3', 'sort=cheapest&page=last', 'q=a&q=b&page=0', ''])(
+    'reads %j alike through readProductsQuery, the lenient reading the pages bundle alone',
+    (raw) => {
+      const params = new URLSearchParams(raw);
+      expect(readProductsQuery(params)).toEqual(parseProductsQuery(params, 'lenient'));
+    },
+  );
 
   it('writes one spelling for each state, leaving the defaults out, so every link reads back intact', () => {
     expect(productsPagePath({ search: '', category: '', sort: 'none', page: 1 })).toBe('/products');

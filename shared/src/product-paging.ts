@@ -87,13 +87,13 @@ export const PRODUCTS_QUERY_ERRORS = {
 export function parseProductsQuery(params: URLSearchParams, mode: 'lenient'): ProductsQuery;
 export function parseProductsQuery(params: URLSearchParams, mode: 'strict'): ProductsQuery | { error: string };
 export function parseProductsQuery(params: URLSearchParams, mode: 'lenient' | 'strict'): ProductsQuery | { error: string } {
+  if (mode === 'lenient') return readProductsQuery(params);
   const search = params.get(PRODUCTS_PARAMS.search) ?? '';
   const category = params.get(PRODUCTS_PARAMS.category) ?? '';
   const rawSort = params.get(PRODUCTS_PARAMS.sort);
   const rawPage = params.get(PRODUCTS_PARAMS.page);
   const sort = isSortOption(rawSort) ? rawSort : null;
   const page = parsePageNumber(rawPage);
-  if (mode === 'lenient') return { search, category, sort: sort ?? 'none', page: page ?? 1 };
 
   for (const name of Object.values(PRODUCTS_PARAMS)) {
     if (params.getAll(name).length > 1) return { error: PRODUCTS_QUERY_ERRORS.repeated(name) };
@@ -106,6 +106,20 @@ export function parseProductsQuery(params: URLSearchParams, mode: 'lenient' | 's
 }
 
 /**
+ * The lenient reading alone (parseProductsQuery's `lenient`), for the pages: the browser's bundle then carries
+ * neither the strict reading nor its messages.
+ */
+export function readProductsQuery(params: URLSearchParams): ProductsQuery {
+  const sort = params.get(PRODUCTS_PARAMS.sort);
+  return {
+    search: params.get(PRODUCTS_PARAMS.search) ?? '',
+    category: params.get(PRODUCTS_PARAMS.category) ?? '',
+    sort: isSortOption(sort) ? sort : 'none',
+    page: parsePageNumber(params.get(PRODUCTS_PARAMS.page)) ?? 1,
+  };
+}
+
+/**
  * Whether a raw query string (what follows `?`, undecoded) is spelt exactly as the site writes one
  * (productsQueryString), its parameters in any order: each non-default part once, nothing else. What the page
  * cache keeps, so the space of cached URLs stays what the site links to. `params` and `query` are the caller's
@@ -114,7 +128,7 @@ export function parseProductsQuery(params: URLSearchParams, mode: 'lenient' | 's
 export function isSiteProductsQuery(
   rawQuery: string,
   params = new URLSearchParams(rawQuery),
-  query: ProductsQuery = parseProductsQuery(params, 'lenient'),
+  query: ProductsQuery = readProductsQuery(params),
 ): boolean {
   if (params.toString() !== rawQuery) return false;
   const canonical = new URLSearchParams(productsQueryString(query));

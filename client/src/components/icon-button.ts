@@ -24,5 +24,8 @@ export const StyledIconButton = styled.button`
   svg {
     width: 22px;
     height: 22px;
+    /* Presses land on the button itself: an icon swapped under the pointer (the theme button's) then sends no
+       pointerout / pointerover for the app to dispatch in the frame after the press. */
+    pointer-events: none;
   }
 `;

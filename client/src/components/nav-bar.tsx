@@ -5,7 +5,7 @@ import { PAGE_PATHS } from '@catalogue/shared/routes';
 import { useHydrated } from '../hooks/use-hydrated';
 import { useMediaQuery } from '../hooks/use-media-query';
 import { popoverShown } from '../hooks/use-popover';
-import { useScrolledPast } from '../hooks/use-scrolled-past';
+import { useCompactMark } from '../hooks/use-compact-mark';
 import { BREAKPOINTS, media } from '../styles/theme';
 import { StyledIconButton } from './icon-button';
 import { MobileMenu } from './mobile-menu';
@@ -15,15 +15,22 @@ import { ThemeToggle } from './theme-toggle';
 /** docs/product.md, "Navigation bar": the bar turns compact once the page is scrolled more than 10 px. */
 const COMPACT_AFTER_PX = 10;
 
-/** `--bar-height`: the bar's height now, below which the open menu's panel and backdrop start. */
-const StyledHeader = styled.header<{ $compact: boolean }>`
-  --bar-height: ${({ $compact, theme }) => ($compact ? theme.layout.barHeightCompact : theme.layout.barHeight)};
+/**
+ * `--bar-height`: the bar's height now, below which the open menu's panel and backdrop start. Compact while the bar
+ * is marked so (useCompactMark): static rules, so turning compact adds no class and renders nothing.
+ */
+const StyledHeader = styled.header`
+  --bar-height: ${({ theme }) => theme.layout.barHeight};
   position: fixed;
   inset: 0 0 auto 0;
   z-index: 100;
+
+  &:has(> [data-compact='true']) {
+    --bar-height: ${({ theme }) => theme.layout.barHeightCompact};
+  }
 `;
 
-const StyledBar = styled.div<{ $compact: boolean }>`
+const StyledBar = styled.div`
   position: relative;
   z-index: 2;
   background: ${({ theme }) => theme.colors.barBackground};
@@ -32,14 +39,12 @@ const StyledBar = styled.div<{ $compact: boolean }>`
     background-color ${({ theme }) => theme.transition.smooth},
     box-shadow ${({ theme }) => theme.transition.smooth};
 
-  ${({ $compact, theme }) =>
-    $compact &&
-    css`
-      background: ${theme.colors.barBackgroundScrolled};
-      backdrop-filter: saturate(180%) blur(14px);
-      -webkit-backdrop-filter: saturate(180%) blur(14px);
-      box-shadow: ${theme.shadow.bar};
-    `}
+  &[data-compact='true'] {
+    background: ${({ theme }) => theme.colors.barBackgroundScrolled};
+    backdrop-filter: saturate(180%) blur(14px);
+    -webkit-backdrop-filter: saturate(180%) blur(14px);
+    box-shadow: ${({ theme }) => theme.shadow.bar};
+  }
 `;
 
 const StyledBarInner = styled.div`
@@ -62,10 +67,15 @@ const StyledLogoLink = styled(Link)`
   border-radius: 50%;
 `;
 
+/**
+ * On a layer of its own: the bar's background changes with the theme and as it turns compact, and the SVG logo would
+ * otherwise be drawn again each time (some 4 ms of a slowed phone's main thread in the theme switch's frame).
+ */
 const StyledLogo = styled.img`
   width: 60px;
   height: 60px;
   border-radius: 50%;
+  will-change: transform;
 `;
 
 const StyledDesktopNav = styled.nav`
@@ -166,7 +176,8 @@ const StyledMenuIcon = styled.span`
  * is. From then on the app opens and closes it, and the button says which it does (`aria-expanded`).
  */
 export function NavBar({ onMenuOpenChange }: { onMenuOpenChange: (open: boolean) => void }) {
-  const compact = useScrolledPast(COMPACT_AFTER_PX);
+  const barRef = useRef<HTMLDivElement>(null);
+  useCompactMark(barRef, COMPACT_AFTER_PX);
   const isLarge = useMediaQuery(`(min-width: ${BREAKPOINTS.lg}px)`);
   const hydrated = useHydrated();
   // 'adopted': found open at takeover; 'opened': opened by a press on the button since.
@@ -186,8 +197,8 @@ export function NavBar({ onMenuOpenChange }: { onMenuOpenChange: (open: boolean)
   useEffect(() => onMenuOpenChange(menuOpen), [menuOpen, onMenuOpenChange]);
 
   return (
-    <StyledHeader $compact={compact}>
-      <StyledBar $compact={compact} data-compact={compact}>
+    <StyledHeader>
+      <StyledBar ref={barRef}>
         <StyledBarInner>
           <StyledLogoLink to={PAGE_PATHS.home}>
             <StyledLogo src="/logo.svg" alt="Company Logo" width={60} height={60} />

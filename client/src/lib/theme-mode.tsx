@@ -1,7 +1,7 @@
 import { useCallback, useSyncExternalStore, type ReactNode } from 'react';
 import { ThemeProvider } from 'styled-components';
 import { theme, type ThemeMode } from '../styles/theme';
-import { applyThemeClass, currentTheme, storeTheme } from './theme-storage';
+import { currentTheme, storeTheme, switchThemeClass } from './theme-storage';
 
 /** Feeds styled-components the one theme; its colours follow the `dark` class through CSS custom properties. */
 export function ThemeModeProvider({ children }: { children: ReactNode }) {
@@ -27,7 +27,7 @@ export function useThemeMode(): { mode: ThemeMode; toggle: () => void } {
   const toggle = useCallback(() => {
     const next = currentTheme() === 'dark' ? 'light' : 'dark';
     storeTheme(next);
-    applyThemeClass(next);
+    switchThemeClass(next);
     for (const listener of listeners) listener();
   }, []);
   return { mode, toggle };

@@ -24,3 +24,19 @@ export function storeTheme(mode: ThemeMode): void {
 export function applyThemeClass(mode: ThemeMode): void {
   document.documentElement.classList.toggle(DARK_CLASS, mode === 'dark');
 }
+
+/** Set on <html> for the frame that switches the theme; styles/global-style.ts turns every transition off under it. */
+export const THEME_SWITCHING_ATTRIBUTE = 'data-theme-switching';
+
+/**
+ * The toggle's switch: the class flipped with every transition off for the frame that paints it, then on again. Each
+ * colour is a custom property on the root, so the flip restyles every element; with the transitions on, each one
+ * whose colour, border or shadow transitions would also start an animation there, and repaint for the next 160–300 ms
+ * (docs/performance.md, "A slower phone"). The transitions are back once that frame is drawn.
+ */
+export function switchThemeClass(mode: ThemeMode): void {
+  const root = document.documentElement;
+  root.setAttribute(THEME_SWITCHING_ATTRIBUTE, '');
+  applyThemeClass(mode);
+  requestAnimationFrame(() => setTimeout(() => root.removeAttribute(THEME_SWITCHING_ATTRIBUTE)));
+}

@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { MESSAGES } from '@catalogue/shared/messages';
+import { PAGE_MESSAGES } from '@catalogue/shared/messages';
 import { PAGE_PATHS } from '@catalogue/shared/routes';
 import { StyledButtonLink } from '../components/button';
 import { StyledLead, StyledPage, StyledTitle } from '../components/page';
@@ -31,8 +31,8 @@ export function NotFoundPage() {
     <StyledPage>
       <StyledBody>
         <StyledCode>404</StyledCode>
-        <StyledTitle>{MESSAGES.pageNotFound}</StyledTitle>
-        <StyledLead>{MESSAGES.pageNotFoundDetail}</StyledLead>
+        <StyledTitle>{PAGE_MESSAGES.pageNotFound}</StyledTitle>
+        <StyledLead>{PAGE_MESSAGES.pageNotFoundDetail}</StyledLead>
         <StyledActions>
           <StyledButtonLink to={PAGE_PATHS.home}>Go Back Home</StyledButtonLink>
         </StyledActions>

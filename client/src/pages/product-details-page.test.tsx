@@ -1,7 +1,8 @@
 import { QueryClient } from '@tanstack/react-query';
-import { screen } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
+import { productKeys } from '../features/products/api/product-keys';
 import { shouldRetry } from '../lib/query-client';
 import { renderApp } from '../testing/render-app';
 import { resetTestSite, startClientTestSite, type TestSite } from '../testing/test-site';
@@ -42,7 +43,57 @@ describe('product details page', () => {
     expect(rating).toHaveTextContent('4.1');
     expect(screen.getByRole('link', { name: 'Back to Products' })).toHaveAttribute('href', '/products');
     expect(document.title).toBe('Mens Casual Premium Slim Fit T-Shirts · Catalogue');
-    expect(site.apiRequests).toEqual(['/api/products/2']);
+    // Then its related products, from its category's first page (RelatedProducts).
+    await screen.findByRole('heading', { level: 2, name: 'Related products' });
+    expect(site.apiRequests).toEqual(['/api/products/2', '/api/products/search']);
+  });
+
+  it('shows up to four other products of its category below it, as cards that open their product', async () => {
+    const { user } = renderApp('/productdetails/2', { site });
+    const related = await screen.findByRole('region', { name: 'Related products' });
+    // The other three of "men's clothing", in catalogue order, each a card: photo, category badge, title, price.
+    const cards = within(related).getAllByRole('article');
+    expect(cards.map((card) => within(card).getByRole('heading', { level: 3 }).textContent)).toEqual(
+      [1, 3, 4].map((id) => FIXTURE_PRODUCTS[id - 1]!.title),
+    );
+    for (const [index, id] of [1, 3, 4].entries()) {
+      const card = cards[index]!;
+      expect(within(card).getByRole('link', { name: FIXTURE_PRODUCTS[id - 1]!.title })).toHaveAttribute('href', `/productdetails/${id}`);
+      expect(within(card).getByRole('link', { name: "men's clothing" })).toHaveAttribute('href', '/products?category=men%27s+clothing');
+      // Below the product, never its largest paint: every photo lazy.
+      expect(within(card).getByRole('img', { name: FIXTURE_PRODUCTS[id - 1]!.title })).toHaveAttribute('loading', 'lazy');
+    }
+    await user.click(within(cards[1]!).getByRole('link', { name: FIXTURE_PRODUCTS[2]!.title }));
+    expect(await screen.findByRole('heading', { level: 1, name: FIXTURE_PRODUCTS[2]!.title })).toBeInTheDocument();
+    // Product 3's related products: 1, 2 and 4, the product itself left out.
+    const next = await screen.findByRole('region', { name: 'Related products' });
+    await waitFor(() =>
+      expect(
+        within(next)
+          .getAllByRole('heading', { level: 3 })
+          .map((heading) => heading.textContent),
+      ).toEqual([1, 2, 4].map((id) => FIXTURE_PRODUCTS[id - 1]!.title)),
+    );
+  });
+
+  it('keeps four when the category has more, and shows none for the only product of its category', async () => {
+    const shirts = FIXTURE_PRODUCTS.map((product) => ({ ...product, category: product.id === 7 ? 'one of a kind' : "men's clothing" }));
+    site.upstream.setProducts(shirts);
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, gcTime: Infinity } } });
+    renderApp('/productdetails/2', { site, queryClient });
+    const related = await screen.findByRole('region', { name: 'Related products' });
+    expect(
+      within(related)
+        .getAllByRole('heading', { level: 3 })
+        .map((heading) => heading.textContent),
+    ).toEqual([1, 3, 4, 5].map((id) => FIXTURE_PRODUCTS[id - 1]!.title));
+    cleanup();
+    renderApp('/productdetails/7', { site, queryClient });
+    expect(await screen.findByRole('heading', { level: 1, name: FIXTURE_PRODUCTS[6]!.title })).toBeInTheDocument();
+    await waitFor(() => expect(queryClient.getQueryState(productKeys.related(7, 'one of a kind'))?.status).toBe('success'));
+    expect(queryClient.getQueryData(productKeys.related(7, 'one of a kind'))).toEqual([]);
+    expect(screen.queryByRole('region', { name: 'Related products' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Related products' })).not.toBeInTheDocument();
   });
 
   it("links its hostile category badge to that category's list, which shows the product", async () => {

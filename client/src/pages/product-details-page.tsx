@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useParams } from 'react-router-dom';
 import styled from 'styled-components';
-import { MESSAGES } from '@catalogue/shared/messages';
+import { PAGE_MESSAGES } from '@catalogue/shared/messages';
 import { parseProductId } from '@catalogue/shared/product-id';
 import { PAGE_PATHS, productsInCategoryPath } from '@catalogue/shared/routes';
 import { BadgeLink } from '../components/badge';
@@ -11,6 +11,7 @@ import { Spinner } from '../components/spinner';
 import { StarRating } from '../components/star-rating';
 import { useProduct } from '../features/products/api/get-product';
 import { ProductImage } from '../features/products/components/product-image';
+import { RelatedProducts } from '../features/products/components/related-products';
 import { useDocumentTitle } from '../hooks/use-document-title';
 import { formatPrice } from '../lib/format-price';
 import { media } from '../styles/theme';
@@ -104,8 +105,8 @@ export function ProductDetailsPage() {
           : { kind: 'product-loading' },
   );
 
-  if (id === null) return <DetailMessage>{MESSAGES.invalidProductId}</DetailMessage>;
-  if (isError && !isFetching) return <DetailMessage>{MESSAGES.productNotFound}</DetailMessage>;
+  if (id === null) return <DetailMessage>{PAGE_MESSAGES.invalidProductId}</DetailMessage>;
+  if (isError && !isFetching) return <DetailMessage>{PAGE_MESSAGES.productNotFound}</DetailMessage>;
 
   return (
     <StyledPage>
@@ -124,6 +125,7 @@ export function ProductDetailsPage() {
           </StyledInfo>
         </StyledProduct>
       )}
+      {product && <RelatedProducts product={product} />}
       {isFetching && <Spinner />}
     </StyledPage>
   );

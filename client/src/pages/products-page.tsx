@@ -3,9 +3,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
 import { categoriesOf } from '@catalogue/shared/categories';
-import { MESSAGES } from '@catalogue/shared/messages';
+import { PAGE_MESSAGES } from '@catalogue/shared/messages';
 import type { Product } from '@catalogue/shared/product';
-import { LOCAL_LIST_MAX_PRODUCTS, pageItems, parseProductsQuery } from '@catalogue/shared/product-paging';
+import { LOCAL_LIST_MAX_PRODUCTS, pageItems, readProductsQuery } from '@catalogue/shared/product-paging';
 import { PRODUCTS_PARAMS } from '@catalogue/shared/routes';
 import { filterAndSortProducts } from '@catalogue/shared/sort';
 import { LoadError } from '../components/load-error';
@@ -48,7 +48,7 @@ interface ShownPage {
 export function ProductsPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   // The list's state lives in the URL (`?q=…&category=…&sort=…&page=…`), so reload, Back and shared links keep it.
-  const query = parseProductsQuery(searchParams, 'lenient');
+  const query = readProductsQuery(searchParams);
   const { search, category, sort, page } = query;
   useDocumentTitle({ kind: 'products', search, category });
 
@@ -152,7 +152,7 @@ export function ProductsPage() {
           <StyledCount aria-live="polite">
             {shown.total === shown.catalogueSize ? countProducts(shown.total) : `${shown.total} of ${countProducts(shown.catalogueSize)}`}
           </StyledCount>
-          {shown.items.length > 0 ? <ProductGrid products={shown.items} /> : <StyledEmpty>{MESSAGES.noProductsFound}</StyledEmpty>}
+          {shown.items.length > 0 ? <ProductGrid products={shown.items} /> : <StyledEmpty>{PAGE_MESSAGES.noProductsFound}</StyledEmpty>}
           <ProductsPagination query={query} total={shown.total} />
         </>
       )}

@@ -29,6 +29,11 @@ describe('pageSeeds', () => {
     expect(pageSeeds(readPageUrl('/productdetails/1').route, { product: FIXTURE_PRODUCTS[0] })).toEqual([
       { key: productKeys.detail(1), data: FIXTURE_PRODUCTS[0] },
     ]);
+    const related = FIXTURE_PRODUCTS.slice(1, 4);
+    expect(pageSeeds(readPageUrl('/productdetails/1').route, { product: FIXTURE_PRODUCTS[0], related })).toEqual([
+      { key: productKeys.detail(1), data: FIXTURE_PRODUCTS[0] },
+      { key: productKeys.related(1, "men's clothing"), data: related },
+    ]);
     expect(pageSeeds(readPageUrl('/productdetails/abc').route, {})).toEqual([]);
     expect(pageSeeds(readPageUrl('/nope').route, {})).toEqual([]);
   });

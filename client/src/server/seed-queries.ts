@@ -15,10 +15,10 @@ const LIST_UNAVAILABLE = (): ApiError => new ApiError(503, MESSAGES.catalogueUna
 /**
  * The queries a page reads when it opens, under the client's own keys (product-keys.ts), with what each holds from
  * the server's PageData: the whole list while it is small enough to travel, else the page of the search the URL asks
- * for and the categories; one product; a failure as the API would have answered it. An invalid id or an unknown path
+ * for and the categories; one product and its related products; a failure as the API would have answered it. An invalid id or an unknown path
  * asks for nothing (docs/product.md, "Product detail").
  */
-export function pageSeeds(route: PageRoute, { products, productsPage, product }: PageData): Seed[] {
+export function pageSeeds(route: PageRoute, { products, productsPage, product, related }: PageData): Seed[] {
   switch (route.kind) {
     case 'home': {
       // A list small enough to travel is the gallery's source, as in the browser; a larger one, its first page.
@@ -41,7 +41,11 @@ export function pageSeeds(route: PageRoute, { products, productsPage, product }:
       ];
     case 'product': {
       const key = productKeys.detail(route.id);
-      if (typeof product === 'object') return [{ key, data: product }];
+      if (typeof product === 'object') {
+        // Its related products travel with it; without them (the list could not be had) the browser asks for them.
+        const relatedSeed = related && { key: productKeys.related(product.id, product.category), data: related };
+        return relatedSeed ? [{ key, data: product }, relatedSeed] : [{ key, data: product }];
+      }
       // Not found or not to be had, the page says 'Product not found' (docs/api.md, "Errors").
       return [{ key, error: new ApiError(product === 'not-found' ? 404 : 503, MESSAGES.productNotFound) }];
     }

@@ -1,4 +1,5 @@
 import { createGlobalStyle, css } from 'styled-components';
+import { THEME_SWITCHING_ATTRIBUTE } from '../lib/theme-storage';
 import { themeVariables } from './theme';
 
 /** A focus ring shared by every interactive element, shown for keyboard users only. */
@@ -42,7 +43,13 @@ export const GlobalStyle = createGlobalStyle`
     color: ${({ theme }) => theme.colors.text};
     background: ${({ theme }) => theme.colors.background};
     -webkit-font-smoothing: antialiased;
-    transition: background-color ${({ theme }) => theme.transition.quick}, color ${({ theme }) => theme.transition.quick};
+  }
+
+  /* The frame that switches the theme draws the new colours at once (lib/theme-storage.ts, switchThemeClass). */
+  html[${THEME_SWITCHING_ATTRIBUTE}] *,
+  html[${THEME_SWITCHING_ATTRIBUTE}] *::before,
+  html[${THEME_SWITCHING_ATTRIBUTE}] *::after {
+    transition: none !important;
   }
 
   h1, h2, h3, p { margin: 0; }

@@ -1,5 +1,7 @@
 import { type PageRoute, productsQueryOf } from '@catalogue/shared/page-routes';
+import type { Product } from '@catalogue/shared/product';
 import { pageCount } from '@catalogue/shared/product-paging';
+import { relatedProducts, relatedProductsQuery } from '@catalogue/shared/related-products';
 import type { CacheEntry, CachedCatalogue, ProductsPageContent } from '../catalogue/cached-catalogue.js';
 import { ProductNotFoundError, UpstreamError } from '../catalogue/product-source.js';
 import { toPublicProduct } from '../catalogue/public-product.js';
@@ -12,11 +14,17 @@ export interface LoadedPage {
   status: 200 | 400 | 404 | 503;
   /** The entry the page was made from: its freshness is the page's, and a kept page counts while it is the catalogue's. */
   entry?: CacheEntry<unknown>;
+  /**
+   * A second entry the page was made from (a product's page: the list its related products came from): the page is
+   * kept only while the catalogue holds both, and is as fresh as the staler of the two.
+   */
+  alsoFrom?: CacheEntry<unknown>;
 }
 
 /**
  * What a page shows, from the catalogue's cached data (docs/pages.md): `/` and `/products` from the list (404 for a
- * category it does not hold or a page past the last), `/productdetails/{id}` from that product, nothing for an
+ * category it does not hold or a page past the last), `/productdetails/{id}` from that product and the list (its
+ * related products), nothing for an
  * invalid id (400, no upstream request) or an unknown path (404). When the source fails, the page shows its error
  * (503).
  */
@@ -38,7 +46,10 @@ export async function loadPage(route: PageRoute, catalogue: CachedCatalogue, log
       }
       case 'product': {
         const entry = await catalogue.getProduct(route.id);
-        return { data: { product: toPublicProduct(entry.value) }, status: 200, entry };
+        const product = toPublicProduct(entry.value);
+        const related = await relatedOf(product, catalogue, logger);
+        if (related === undefined) return { data: { product }, status: 200 };
+        return { data: { product, related: related.products }, status: 200, entry, alsoFrom: related.entry };
       }
       case 'invalid-id':
         return { data: {}, status: 400 };
@@ -51,6 +62,27 @@ export async function loadPage(route: PageRoute, catalogue: CachedCatalogue, log
     if (!(error instanceof UpstreamError)) throw error;
     logger.warn({ err: error, page: route.kind }, 'The product source failed; the page shows its error');
     return { data: product ? { product: 'error' } : { products: 'error', productsPage: 'error' }, status: 503 };
+  }
+}
+
+/**
+ * A product's related products (docs/product.md, "Product detail"), read as the list page of its category reads them
+ * (the catalogue's first page of that category, in its order), with the list's entry they came from. `undefined`
+ * when the list cannot be had: the page still shows its product, is not kept, and the browser asks for them.
+ */
+async function relatedOf(
+  product: Product,
+  catalogue: CachedCatalogue,
+  logger: Logger,
+): Promise<{ products: Product[]; entry: CacheEntry<unknown> } | undefined> {
+  try {
+    const entry = await catalogue.listProducts();
+    const { page } = await entry.value.productsPage(relatedProductsQuery(product.category));
+    return { products: relatedProducts(page.items, product), entry };
+  } catch (error) {
+    if (!(error instanceof UpstreamError)) throw error;
+    logger.warn({ err: error, page: 'product' }, 'The product list failed; the product page shows no related products');
+    return undefined;
   }
 }
 

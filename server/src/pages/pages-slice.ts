@@ -5,7 +5,7 @@ import { type ErrorRequestHandler, Router } from 'express';
 import type { CacheEntry, CachedCatalogue } from '../catalogue/cached-catalogue.js';
 import { createDerivedBodyCache } from '../catalogue/derived-body-cache.js';
 import type { Config } from '../config.js';
-import type { Answer, HttpCachingPolicy } from '../http/answer.js';
+import type { Answer, CacheStatus, HttpCachingPolicy } from '../http/answer.js';
 import { type DeclaredRoute, cachedRouteHandler, cachedSiteRoute, mountCachedRoutes, type UncachedAnswer } from '../http/api-route.js';
 import { encodeBody, type EncodedBody } from '../http/encoded-body.js';
 import type { Slice } from '../http/slice.js';
@@ -65,24 +65,27 @@ export function createPagesSlice({ catalogue, config, caching, renderer, logger,
     const origin = publicOrigin(req, config);
     if (origin === undefined) return { status: 400, type: 'text', body: BAD_HOST };
     if (renderer === null) return { status: 503, type: 'text', body: NOT_BUILT };
-    const { data, status, entry } = await loadPage(route, catalogue, logger);
+    const { data, status, entry, alsoFrom } = await loadPage(route, catalogue, logger);
     if (entry === undefined) {
       const body = await renderPageHtml(renderer, { url, route, data, origin });
       return { status, type: 'html', body, ...(status === 503 && { retryAfterSeconds: RETRY_AFTER_SECONDS }) };
     }
     // A kept page is rendered for its route's own path, so that what is kept is the same for each spelling it stands for.
     const render = async () => encodeBody(Buffer.from(await renderPageHtml(renderer, { url: keptAs ?? url, route, data, origin }), 'utf8'));
-    const rendered = await cache.get(`${origin} ${keptAs ?? url}`, entry.body, render, keptAs !== undefined);
-    return htmlAnswer(rendered, entry);
+    const rendered = await cache.get(keptKey(origin, keptAs ?? url, alsoFrom), entry.body, render, keptAs !== undefined);
+    return htmlAnswer(rendered, staler(entry, alsoFrom));
   };
 
-  /** A fresh page already kept for this origin and route, from the entry the catalogue holds now; never waits. */
+  /** A fresh page already kept for this origin and route, from the entries the catalogue holds now; never waits. */
   const peek = ({ route, keptAs }: PageRead, req: IncomingMessage): Answer | undefined => {
     const origin = publicOrigin(req, config);
     if (keptAs === undefined || origin === undefined || renderer === null) return undefined;
+    // A product's page is made from the product and from the list (its related products, page-data.ts).
     const entry = route.kind === 'product' ? catalogue.peekProduct(route.id) : catalogue.peekList();
-    const rendered = entry && cache.peek(`${origin} ${keptAs}`, entry.body);
-    return rendered && htmlAnswer(rendered, entry);
+    const alsoFrom = route.kind === 'product' ? catalogue.peekList() : undefined;
+    if (entry === undefined || (route.kind === 'product' && alsoFrom === undefined)) return undefined;
+    const rendered = cache.peek(keptKey(origin, keptAs, alsoFrom), entry.body);
+    return rendered && htmlAnswer(rendered, staler(entry, alsoFrom));
   };
 
   const router = Router();
@@ -115,6 +118,34 @@ export async function renderPageHtml(
   const { html, styles, state, preloads } = await renderer.render({ url, route, data });
   const head = pageHead({ route, data, origin, styles, preloads });
   return fillTemplate(renderer.template, { head, html, bodyEnd: stateBlock(state) });
+}
+
+/**
+ * Numbers each body a page was also made from (PageData's `alsoFrom`, page-data.ts), the first time it is seen: a
+ * kept page's key names the one it was rendered with, so the page cache, which compares the main entry's body by
+ * identity, keeps it only while the catalogue holds both. Weak, as the page cache's own hold on a body is.
+ */
+const bodyNumbers = new WeakMap<EncodedBody, number>();
+let lastBodyNumber = 0;
+
+function keptKey(origin: string, path: string, alsoFrom: CacheEntry<unknown> | undefined): string {
+  if (alsoFrom === undefined) return `${origin} ${path}`;
+  let number = bodyNumbers.get(alsoFrom.body);
+  if (number === undefined) bodyNumbers.set(alsoFrom.body, (number = ++lastBodyNumber));
+  return `${origin} ${path} ${number}`;
+}
+
+const STALENESS: readonly CacheStatus[] = ['HIT', 'MISS', 'STALE'];
+
+/** The freshness of a page made from two entries: the older age, the shorter freshness, the staler status. */
+function staler(entry: CacheEntry<unknown>, other: CacheEntry<unknown> | undefined): CacheEntry<unknown> {
+  if (other === undefined) return entry;
+  return {
+    ...entry,
+    cacheStatus: STALENESS[Math.max(STALENESS.indexOf(entry.cacheStatus), STALENESS.indexOf(other.cacheStatus))] ?? entry.cacheStatus,
+    ageSeconds: Math.max(entry.ageSeconds, other.ageSeconds),
+    freshForSeconds: Math.min(entry.freshForSeconds, other.freshForSeconds),
+  };
 }
 
 /** A rendered page as a cached answer: its bytes, with the freshness of the catalogue entry it was rendered from. */

@@ -312,6 +312,75 @@ describe('the head of each page', () => {
   });
 });
 
+/**
+ * The ids of the related products a page was rendered with and hands the app, from its state block (what the test
+ * site's stand-in renderer is given; the app's own markup of them is client/src/entry-server.test.tsx's and the
+ * browser tests'); `undefined` when the page has none to show.
+ */
+function relatedIds(html: string): number[] | undefined {
+  const { data } = JSON.parse(stateBlockOf(html)) as { data: { related?: { id: number; image: string }[] } };
+  data.related?.forEach(({ id, image }) => expect(image).toBe(`/api/products/${id}/image`));
+  return data.related?.map(({ id }) => id);
+}
+
+describe('related products on a product page', () => {
+  it('renders a product page with up to four other products of its category, in catalogue order', async () => {
+    await start();
+    const { status, text } = await get('/productdetails/2');
+    expect(status).toBe(200);
+    // The other three of "men's clothing" (1 to 4), the product itself left out.
+    expect(relatedIds(text)).toEqual([1, 3, 4]);
+    expect(text).toContain(escape(FIXTURE_PRODUCTS[1]!.title));
+    // Read through the catalogue's list: the product's own request, and the list's, once each.
+    expect(site!.upstream.requestCount('/products/2')).toBe(1);
+    expect(site!.upstream.requestCount('/products')).toBe(1);
+  });
+
+  it('keeps four when the category has more, and none for the only product of its category', async () => {
+    await start();
+    site!.upstream.setProducts(FIXTURE_PRODUCTS.map((product) => (product.id <= 8 ? { ...product, category: 'bags' } : product)));
+    expect(relatedIds((await get('/productdetails/6')).text)).toEqual([1, 2, 3, 4]);
+    const only = await get('/productdetails/20');
+    expect(only.status).toBe(200);
+    expect(only.text).toContain(escape(FIXTURE_PRODUCTS[19]!.title));
+    expect(relatedIds(only.text)).toEqual([]);
+  });
+
+  it('renders a kept product page again once the list refills, though its product is still fresh', async () => {
+    await start();
+    await get('/');
+    site!.clock.advanceSeconds(Math.floor(site!.config.cacheTtlSeconds / 2));
+    const before = await get('/productdetails/2');
+    expect(relatedIds(before.text)).toEqual([1, 3, 4]);
+    expect((await get('/productdetails/2')).body.equals(before.body)).toBe(true);
+    // The list goes stale while the product is still fresh; a related product changes upstream.
+    site!.upstream.setProducts([{ ...FIXTURE_PRODUCTS[0]!, title: 'A brand new backpack' }, ...FIXTURE_PRODUCTS.slice(1)]);
+    site!.clock.advanceSeconds(Math.floor(site!.config.cacheTtlSeconds / 2) + 1);
+    const stale = await get('/productdetails/2');
+    // As fresh as the staler of the two entries it was made from.
+    expect(stale.headers['x-cache']).toBe('STALE');
+    expect(stale.body.equals(before.body)).toBe(true);
+    await site!.catalogue.settled();
+    const refreshed = await get('/productdetails/2');
+    expect(refreshed.headers['x-cache']).toBe('HIT');
+    expect(refreshed.text).toContain('A brand new backpack');
+    expect(site!.upstream.requestCount('/products/2')).toBe(1);
+    const answered = await responseCacheAnswers();
+    expect((await get('/productdetails/2')).body.equals(refreshed.body)).toBe(true);
+    expect(await responseCacheAnswers()).toBe(answered + 1);
+  });
+
+  it('still shows the product when the list cannot be had, without related products, and does not keep that page', async () => {
+    await start();
+    site!.upstream.override('/products', 'status500');
+    const { status, text, headers } = await get('/productdetails/2');
+    expect(status).toBe(200);
+    expect(text).toContain(escape(FIXTURE_PRODUCTS[1]!.title));
+    expect(relatedIds(text)).toBeUndefined();
+    expect(headers['cache-control']).toBe('no-store');
+  });
+});
+
 describe('hostile text from the upstream', () => {
   const HOSTILE_TITLE = '</script><script>alert(1)</script>';
   const HOSTILE_DESCRIPTION = '"><img src=x onerror=alert(2)> <!-- & \u2028\u2029 \'';

@@ -1,5 +1,5 @@
 import { queryOptions, skipToken, useQuery } from '@tanstack/react-query';
-import { MESSAGES } from '@catalogue/shared/messages';
+import { PAGE_MESSAGES } from '@catalogue/shared/messages';
 import type { Product } from '@catalogue/shared/product';
 import { productApiPath } from '@catalogue/shared/routes';
 import { ApiError, useApiClient, type ApiClient } from '../../../lib/api-client';
@@ -9,7 +9,7 @@ export async function getProduct(api: ApiClient, id: number, signal?: AbortSigna
   const product = await api.getJson<Product | null>(productApiPath(id), signal);
   // docs/product.md, "Product detail": an answer without an id is 'Product not found', like a 404 (and just as final: no retry).
   if (!product || typeof product !== 'object' || product.id === undefined || product.id === null) {
-    throw new ApiError(404, MESSAGES.productNotFound);
+    throw new ApiError(404, PAGE_MESSAGES.productNotFound);
   }
   return product;
 }

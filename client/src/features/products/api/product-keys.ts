@@ -9,4 +9,6 @@ export const productKeys = {
   search: ({ search, category, sort, page }: ProductsQuery) => [...productKeys.all, 'search', { search, category, sort, page }] as const,
   categories: () => [...productKeys.all, 'categories'] as const,
   detail: (id: number | null) => [...productKeys.all, 'detail', id] as const,
+  /** A product's related products (shared/src/related-products.ts): up to four others of its category. */
+  related: (id: number, category: string) => [...productKeys.all, 'related', { id, category }] as const,
 };

@@ -104,6 +104,8 @@ interface ProductCardProps {
   product: Product;
   /** Its photo is a largest-contentful-paint candidate (ProductImage's `priority`). */
   priority?: boolean;
+  /** Its title's heading level (ProductGrid's `titleLevel`). */
+  titleLevel?: 'h2' | 'h3';
 }
 
 /**
@@ -111,13 +113,13 @@ interface ProductCardProps {
  * the card), stars and price. Memoised: when the grid grows or the search changes, the cards that stay are not
  * rendered again.
  */
-export const ProductCard = memo(function ProductCard({ product, priority = false }: ProductCardProps) {
+export const ProductCard = memo(function ProductCard({ product, priority = false, titleLevel = 'h2' }: ProductCardProps) {
   return (
     <StyledCard>
       <ProductImage src={product.image} alt={product.title} layout="grid" priority={priority} />
       <StyledBody>
         <StyledCategoryLink to={productsInCategoryPath(product.category)}>{product.category}</StyledCategoryLink>
-        <StyledTitle>
+        <StyledTitle as={titleLevel}>
           <StyledProductLink product={product}>{product.title}</StyledProductLink>
         </StyledTitle>
         <StyledFooter>

@@ -36,15 +36,19 @@ const StyledGrid = styled.ul`
 interface ProductGridProps {
   /** One page of the list (shared/src/product-paging.ts): never more than a page's worth of cards. */
   products: readonly Product[];
+  /** Cards below the page's lead (a product's related products): every photo lazy, none the largest paint. */
+  lazy?: boolean;
+  /** The cards' title level: `h2` under the page's title, `h3` under a section's heading. */
+  titleLevel?: 'h2' | 'h3';
 }
 
 /** The product cards of one page. Memoised, so a keystroke re-renders only the search box until the list changes. */
-export const ProductGrid = memo(function ProductGrid({ products }: ProductGridProps) {
+export const ProductGrid = memo(function ProductGrid({ products, lazy = false, titleLevel }: ProductGridProps) {
   return (
     <StyledGrid>
       {products.map((product, index) => (
         <li key={product.id}>
-          <ProductCard product={product} priority={index < PRIORITY_CARDS} />
+          <ProductCard product={product} priority={!lazy && index < PRIORITY_CARDS} titleLevel={titleLevel} />
         </li>
       ))}
     </StyledGrid>
