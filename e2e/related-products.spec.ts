@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { FIXTURE_PRODUCTS, productById } from './support/catalogue.ts';
 import { expect, test } from './fixtures/test.ts';
 import { cumulativeShift, layoutShiftsSoFar } from './support/layout-shift.ts';
-import { waitForApp } from './support/page-helpers.ts';
+import { decodedPhoto, waitForApp } from './support/page-helpers.ts';
 
 /**
  * A product's related products (docs/product.md, "Product detail"): up to four other products of its category below
@@ -62,15 +62,7 @@ for (const javaScript of [true, false]) {
       }
       await section.scrollIntoViewIfNeeded();
       for (const image of await section.locator('img').all()) {
-        // decode() settles once the photo is loaded and can be drawn, and rejects a broken one.
-        expect(
-          await image.evaluate((img: HTMLImageElement) =>
-            img.decode().then(
-              () => 'decoded',
-              (error: Error) => error.message,
-            ),
-          ),
-        ).toBe('decoded');
+        expect(await decodedPhoto(image)).toBe('decoded');
       }
       expect(new Set(photos.filter((id) => RELATED.some((product) => product.id === id)))).toEqual(new Set(RELATED.map(({ id }) => id)));
       // Scrolling is not input to the metric: a photo that moved anything as it arrived would count.

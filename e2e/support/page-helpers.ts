@@ -126,3 +126,16 @@ export async function expectNoSeriousAxeViolations(page: Page, label: string): P
   );
   expect(report, `axe: serious/critical violations on ${label}`).toEqual([]);
 }
+
+/**
+ * Whether a photo loaded and can be drawn: `decode()` settles once it can, and rejects a broken one (naturalWidth
+ * cannot tell: a 1×1 photo picked from srcset at a density above 1 is 0 wide). 'decoded', or the rejection's message.
+ */
+export function decodedPhoto(image: Locator): Promise<string> {
+  return image.evaluate((img: HTMLImageElement) =>
+    img.decode().then(
+      () => 'decoded',
+      (error: Error) => error.message,
+    ),
+  );
+}
