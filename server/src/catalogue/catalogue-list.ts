@@ -98,7 +98,7 @@ export async function openList({ files, shape, etag }: MadeList, closeAfterMs = 
 
     sitemap: (origin, lastModified, page) =>
       asked('sitemap', () => {
-        const input = { origin, productIds: queries.ids(), categories: shape.categories, lastModified };
+        const input = { origin, productCount: shape.size, productIds: queries.ids, categories: shape.categories, lastModified };
         const xml = page === null ? sitemapXml(input) : sitemapPage(input, page);
         return Promise.resolve(xml === undefined ? undefined : Buffer.from(xml, 'utf8'));
       }),

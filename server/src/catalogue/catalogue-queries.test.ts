@@ -150,7 +150,8 @@ describe('the catalogue in SQLite answers exactly what filterAndSortProducts doe
       products.filter((p) => p.category === category).map(({ id }) => id),
     );
     expect(queries.listed({ category: 'unknown', sort: null, limit: null })).toEqual([]);
-    expect(queries.ids()).toEqual(products.map(({ id }) => id));
+    expect(queries.ids(0, products.length)).toEqual(products.map(({ id }) => id));
+    expect(queries.ids(10, 3)).toEqual(products.slice(10, 13).map(({ id }) => id));
     expect([...queries.sourceJson()].map((json) => JSON.parse(json) as Product)).toEqual(products);
   });
 });

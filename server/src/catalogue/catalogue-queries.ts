@@ -18,8 +18,8 @@ export interface CatalogueQueries {
   page(selection: ProductsSelection, offset: number, limit: number): { items: string[]; total: number };
   /** The public JSON of the products a Fake Store selection selects, in its order. */
   listed(selection: ListSelection): string[];
-  /** Every product's id, in catalogue order (the sitemap). */
-  ids(): number[];
+  /** The ids of `limit` products from the `offset`th, in catalogue order (a sitemap file's). */
+  ids: (offset: number, limit: number) => number[];
   /** Every product's JSON with the source's own image location: the copy replicas share (docs/scaling.md). */
   sourceJson(): Generator<string>;
   close(): void;
@@ -157,9 +157,9 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
       return jsonAt(positions(filter, sort === null ? 'pos' : ID_ORDER_BY[sort], limit ?? -1));
     },
 
-    ids: () =>
-      statement('SELECT id FROM products ORDER BY pos')
-        .all()
+    ids: (offset, limit) =>
+      statement('SELECT id FROM products WHERE pos >= ? ORDER BY pos LIMIT ?')
+        .all(offset, limit)
         .map((row) => (row as { id: number }).id),
 
     *sourceJson() {

@@ -12,8 +12,13 @@ export function sitemapPagePath(page: number): string {
 export interface SitemapInput {
   /** `https://shop.example.com`. */
   origin: string;
-  /** The products' ids, in catalogue order. */
-  productIds: readonly number[];
+  /** How many products the catalogue holds. */
+  productCount: number;
+  /**
+   * The ids of `limit` products from the `offset`th, in catalogue order: one file's worth is read at a time, never
+   * 200,000 at once (docs/performance.md, "A large catalogue").
+   */
+  productIds: (offset: number, limit: number) => readonly number[];
   /** The catalogue's categories, in catalogue order (shared/src/categories.ts): each has its list. */
   categories: readonly string[];
   /** When the catalogue was filled: every page's content comes from it. */
@@ -26,7 +31,7 @@ export interface SitemapInput {
  */
 export function sitemapXml(input: SitemapInput): string {
   const pages = pageCount(input);
-  if (pages === 1) return urlSet(input, allPaths(input));
+  if (pages === 1) return urlSet(input, pathsOfFile(input, 1));
   const lastmod = input.lastModified.toISOString();
   const entries = Array.from(
     { length: pages },
@@ -39,7 +44,7 @@ export function sitemapXml(input: SitemapInput): string {
 export function sitemapPage(input: SitemapInput, page: number): string | undefined {
   const pages = pageCount(input);
   if (pages === 1 || !Number.isSafeInteger(page) || page < 1 || page > pages) return undefined;
-  return urlSet(input, allPaths(input).slice((page - 1) * SITEMAP_MAX_URLS, page * SITEMAP_MAX_URLS));
+  return urlSet(input, pathsOfFile(input, page));
 }
 
 /** `/robots.txt`: everything may be crawled but the JSON API (its product photos excepted); where the sitemap is. */
@@ -51,12 +56,17 @@ const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
 const SITEMAP_NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
 
 /** Home and the list, each category's list, then every product's page, in files of at most SITEMAP_MAX_URLS. */
-function pageCount({ productIds, categories }: SitemapInput): number {
-  return Math.ceil((2 + categories.length + productIds.length) / SITEMAP_MAX_URLS);
+function pageCount({ productCount, categories }: SitemapInput): number {
+  return Math.ceil((2 + categories.length + productCount) / SITEMAP_MAX_URLS);
 }
 
-function allPaths({ productIds, categories }: SitemapInput): string[] {
-  return [PAGE_PATHS.home, PAGE_PATHS.products, ...categories.map(productsInCategoryPath), ...productIds.map(productDetailsPath)];
+/** The paths of one file (1-based): its part of the lists' paths, then its part of the products'. */
+function pathsOfFile({ categories, productIds }: SitemapInput, page: number): string[] {
+  const lists = [PAGE_PATHS.home, PAGE_PATHS.products, ...categories.map(productsInCategoryPath)];
+  const from = (page - 1) * SITEMAP_MAX_URLS;
+  const paths = lists.slice(from, from + SITEMAP_MAX_URLS);
+  const firstProduct = Math.max(0, from - lists.length);
+  return paths.concat(productIds(firstProduct, SITEMAP_MAX_URLS - paths.length).map(productDetailsPath));
 }
 
 function urlSet({ origin, lastModified }: SitemapInput, paths: readonly string[]): string {
