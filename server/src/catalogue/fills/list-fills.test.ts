@@ -122,6 +122,21 @@ describe("the list's fills", () => {
     }
   });
 
+  it('fails each fill in one line naming CATALOGUE_DATA_DIR when its folder cannot be written, and never throws', async () => {
+    const fills = createFills({ dataDir: join(dataDir, 'no-such-folder') });
+    try {
+      expect(await fills.load(Buffer.from(JSON.stringify(PRODUCTS.slice(0, 5))))).toEqual({
+        ok: false,
+        message: expect.stringMatching(
+          /^the catalogue's files cannot be written in .*no-such-folder \(CATALOGUE_DATA_DIR\): ENOENT/,
+        ) as unknown,
+        timedOut: false,
+      });
+    } finally {
+      await fills.close();
+    }
+  });
+
   it('gives two servers sharing a data folder a folder each', async () => {
     const [one, two] = [createFills(), createFills()];
     try {

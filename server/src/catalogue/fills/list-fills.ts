@@ -1,13 +1,14 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
 import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../../logger.js';
 import { inSpan, traceHeaders } from '../../tracing/spans.js';
 import { type CatalogueList, openList } from '../catalogue-list.js';
 import { claimDataFolder } from '../data-folder.js';
-import { listFilesAt, removeListFiles } from '../list-files.js';
+import { type ListFiles, listFilesAt, removeListFiles } from '../list-files.js';
 import type { UpstreamValidators } from '../product-source.js';
 import { deathOf, fillDeaths } from './fill-deaths.js';
 import type { Dropped, FillJob, FillOutcome } from './protocol.js';
@@ -65,10 +66,10 @@ export function createListFills({ logger, registry, dataDir, closeAfterMs }: Lis
     return new Promise<FillOutcome>((resolve, reject) => {
       let outcome: FillOutcome | undefined;
       child.once('message', (message: FillOutcome) => (outcome = message));
-      // Could not be started (no memory, no such file): 'exit' may never come.
+      // Could not be started (no memory, too many processes): 'exit' may never come.
       child.once('error', (error) => {
         filling.delete(child);
-        reject(error);
+        resolve({ failed: `the list's fill process could not be started: ${error.message}`, timedOut: false });
       });
       child.once('exit', (exitCode, signal) => {
         filling.delete(child);
@@ -83,7 +84,20 @@ export function createListFills({ logger, registry, dataDir, closeAfterMs }: Lis
     });
   }
 
-  async function run(job: FillJob): Promise<Filled> {
+  async function run(jobAt: (files: ListFiles) => FillJob): Promise<Filled> {
+    let files: ListFiles;
+    try {
+      files = nextFiles();
+    } catch (error) {
+      // A folder that is missing, read-only or full: every fill fails alike, and says why in its one line.
+      const where = dataDir ?? tmpdir();
+      return {
+        ok: false,
+        message: `the catalogue's files cannot be written in ${where} (CATALOGUE_DATA_DIR): ${(error as Error).message}`,
+        timedOut: false,
+      };
+    }
+    const job = jobAt(files);
     const outcome = await inItsOwnProcess(job);
     if ('failed' in outcome) return { ok: false, message: outcome.failed, timedOut: outcome.timedOut };
     let list: CatalogueList;
@@ -101,10 +115,10 @@ export function createListFills({ logger, registry, dataDir, closeAfterMs }: Lis
     // In a span when traces are on; the fill's process has no SDK, so it is handed the trace-context headers to send.
     fill: ({ url, timeoutMs, maxBytes }) =>
       inSpan('list fill', { 'url.full': url }, () =>
-        run({ op: 'fill', url, timeoutMs, maxBytes, traceHeaders: traceHeaders(), files: nextFiles() }),
+        run((files) => ({ op: 'fill', url, timeoutMs, maxBytes, traceHeaders: traceHeaders(), files })),
       ),
     // A copy of its own (the reply to a Redis read may share Node's pool with other Buffers) for the process.
-    load: (json) => run({ op: 'load', json: new Uint8Array(json), files: nextFiles() }),
+    load: (json) => run((files) => ({ op: 'load', json: new Uint8Array(json), files })),
     async close() {
       closed = true;
       // Each fill's process ended, and waited for: none outlives the server.
