@@ -98,32 +98,8 @@ function upstreamTraceparents(path: string): string[] {
 }
 
 describe('traces, with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
-  it('follow an uncached product page from the traceparent it came with to the upstream', async () => {
-    const incoming = incomingTrace();
-    const page = await get(`${nginx?.url ?? site}/productdetails/3`, incoming.traceparent);
-    expect(page.status).toBe(200);
-    if (nginx) expect(page.headers.get('x-proxy-cache')).toBe('MISS');
-
-    const spans = await traceOf(incoming.traceId);
-    const [request] = spans.filter((span) => span.kind === SERVER);
-    // The replica's span is the child of the caller's, through nginx, which passed the header on as it came.
-    expect(request).toMatchObject({ name: 'GET /productdetails/:id', parentSpanId: incoming.spanId, service: 'catalogue-under-test' });
-    expect(request!.attributes).toMatchObject({ 'http.route': '/productdetails/:id', 'http.response.status_code': 200 });
-    expect(request!.attributes['catalogue.request_id']).toMatch(/\S/);
-    // Everything else in the trace hangs from it.
-    expect(descendantsOf(request!, spans)).toHaveLength(spans.length - 1);
-
-    // The product asked of the upstream: a client span whose id the upstream was sent, in the caller's trace.
-    const call = spans.find((span) => span.kind === CLIENT);
-    expect(call).toMatchObject({ name: 'GET', parentSpanId: request!.spanId });
-    expect(call!.attributes).toMatchObject({ 'url.full': `${hop.url}/products/3`, 'http.response.status_code': 200 });
-    expect(upstreamTraceparents('/products/3')).toEqual([`00-${incoming.traceId}-${call!.spanId}-01`]);
-    // The request's span ends last and lasts as long as its children at least.
-    for (const span of spans) expect(span.endNs <= request!.endNs && span.startNs >= request!.startNs).toBe(true);
-    if (process.env.SHOW_TRACE)
-      console.info(`${describeTrace(spans)}\nthe upstream received: ${upstreamTraceparents('/products/3').join(', ')}`);
-  });
-
+  // First: the list is filled by the first request that needs it, and a product page needs it too (its related
+  // products), so this test must come before any page's.
   it("follow the list's fill to the upstream, and name a response cache miss and hit by the route", async () => {
     const first = incomingTrace();
     await get(`${site}/api/products?limit=2`, first.traceparent);
@@ -148,6 +124,32 @@ describe('traces, with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     expect(hit).toHaveLength(1);
     expect(hit[0]).toMatchObject({ name: 'GET /api/products', parentSpanId: second.spanId, events: ['response cache hit'] });
     expect(hit[0]!.attributes).toMatchObject({ 'catalogue.cache': 'HIT', 'http.route': '/api/products', 'http.response.status_code': 200 });
+  });
+
+  it('follow an uncached product page from the traceparent it came with to the upstream', async () => {
+    const incoming = incomingTrace();
+    const page = await get(`${nginx?.url ?? site}/productdetails/3`, incoming.traceparent);
+    expect(page.status).toBe(200);
+    if (nginx) expect(page.headers.get('x-proxy-cache')).toBe('MISS');
+
+    const spans = await traceOf(incoming.traceId);
+    const [request] = spans.filter((span) => span.kind === SERVER);
+    // The replica's span is the child of the caller's, through nginx, which passed the header on as it came.
+    expect(request).toMatchObject({ name: 'GET /productdetails/:id', parentSpanId: incoming.spanId, service: 'catalogue-under-test' });
+    expect(request!.attributes).toMatchObject({ 'http.route': '/productdetails/:id', 'http.response.status_code': 200 });
+    expect(request!.attributes['catalogue.request_id']).toMatch(/\S/);
+    // Everything else in the trace hangs from it.
+    expect(descendantsOf(request!, spans)).toHaveLength(spans.length - 1);
+
+    // The product asked of the upstream: a client span whose id the upstream was sent, in the caller's trace.
+    const call = spans.find((span) => span.kind === CLIENT);
+    expect(call).toMatchObject({ name: 'GET', parentSpanId: request!.spanId });
+    expect(call!.attributes).toMatchObject({ 'url.full': `${hop.url}/products/3`, 'http.response.status_code': 200 });
+    expect(upstreamTraceparents('/products/3')).toEqual([`00-${incoming.traceId}-${call!.spanId}-01`]);
+    // The request's span ends last and lasts as long as its children at least.
+    for (const span of spans) expect(span.endNs <= request!.endNs && span.startNs >= request!.startNs).toBe(true);
+    if (process.env.SHOW_TRACE)
+      console.info(`${describeTrace(spans)}\nthe upstream received: ${upstreamTraceparents('/products/3').join(', ')}`);
   });
 
   it("follow a caller's decision not to sample: nothing recorded, the decision passed on to the upstream", async () => {
