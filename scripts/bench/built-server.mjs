@@ -14,14 +14,15 @@ export const SERVER_CORE = 0;
 /**
  * Starts the built server on a free port and waits for `GET /healthz` to answer 200. `productsApiUrl` empty
  * selects the embedded catalogue; `env` overrides the settings above (the large catalogue's refill probe sets
- * CACHE_TTL_SECONDS=0); `pinned: false` leaves it every core, for work it does on other threads (the list's fill).
+ * CACHE_TTL_SECONDS=0); `pinned: false` leaves it every core, for work it does on other threads (the list's fill);
+ * `nodeFlags` go to node before the entry (the inspector, for hit-files.mjs).
  * Resolves with its origin, the child process, and `startupMs`: from spawning the process to that first 200
  * (polled every 5 ms).
  */
-export async function startBuiltServer({ productsApiUrl = '', env = {}, pinned = true } = {}) {
+export async function startBuiltServer({ productsApiUrl = '', env = {}, pinned = true, nodeFlags = [] } = {}) {
   const port = await freePort();
   const started = performance.now();
-  const child = startNode([ENTRY], {
+  const child = startNode([...nodeFlags, ENTRY], {
     ...(pinned && { core: SERVER_CORE }),
     // The bench's own environment first, so that e.g. NODE_OPTIONS=--perf-basic-prof reaches the server too.
     env: withRuntimeSettings({

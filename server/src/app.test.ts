@@ -3,6 +3,7 @@ import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProductsSlice } from './products/products-slice.js';
 import { httpCachingPolicy } from './http/answer.js';
+import { cachedRouteMount } from './http/cached-route.js';
 import { createApp } from './app.js';
 import type { CachedCatalogue } from './catalogue/cached-catalogue.js';
 import { loadConfig } from './config.js';
@@ -36,8 +37,6 @@ describe('createApp', () => {
       sourceName: 'broken',
       listProducts: () => Promise.reject(new Error('boom in /srv/app/secret.ts')),
       getProduct: () => Promise.reject(new TypeError('cannot read x of undefined')),
-      peekList: () => undefined,
-      peekProduct: () => undefined,
       hasAnyCopy: () => false,
       sharedCacheState: () => 'off',
       settled: () => Promise.resolve(),
@@ -51,7 +50,12 @@ describe('createApp', () => {
       metrics: createMetrics(),
       rateLimit: null,
       cors: createCorsPolicy(config),
-      slices: [createProductsSlice({ catalogue: failing, caching: httpCachingPolicy(config), logger })],
+      slices: [
+        createProductsSlice({
+          catalogue: failing,
+          mountCached: cachedRouteMount({ caching: httpCachingPolicy(config), responses: { keep: () => undefined }, logger }),
+        }),
+      ],
     });
     for (const path of ['/api/products', '/api/products/1', '/api/products/search?q=a']) {
       const response = await request(app).get(path).expect(500);

@@ -2,7 +2,7 @@ import { MESSAGES } from '@catalogue/shared/messages';
 import express, { type Express } from 'express';
 import { accessLog } from './http/access-log.js';
 import { answerContext } from './http/answer-context.js';
-import { API_BASE } from './http/api-route.js';
+import { API_BASE } from './http/cached-route.js';
 import { answerUnexpectedError } from './http/errors.js';
 import { refuseLongUrls } from './http/uri-too-long.js';
 import type { Config } from './config.js';

@@ -10,6 +10,7 @@ import { createRedisStore } from './catalogue/redis-store.js';
 import type { ProductSource } from './catalogue/product-source.js';
 import type { Config } from './config.js';
 import { httpCachingPolicy } from './http/answer.js';
+import { cachedRouteMount } from './http/cached-route.js';
 import { createCorsPolicy } from './http/cors.js';
 import { createMetrics, type Metrics } from './http/metrics.js';
 import { createApiRateLimit, RATE_LIMIT_WINDOW_MS } from './http/rate-limit.js';
@@ -143,7 +144,18 @@ export async function buildServer(config: Config, dependencies: ServerDependenci
   const cors = createCorsPolicy(config);
   // One policy for every cached answer, whichever path sends it.
   const caching = httpCachingPolicy(config);
-  const parts = { config, catalogue, source, caching, logger, metrics, now, staticDir, renderer: await loadPageRenderer(staticDir) };
+  // The cache in front of Express keeps what the cached routes answer there, and sends it again while it is fresh.
+  const responses = createResponseCache({
+    policy: caching,
+    metrics,
+    logger,
+    rateLimit,
+    cors,
+    now,
+    ...(tracing && { onLookup: tracing.cacheLookedUp }),
+  });
+  const mountCached = cachedRouteMount({ caching, responses, logger });
+  const parts = { config, catalogue, source, caching, mountCached, logger, metrics, now, staticDir, renderer: await loadPageRenderer(staticDir) };
   // Each slice from its dependencies (http/slice.ts), in mounting order: under /api the products' routes before
   // the photo's (a category named `image` is a category); at the root the pages, which take every path, last.
   const slices: Slice[] = [
@@ -155,16 +167,7 @@ export async function buildServer(config: Config, dependencies: ServerDependenci
     createPagesSlice(parts),
   ];
   const app = createApp({ config, logger, metrics, rateLimit, cors, slices });
-  const listener = createResponseCache({
-    routes: slices.flatMap((slice) => slice.cacheableRoutes),
-    policy: caching,
-    metrics,
-    logger,
-    rateLimit,
-    cors,
-    fallback: app,
-    ...(tracing && { onLookup: tracing.cacheLookedUp }),
-  });
+  const listener = responses.inFrontOf(app);
 
   // 16 KiB of request headers whatever NODE_OPTIONS or a future Node default says (431 beyond, at the socket).
   // Host is checked by refuseUnclearHost, which answers as the API does where Node's own check sends a bare 400.

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { API_BASE, type DeclaredRoute, openApiPath } from './http/api-route.js';
+import { API_BASE, openApiPath, type Route } from './http/cached-route.js';
 import { IMAGE_ROUTE } from './images/image-route.js';
 import { OPENAPI_ROUTES } from './openapi/openapi-routes.js';
 import { PRODUCTS_ROUTES } from './products/products-routes.js';
@@ -9,11 +9,10 @@ import { PRODUCTS_ROUTES } from './products/products-routes.js';
 const readDoc = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 
 /** A route as the docs write it: `/api/products/{id}`. */
-const documented = (route: DeclaredRoute<unknown>) => `${API_BASE}${openApiPath(route)}`;
+const documented = (route: Route<unknown>) => `${API_BASE}${openApiPath(route)}`;
 
-// `/api/products/category` (no name) is declared only to answer its 400; it is no route a program calls.
-const { categoryMissing: _refusalOnly, ...productRoutes } = PRODUCTS_ROUTES;
-const PRODUCT_ROUTES = Object.values(productRoutes).map(documented);
+// `/api/products/category` (no name) is declared apart, only to answer its 400: it is no route a program calls.
+const PRODUCT_ROUTES = Object.values(PRODUCTS_ROUTES).map(documented);
 const ALL_ROUTES = [...PRODUCT_ROUTES, documented(IMAGE_ROUTE), ...Object.values(OPENAPI_ROUTES).map(documented)];
 
 /** The `/api/...` paths a passage names in code spans, without their queries. */

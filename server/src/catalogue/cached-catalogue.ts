@@ -33,10 +33,6 @@ export interface CachedCatalogue {
   /** The list: its size, categories and body, and the questions it answers (catalogue-list.ts). */
   listProducts(): Promise<CacheEntry<CatalogueList>>;
   getProduct(id: number): Promise<CacheEntry<Product>>;
-  /** What listProducts() would answer now if that is a cache HIT, else `undefined`; never asks the source. */
-  peekList(): CacheEntry<CatalogueList> | undefined;
-  /** What getProduct(id) would answer now if that is a cache HIT, else `undefined`; never asks the source. */
-  peekProduct(id: number): CacheEntry<Product> | undefined;
   /** Whether a cached copy is held that could still be served (for readiness). */
   hasAnyCopy(): boolean;
   /** Whether the shared store answers ('up' or 'down', for readiness), or 'off' without one. */
@@ -125,8 +121,6 @@ export function createCachedCatalogue({ source, config, logger, now, sharedStore
 
     hasAnyCopy: () => list.hasAnyCopy() || products.hasAnyCopy(),
     sharedCacheState: () => (sharedStore === undefined ? 'off' : sharedStore.available ? 'up' : 'down'),
-    peekList: () => list.peek(LIST_KEY),
-    peekProduct: (id) => products.peek(String(id)),
 
     async settled() {
       await Promise.all([list.settled(), products.settled()]);

@@ -11,8 +11,6 @@ import { type EncodedBody, encodedSize } from '../http/encoded-body.js';
  * query parameters make the space of keys unbounded.
  */
 export interface DerivedBodyCache {
-  /** The body kept for `key`, if it was derived from `madeFrom`. */
-  peek(key: string, madeFrom: EncodedBody): EncodedBody | undefined;
   /**
    * The body for `key` derived from `madeFrom`: the kept one, the one being derived by another request (work on
    * one key from one body is shared), or a new one from `derive`, then kept when `keep` says so.
@@ -42,7 +40,6 @@ export function createDerivedBodyCache(maxBytes: number): DerivedBodyCache {
   }
 
   return {
-    peek,
     get(key, madeFrom, derive, keep) {
       const kept = peek(key, madeFrom);
       if (kept) return Promise.resolve(kept);

@@ -15,6 +15,9 @@ export interface CacheEntry<T> {
   ageSeconds: number;
   /** Whole seconds of freshness left; 0 once stale. */
   freshForSeconds: number;
+  /** When the value was stored and when it stops being fresh, in milliseconds since the epoch (the two above, exact). */
+  storedAt: number;
+  freshUntil: number;
 }
 
 export interface ReadThroughCacheOptions<T> {
@@ -110,19 +113,6 @@ export class ReadThroughCache<T> {
     return this.#answer(filled, 'STALE', now);
   }
 
-  /**
-   * The answer `get` would give right now if it is a HIT, without ever asking the source; `undefined` when it
-   * would be anything else (absent, stale, expired), which only `get` handles. For the response cache in
-   * front of Express (server/src/http/response-cache.ts), which answers fresh copies synchronously and leaves everything
-   * else to `get`.
-   */
-  peek(key: string): CacheEntry<T> | undefined {
-    const entry = this.#entries.get<Entry<T>>(key);
-    if (entry === undefined) return undefined;
-    const now = this.#now();
-    return now - entry.storedAt < this.#ttlMs ? this.#answer(entry, 'HIT', now) : undefined;
-  }
-
   /** Whether any value is held that could still be served. */
   hasAnyCopy(): boolean {
     const now = this.#now();
@@ -194,6 +184,8 @@ export class ReadThroughCache<T> {
       cacheStatus,
       ageSeconds: Math.floor(ageMs / 1000),
       freshForSeconds: Math.max(0, Math.floor((this.#ttlMs - ageMs) / 1000)),
+      storedAt: entry.storedAt,
+      freshUntil: entry.storedAt + this.#ttlMs,
     };
   }
 }

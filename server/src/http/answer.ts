@@ -53,6 +53,17 @@ export interface Answer {
   cacheControl?: string;
   /** Replaces the site's Content-Security-Policy (an image opened on its own gets a sandbox). */
   contentSecurityPolicy?: string;
+  /**
+   * The exact moments behind `ageSeconds` and `freshForSeconds`, for an answer the response cache may keep and send
+   * itself until it is no longer fresh (response-cache.ts); absent for one no cache keeps (a search page's HTML).
+   */
+  freshness?: Freshness;
+}
+
+/** When an entry was stored and when it stops being fresh, in milliseconds since the epoch. */
+export interface Freshness {
+  readonly storedAt: number;
+  readonly freshUntil: number;
 }
 
 /** How long shared caches (a CDN, a reverse proxy) may go on serving a copy past its freshness. */

@@ -1,4 +1,4 @@
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, type IncomingMessage, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type BuiltServer, buildServer } from '../build-server.js';
@@ -289,10 +289,9 @@ describe('the response cache in front of Express', () => {
     }
     const answered = await cachedAnswers(sites.production);
     await sendToBoth(sites, { ...exchange, headers: { ...exchange.headers, 'X-Request-Id': 'trace-2' } });
-    // Leading zeros and an escaped digit name the same entry as Express reads them (the route's one reading,
-    // http/api-route.ts): the spellings here that the response cache may answer itself.
-    const sameEntry = exchange.path === '/api/products/009' || exchange.path === '/api/products/%39';
-    expect(await cachedAnswers(sites.production)).toBe(sameEntry ? answered + 1 : answered);
+    // Kept by the exact URL as received: another spelling of a warm entry is Express's the first time, even one
+    // Express reads as the same product (leading zeros, an escaped digit).
+    expect(await cachedAnswers(sites.production)).toBe(answered);
   });
 
   it("answers the 304 of If-None-Match itself, as Express does, for every encoding's tag", async () => {
@@ -311,7 +310,7 @@ describe('the response cache in front of Express', () => {
     expect(await cachedAnswers(sites.production)).toBe(4);
   });
 
-  it('never answers a stale copy, and answers a refreshed entry as soon as it is stored', async () => {
+  it('never answers a stale copy, and keeps the refreshed entry from the first answer Express sends from it', async () => {
     const sites = await startSites();
     const exchange = { path: '/api/products', headers: { 'X-Request-Id': 'trace-3' } };
     const first = await sendToBoth(sites, exchange);
@@ -326,7 +325,9 @@ describe('the response cache in front of Express', () => {
     await Promise.all([sites.express.catalogue.settled(), sites.production.catalogue.settled()]);
     expect(await cachedAnswers(sites.production)).toBe(2);
 
-    // The refreshed entry is fresh: its very first request is answered from it, with its own bytes and tag.
+    // The refreshed entry is fresh: Express answers from it once and it is kept, with its own bytes and tag.
+    expect(header(await sendToBoth(sites, exchange), 'x-cache')).toBe('HIT');
+    expect(await cachedAnswers(sites.production)).toBe(2);
     const replayed = await sendToBoth(sites, exchange);
     expect(await cachedAnswers(sites.production)).toBe(3);
     expect(header(replayed, 'etag')).not.toBe(header(first, 'etag'));
@@ -389,65 +390,87 @@ describe('the response cache in front of Express', () => {
   });
 });
 
-describe('a route registered by another feature', () => {
-  it('answers its fresh entries with their own content type and Vary, outside the rate limit, and leaves the rest to the fallback', async () => {
-    const page: Answer = {
-      body: { identity: Buffer.from('<p>home</p>'), etag: '"page-1"' },
-      contentType: 'text/html; charset=utf-8',
-      vary: 'Accept, Accept-Encoding',
-      cacheStatus: 'HIT',
-      ageSeconds: 1,
-      freshForSeconds: 59,
-    };
-    let fresh: Answer | undefined = page;
+describe('what the response cache keeps', () => {
+  const page = (etag: string, freshness: Answer['freshness']): Answer => ({
+    body: { identity: Buffer.from(`<p>${etag}</p>`), etag: `"${etag}"` },
+    contentType: 'text/html; charset=utf-8',
+    vary: 'Accept, Accept-Encoding',
+    cacheStatus: 'MISS',
+    ageSeconds: 0,
+    freshForSeconds: 60,
+    ...(freshness && { freshness }),
+  });
+
+  async function start({ maxBytes }: { maxBytes?: number } = {}) {
+    let at = 1_000_000;
     const fellThrough: string[] = [];
     const metrics = createMetrics();
     const { logger, records } = createCapturingLogger('info');
+    const cache = createResponseCache({
+      policy: httpCachingPolicy({ cacheTtlSeconds: 60, staleMaxSeconds: 600 }),
+      metrics,
+      logger,
+      // Spent after one request: a route that counted against it could not answer twice.
+      rateLimit: createApiRateLimit({ rateLimitPerMinute: 1, trustProxy: false }),
+      cors: createCorsPolicy({ corsOrigins: '*' }),
+      now: () => at,
+      ...(maxBytes !== undefined && { maxBytes }),
+    });
     const server = createServer(
-      createResponseCache({
-        routes: [
-          {
-            pattern: '/pages/:name',
-            rateLimited: false,
-            match: (url) => (url.startsWith('/pages/') ? url.slice('/pages/'.length) : undefined),
-            peek: (key) => (key === 'home' ? fresh : undefined),
-          },
-        ],
-        policy: httpCachingPolicy({ cacheTtlSeconds: 60, staleMaxSeconds: 600 }),
-        metrics,
-        logger,
-        // Spent after one request: a route that counted against it could not answer twice.
-        rateLimit: createApiRateLimit({ rateLimitPerMinute: 1, trustProxy: false }),
-        // Outside /api, the pages' routes never carry CORS headers.
-        cors: createCorsPolicy({ corsOrigins: '*' }),
-        fallback: (req, res) => {
-          fellThrough.push(`${req.method} ${req.url}`);
-          res.writeHead(404).end();
-        },
+      cache.inFrontOf((req, res) => {
+        fellThrough.push(`${req.method} ${req.url}`);
+        res.writeHead(404).end();
       }),
     );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const keep = (url: string, answer: Answer, req: Partial<IncomingMessage> = {}) =>
+      cache.keep(url, req as IncomingMessage, { pattern: '/pages/:name', api: false, variesBy: (r) => r.headers?.accept ?? '' }, answer);
+    return { server, fellThrough, metrics, records, keep, advance: (ms: number) => (at += ms), now: () => at };
+  }
 
-    for (let count = 0; count < 2; count += 1) {
-      const answer = await send(server, { path: '/pages/home', headers: { 'Accept-Encoding': 'gzip, br' } });
-      expect(answer.status).toBe(200);
-      expect(answer.body.toString()).toBe('<p>home</p>');
+  it('sends a kept answer as HIT with its own content type and Vary, its Age and freshness as of now, outside the rate limit', async () => {
+    const site = await start();
+    site.keep('/pages/home', page('home', { storedAt: site.now() - 2_500, freshUntil: site.now() + 57_500 }), { headers: {} });
+    for (const passed of [0, 1_000]) {
+      site.advance(passed);
+      const answer = await send(site.server, { path: '/pages/home', headers: { 'Accept-Encoding': 'gzip, br' } });
+      expect([answer.status, answer.body.toString()]).toEqual([200, '<p>home</p>']);
+      expect(header(answer, 'x-cache')).toBe('HIT');
+      expect(header(answer, 'age')).toBe(passed === 0 ? '2' : '3');
+      expect(header(answer, 'cache-control')).toContain(passed === 0 ? 'max-age=57' : 'max-age=56');
       expect(header(answer, 'content-type')).toBe('text/html; charset=utf-8');
       expect(header(answer, 'vary')).toBe('Accept, Accept-Encoding');
-      expect(header(answer, 'content-encoding')).toBeUndefined();
       expect(header(answer, 'ratelimit')).toBeUndefined();
       expect(header(answer, 'access-control-allow-origin')).toBeUndefined();
     }
-    await send(server, { path: '/pages/other' });
-    await send(server, { method: 'POST', path: '/pages/home' });
-    fresh = undefined;
-    await send(server, { path: '/pages/home' });
-    expect(fellThrough).toEqual(['GET /pages/other', 'POST /pages/home', 'GET /pages/home']);
-
-    expect(await metrics.registry.metrics()).toContain(
+    expect(await site.metrics.registry.metrics()).toContain(
       'http_request_duration_seconds_count{route="/pages/:name",method="GET",status="200"} 2',
     );
-    expect(records.filter((record) => record.msg === 'request completed')).toHaveLength(2);
+    expect(site.records.filter((record) => record.msg === 'request completed')).toHaveLength(2);
+  });
+
+  it('keeps by the exact URL and by what the route varies by, never an answer without freshness or past it', async () => {
+    const site = await start();
+    const fresh = { storedAt: site.now(), freshUntil: site.now() + 60_000 };
+    site.keep('/pages/a', page('a', fresh), { headers: { accept: 'image/avif' } });
+    site.keep('/pages/b', page('b', undefined), { headers: {} });
+    site.keep('/pages/c', page('c', { storedAt: site.now() - 60_000, freshUntil: site.now() }), { headers: {} });
+    expect((await send(site.server, { path: '/pages/a', headers: { Accept: 'image/avif' } })).body.toString()).toBe('<p>a</p>');
+    for (const [path, accept] of [['/pages/a', 'image/webp'], ['/pages/a/', 'image/avif'], ['/pages/b', ''], ['/pages/c', '']] as const)
+      await send(site.server, { path, headers: { Accept: accept } });
+    await send(site.server, { method: 'POST', path: '/pages/a', headers: { Accept: 'image/avif' } });
+    // Fresh until the moment its entry stops being fresh; from then on Express's, which serves the stale copy.
+    site.advance(60_000);
+    await send(site.server, { path: '/pages/a', headers: { Accept: 'image/avif' } });
+    expect(site.fellThrough).toEqual(['GET /pages/a', 'GET /pages/a/', 'GET /pages/b', 'GET /pages/c', 'POST /pages/a', 'GET /pages/a']);
+  });
+
+  it('holds at most its budget of bodies, the oldest kept going first', async () => {
+    const site = await start({ maxBytes: 3 * (256 + 20) });
+    const fresh = { storedAt: site.now(), freshUntil: site.now() + 60_000 };
+    for (const name of ['one', 'two', 'three', 'four']) site.keep(`/pages/${name}`, page(name, fresh), { headers: {} });
+    for (const name of ['one', 'two', 'three', 'four']) await send(site.server, { path: `/pages/${name}` });
+    expect(site.fellThrough).toEqual(['GET /pages/one', 'GET /pages/two']);
   });
 });

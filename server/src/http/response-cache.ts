@@ -5,36 +5,20 @@ import { type Logger, requestIdFor } from '../logger.js';
 import type { CorsPolicy } from './cors.js';
 import type { Metrics } from './metrics.js';
 import type { ApiRateLimit, RateLimitVerdict } from './rate-limit.js';
-import { type Answer, type HttpCachingPolicy, prepareAnswer, writeAnswer } from './answer.js';
+import { type Answer, type BodyBytes, type Freshness, type HttpCachingPolicy, prepareAnswer, writeAnswer } from './answer.js';
 import { createMemoisedEncodingChooser } from './memoised-encoding.js';
 
-/**
- * A kind of answer the response cache may send itself: an exact-path matcher and a synchronous look at the
- * entry. Routes register with createResponseCache (buildServer does); the Express route behind it answers
- * everything the layer does not. `Key` is what match hands peek: a cache key, or what the route made of the URL
- * (a page's resolved route), so the URL is read once.
- */
-export interface CacheableRoute<Key = string> {
-  /** The route pattern as the Express app reports it in the metrics, e.g. `/api/products/:id`. */
+/** The route an answer was kept for, as the response cache needs it to send that answer again. */
+export interface KeptRoute {
+  /** The route as the metrics name it (`/api/products/:id`). */
   readonly pattern: string;
-  /** Whether answers count against the API rate limit (true for everything under `/api`). */
-  readonly rateLimited: boolean;
-  /**
-   * The cache key named by this exact request URL (path and query, as received), or undefined when the URL is
-   * not this route's in a spelling it reads exactly as Express would (a view of the list reads its query; most
-   * routes take one spelling only): any other spelling goes to Express.
-   */
-  match(url: string): Key | undefined;
-  /**
-   * The entry's answer if it is fresh now, else undefined. Synchronous: it never waits and never asks a source
-   * (a miss or a stale copy is Express's to handle). `req` is there for entries that vary on more than the
-   * encoding (e.g. an image format by `Accept`).
-   */
-  peek(key: Key, req: IncomingMessage): Answer | undefined;
+  /** Under `/api`: rate limited and sent with the API's CORS headers. */
+  readonly api: boolean;
+  /** What the answer depends on besides its URL and `Accept-Encoding` (a photo's format by `Accept`, a page's origin). */
+  variesBy?(req: IncomingMessage): string;
 }
 
 export interface ResponseCacheOptions {
-  routes: readonly CacheableRoute<unknown>[];
   policy: HttpCachingPolicy;
   metrics: Metrics;
   logger: Logger;
@@ -42,114 +26,181 @@ export interface ResponseCacheOptions {
   rateLimit: ApiRateLimit | null;
   /** The very CORS policy the Express app applies to `/api`, for the answers this layer sends under `/api`. */
   cors: CorsPolicy;
-  /** What the layer does not answer: the Express app. */
-  fallback: RequestListener;
-  /** Told of each request whose URL named a route here, and whether a fresh entry answered it (traces, when on). */
+  /** Milliseconds since the epoch: the catalogue's clock, which says when a kept answer stops being fresh. */
+  now: () => number;
+  /** Told of each GET or HEAD it looked up: a kept answer sent it (`hit`, with its route) or Express will (`miss`). */
   onLookup?: CacheLookup;
+  /** The bytes of kept answers' bodies held in memory at most (a body kept for several URLs counts for each). */
+  maxBytes?: number;
 }
 
-/** A request named `pattern`'s route: a fresh entry answered it (`hit`) or Express will (`miss`). */
-export type CacheLookup = (req: IncomingMessage, pattern: string, outcome: 'hit' | 'miss') => void;
+/** A request the response cache looked up: a kept answer sent it (`hit`) or Express will (`miss`). */
+export type CacheLookup = (req: IncomingMessage, outcome: 'hit' | 'miss', pattern?: string) => void;
 
 /**
- * The request listener in front of the Express app, as a cache in front of an origin: a GET or HEAD whose exact
- * URL names a fresh entry is answered here, with a lookup and a write (prepareAnswer, the same rule the Express
- * routes use). Express spends most of a cache hit walking its middleware and router; this does not.
+ * The cache in front of the Express app: every fresh answer a cached route sends from Express is kept under its
+ * exact URL (`keep`), and a later GET or HEAD of that URL is sent from here, as a cache in front of an origin
+ * would, until the entry it was made from stops being fresh.
+ */
+export interface ResponseCache {
+  /**
+   * Keeps what a cached route answered for `req` (sent from Express) under `url`, the request's target as received
+   * (Express's `originalUrl`), if the answer says it may be kept and is fresh.
+   */
+  keep(url: string, req: IncomingMessage, route: KeptRoute, answer: Answer): void;
+  /** The request listener: kept answers sent here, everything else handed to `fallback` (the Express app). */
+  inFrontOf(fallback: RequestListener): RequestListener;
+}
+
+/**
+ * Room for every page and view a busy site asks for: a page or a view is 10–100 KB with its encodings, and a whole
+ * list over 1 MiB is kept on disk, not here (catalogue/list-files.ts).
+ */
+export const RESPONSE_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+
+/** What a kept answer costs beside its bodies: the key, the maps' entries, the objects. */
+const KEPT_OVERHEAD_BYTES = 256;
+
+interface Kept {
+  readonly answer: Answer;
+  readonly freshness: Freshness;
+  readonly bytes: number;
+}
+
+interface KeptUrl {
+  readonly route: KeptRoute;
+  readonly record: Record<'GET' | 'HEAD', (status: number, seconds: number) => void>;
+  /** By what the route varies by ('' when it varies by nothing). */
+  readonly answers: Map<string, Kept>;
+}
+
+/**
+ * The kept answers, by URL as received (a URL is what a client asks again; another spelling is another entry), at
+ * most `maxBytes` of bodies in memory, the oldest kept going first. An answer is sent from here only while it is
+ * fresh: HIT, its `Age` and `Cache-Control` worked out from its Freshness at the moment it is sent, exactly as the
+ * catalogue works them out; past that, the URL goes to Express, which serves the stale copy and refreshes it.
  *
- * Everything else goes to Express unchanged: misses and stale copies (Express fetches and refreshes), any other
- * spelling of the path (trailing slash, case, escapes, a query string the route does not read), URLs over the
- * API's length limit, other methods and routes, and requests over the rate limit (Express answers the 429).
+ * Only GET and HEAD within the API's URL length are looked up; answers over the rate limit are Express's (the 429).
  * Like Express, it counts every request it answers against the rate limit, in the metrics and in the access log.
  */
 export function createResponseCache({
-  routes,
   policy,
   metrics,
   logger,
   rateLimit,
   cors,
-  fallback,
+  now,
   onLookup,
-}: ResponseCacheOptions): RequestListener {
+  maxBytes = RESPONSE_CACHE_MAX_BYTES,
+}: ResponseCacheOptions): ResponseCache {
   const chooseEncoding = createMemoisedEncodingChooser();
-  const registered = routes.map((route) => ({
-    route,
-    record: { GET: metrics.cachedAnswerRecorder(route.pattern, 'GET'), HEAD: metrics.cachedAnswerRecorder(route.pattern, 'HEAD') },
-  }));
-  type Registered = (typeof registered)[number];
+  const urls = new Map<string, KeptUrl>();
+  const recorders = new Map<string, KeptUrl['record']>();
+  let heldBytes = 0;
 
-  return (req, res) => {
-    const started = performance.now();
-    const { method, url = '' } = req;
-    if (method !== 'GET' && method !== 'HEAD') return fallback(req, res);
-    // Past the API's limit Express answers 414 (uri-too-long.ts), whatever the URL names: leading zeros make a
-    // product id of any length. A page URL that long is rendered by Express too, the same answer.
-    if (url.length > MAX_API_URL_LENGTH) return fallback(req, res);
-    let found: Registered | undefined;
-    let answer: Answer | undefined;
-    for (const candidate of registered) {
-      const key = candidate.route.match(url);
-      if (key === undefined) continue;
-      found = candidate;
-      answer = candidate.route.peek(key, req);
-      break;
+  function recorderOf(pattern: string): KeptUrl['record'] {
+    let record = recorders.get(pattern);
+    if (record === undefined) {
+      record = { GET: metrics.cachedAnswerRecorder(pattern, 'GET'), HEAD: metrics.cachedAnswerRecorder(pattern, 'HEAD') };
+      recorders.set(pattern, record);
     }
-    if (found === undefined) return fallback(req, res);
-    if (answer === undefined) {
-      onLookup?.(req, found.route.pattern, 'miss');
-      return fallback(req, res);
-    }
-    // Counted last, so that a request falling through for another reason is counted once, by Express. Past the
-    // limit Express answers the 429, counting the request again, which changes nothing: it is over either way.
-    const limit = found.route.rateLimited ? rateLimit : null;
-    const verdict = limit?.consume(req);
-    // With a shared store the count is a promise (settled within the store's time limit); the entry peeked a
-    // moment ago is answered once it settles. Without one this stays synchronous.
-    if (verdict instanceof Promise) {
-      const [route, entry] = [found, answer];
-      void verdict.then((settled) => answerHit(req, res, route, entry, limit, settled, started));
-    } else answerHit(req, res, found, answer, limit, verdict, started);
-  };
-
-  function answerHit(
-    req: IncomingMessage,
-    res: ServerResponse,
-    found: Registered,
-    answer: Answer,
-    limit: ApiRateLimit | null,
-    verdict: RateLimitVerdict | undefined,
-    started: number,
-  ): void {
-    if (verdict !== undefined && !verdict.allowed) return fallback(req, res);
-    onLookup?.(req, found.route.pattern, 'hit');
-    const { headers, url = '' } = req;
-    const method = req.method as 'GET' | 'HEAD';
-    const id = requestIdFor(req);
-    const prepared = prepareAnswer(
-      answer,
-      {
-        encoding: chooseEncoding(headers['accept-encoding']),
-        ifNoneMatch: headers['if-none-match'],
-        requestId: id,
-        rateLimit: limit && verdict ? { header: verdict.header, policyHeader: limit.policyHeader } : undefined,
-        // The rule the Express app mounts its CORS middleware by: everything under /api.
-        cors: url.startsWith('/api/') ? cors.headersFor(headers.origin) : undefined,
-      },
-      policy,
-    );
-    writeAnswer(res, prepared);
-
-    // Counted and logged once the answer is handed to Node, where the Express path waits for 'close': the whole
-    // answer was written at once, and it saves a listener per request.
-    const seconds = (performance.now() - started) / 1000;
-    found.record[method](prepared.status, seconds);
-    logAccess(logger, {
-      id,
-      method,
-      url,
-      statusCode: prepared.status,
-      responseTime: Math.round(seconds * 1000),
-      cache: answer.cacheStatus,
-    });
+    return record;
   }
+
+  function forget(url: string, kept: KeptUrl): void {
+    for (const { bytes } of kept.answers.values()) heldBytes -= bytes;
+    urls.delete(url);
+  }
+
+  function keep(url: string, req: IncomingMessage, route: KeptRoute, answer: Answer): void {
+    const { freshness } = answer;
+    if (freshness === undefined || freshness.freshUntil <= now() || url.length > MAX_API_URL_LENGTH) return;
+    let kept = urls.get(url);
+    // Kept again at the end: the oldest kept goes first.
+    if (kept !== undefined) forget(url, kept);
+    kept = { route, record: kept?.record ?? recorderOf(route.pattern), answers: kept?.answers ?? new Map() };
+    const bytes = KEPT_OVERHEAD_BYTES + url.length + bytesInMemory(answer);
+    const variant = route.variesBy?.(req) ?? '';
+    kept.answers.set(variant, { answer: { ...answer, cacheStatus: 'HIT' }, freshness, bytes });
+    for (const { bytes: held } of kept.answers.values()) heldBytes += held;
+    urls.set(url, kept);
+    for (const [oldest, entry] of urls) {
+      if (heldBytes <= maxBytes) break;
+      forget(oldest, entry);
+    }
+  }
+
+  function inFrontOf(fallback: RequestListener): RequestListener {
+    return (req, res) => {
+      const started = performance.now();
+      const { method, url = '' } = req;
+      if (method !== 'GET' && method !== 'HEAD') return fallback(req, res);
+      const kept = urls.get(url);
+      const entry = kept?.answers.get(kept.route.variesBy?.(req) ?? '');
+      const at = now();
+      if (kept === undefined || entry === undefined || at >= entry.freshness.freshUntil) {
+        onLookup?.(req, 'miss');
+        return fallback(req, res);
+      }
+      const answer = answerAt(entry, at);
+      // Counted last, so that a request falling through for another reason is counted once, by Express. Past the
+      // limit Express answers the 429, counting the request again, which changes nothing: it is over either way.
+      const limit = kept.route.api ? rateLimit : null;
+      const verdict = limit?.consume(req);
+      // With a shared store the count is a promise (settled within the store's time limit); the answer is sent once
+      // it settles. Without one this stays synchronous.
+      if (verdict instanceof Promise) void verdict.then((settled) => send(req, res, kept, answer, limit, settled, started));
+      else send(req, res, kept, answer, limit, verdict, started);
+    };
+
+    function send(
+      req: IncomingMessage,
+      res: ServerResponse,
+      kept: KeptUrl,
+      answer: Answer,
+      limit: ApiRateLimit | null,
+      verdict: RateLimitVerdict | undefined,
+      started: number,
+    ): void {
+      if (verdict !== undefined && !verdict.allowed) return fallback(req, res);
+      onLookup?.(req, 'hit', kept.route.pattern);
+      const { headers, url = '' } = req;
+      const method = req.method as 'GET' | 'HEAD';
+      const id = requestIdFor(req);
+      const prepared = prepareAnswer(
+        answer,
+        {
+          encoding: chooseEncoding(headers['accept-encoding']),
+          ifNoneMatch: headers['if-none-match'],
+          requestId: id,
+          rateLimit: limit && verdict ? { header: verdict.header, policyHeader: limit.policyHeader } : undefined,
+          cors: kept.route.api ? cors.headersFor(headers.origin) : undefined,
+        },
+        policy,
+      );
+      writeAnswer(res, prepared);
+
+      // Counted and logged once the answer is handed to Node, where the Express path waits for 'close': the whole
+      // answer was written at once, and it saves a listener per request.
+      const seconds = (performance.now() - started) / 1000;
+      kept.record[method](prepared.status, seconds);
+      logAccess(logger, { id, method, url, statusCode: prepared.status, responseTime: Math.round(seconds * 1000), cache: 'HIT' });
+    }
+  }
+
+  return { keep, inFrontOf };
+}
+
+/** A kept answer as it stands at `at`: its age and freshness left, in whole seconds, as the catalogue counts them. */
+function answerAt({ answer, freshness }: Kept, at: number): Answer {
+  return {
+    ...answer,
+    ageSeconds: Math.floor(Math.max(0, at - freshness.storedAt) / 1000),
+    freshForSeconds: Math.max(0, Math.floor((freshness.freshUntil - at) / 1000)),
+  };
+}
+
+function bytesInMemory({ body }: Answer): number {
+  const size = (bytes: BodyBytes | undefined) => (Buffer.isBuffer(bytes) ? bytes.length : 0);
+  return size(body.identity) + size(body.gzip) + size(body.br);
 }

@@ -1,10 +1,9 @@
 import type { Router } from 'express';
-import type { CacheableRoute } from './response-cache.js';
 
 /**
  * What every slice (products, images, openapi, pages, static, probes) is, made by one function per slice from
- * its dependencies (build-server.ts) and wired the same way: its router mounted by app.ts, its cacheable routes
- * registered with the response cache in front of Express, its `close` called when the server stops.
+ * its dependencies (build-server.ts) and wired the same way: its router mounted by app.ts (its cached routes on
+ * it, mounted by the one CachedRouteMount, cached-route.ts), its `close` called when the server stops.
  */
 export interface Slice {
   /**
@@ -14,11 +13,6 @@ export interface Slice {
    */
   readonly mount: 'api' | 'site';
   readonly router: Router;
-  /**
-   * The slice's answers the response cache may send itself (fresh entries), for an `/api` slice what
-   * mountCachedRoutes (api-route.ts) returns; none for a slice that has none.
-   */
-  readonly cacheableRoutes: readonly CacheableRoute<unknown>[];
   /** Releases what the slice holds (caches, timers) once the server has stopped. */
   close(): void;
 }

@@ -8,7 +8,10 @@ import type { ImageEntry } from './image-cache.js';
  * JSON has them, the long lifetime and the sandbox; a variant adds `Vary: Accept`, since its format follows the
  * browser's `Accept`.
  */
-export function imageAnswer({ image, cacheStatus, ageSeconds }: ImageEntry, { variesOnAccept }: { variesOnAccept: boolean }): Answer {
+export function imageAnswer(
+  { image, cacheStatus, ageSeconds, storedAt, freshUntil }: ImageEntry,
+  { variesOnAccept }: { variesOnAccept: boolean },
+): Answer {
   return {
     body: { identity: image.body, etag: image.etag },
     contentType: image.contentType,
@@ -18,5 +21,7 @@ export function imageAnswer({ image, cacheStatus, ageSeconds }: ImageEntry, { va
     freshForSeconds: IMAGE_MAX_AGE_SECONDS,
     cacheControl: IMAGE_CACHE_CONTROL,
     contentSecurityPolicy: IMAGE_CSP,
+    // A variant may be kept by the response cache; an original, up to megabytes, is held by the image cache alone.
+    ...(variesOnAccept && { freshness: { storedAt, freshUntil } }),
   };
 }

@@ -23,6 +23,9 @@ export interface ImageEntry {
   cacheStatus: CacheStatus;
   /** Whole seconds since the source last gave or confirmed the original. */
   ageSeconds: number;
+  /** When the source last gave or confirmed the original, and when that stops being fresh (ms since the epoch). */
+  storedAt: number;
+  freshUntil: number;
 }
 
 export interface ImageCacheOptions {
@@ -57,8 +60,6 @@ export interface ImageCache {
   original(location: string): Promise<ImageEntry>;
   /** Resizes the original (fetched or cached) when no variant of the current original is held. */
   variant(location: string, width: ImageWidth, format: VariantFormat): Promise<ImageEntry>;
-  /** The variant if it is held and fresh now (a HIT), else `undefined`; never asks the source nor resizes. */
-  peekVariant(location: string, width: ImageWidth, format: VariantFormat): ImageEntry | undefined;
   /** Resolves once every source request and resize started so far has settled (tests, shutdown). */
   settled(): Promise<void>;
   clear(): void;
@@ -168,8 +169,11 @@ export function createImageCache(options: ImageCacheOptions): ImageCache {
     return variant;
   }
 
+  /** The original's freshness, which its variants share. */
+  const freshness = ({ checkedAt }: OriginalRecord) => ({ storedAt: checkedAt, freshUntil: checkedAt + ttlMs });
+
   function answer(image: CachedImage, cacheStatus: CacheStatus, record: OriginalRecord): ImageEntry {
-    return { image, cacheStatus, ageSeconds: Math.max(0, Math.floor((now() - record.checkedAt) / 1000)) };
+    return { image, cacheStatus, ageSeconds: Math.max(0, Math.floor((now() - record.checkedAt) / 1000)), ...freshness(record) };
   }
 
   return {
@@ -178,7 +182,7 @@ export function createImageCache(options: ImageCacheOptions): ImageCache {
       const held = bytes.get(originalKey(location));
       if (held !== undefined && held.etag === checked.record.etag) return answer(held, checked.cacheStatus, checked.record);
       const image = await originalBytes(location, checked);
-      return { image, cacheStatus: 'MISS', ageSeconds: 0 };
+      return { image, cacheStatus: 'MISS', ageSeconds: 0, ...freshness(checked.record) };
     },
 
     async variant(location, width, format) {
@@ -187,15 +191,9 @@ export function createImageCache(options: ImageCacheOptions): ImageCache {
       const held = bytes.get(key);
       if (held !== undefined && held.madeFrom === checked.record.etag) return answer(held, checked.cacheStatus, checked.record);
       const image = await shared(resizes, `${key} ${checked.record.etag}`, () => makeVariant(location, checked, width, format));
-      return { image, cacheStatus: 'MISS', ageSeconds: 0 };
+      return { image, cacheStatus: 'MISS', ageSeconds: 0, ...freshness(checked.record) };
     },
 
-    peekVariant(location, width, format) {
-      const record = records.get(location);
-      if (record === undefined || now() - record.checkedAt >= ttlMs) return undefined;
-      const held = bytes.get(variantKey(location, width, format));
-      return held !== undefined && held.madeFrom === record.etag ? answer(held, 'HIT', record) : undefined;
-    },
 
     async settled() {
       await Promise.allSettled([...checks.values(), ...downloads.values(), ...resizes.values()]);

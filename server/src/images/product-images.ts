@@ -1,5 +1,4 @@
 import type { ImageWidth } from '@catalogue/shared/image-widths';
-import { LRUCache } from 'lru-cache';
 import { Counter } from 'prom-client';
 import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
 import type { ProductSource } from '../catalogue/product-source.js';
@@ -27,20 +26,15 @@ export interface ProductImagesOptions {
 export interface ProductImages {
   /** The image at the location the source gave for this product; never a location from anywhere else. */
   original(id: number): Promise<ImageEntry>;
-  /** That image resized: made once per original, width and format, and kept while the original stays the same. */
-  variant(id: number, width: ImageWidth, format: VariantFormat): Promise<ImageEntry>;
   /**
-   * The variant if the product's photo location, learnt from the catalogue, and the variant are both fresh now, else
-   * `undefined`; never asks the catalogue or the source, nor resizes.
+   * That image resized: made once per original, width and format, and kept while the original stays the same. Fresh
+   * while both the original and the product that names its location are: past either, the location may change.
    */
-  peekVariant(id: number, width: ImageWidth, format: VariantFormat): ImageEntry | undefined;
+  variant(id: number, width: ImageWidth, format: VariantFormat): Promise<ImageEntry>;
   /** Resolves once every source request and resize started so far has settled (tests, shutdown). */
   settled(): Promise<void>;
   close(): void;
 }
-
-/** Products whose photo location is kept: bounded whatever ids are asked for, a few megabytes at most. */
-const MAX_LOCATIONS = 50_000;
 
 export function createProductImages({ catalogue, source, config, logger, metrics, now }: ProductImagesOptions): ProductImages {
   const encodes = new Counter({
@@ -62,29 +56,15 @@ export function createProductImages({ catalogue, source, config, logger, metrics
     now: clock,
   });
 
-  // Each product's photo location as the catalogue last gave it, until the product entry it came from is no longer
-  // fresh: the look without waiting (peekVariant) needs no catalogue, so a photo asks the catalogue once, on
-  // Express's path, and a photo the response cache answers not at all. Past that freshness, the catalogue is asked
-  // again (its refill may name another location).
-  const locations = new LRUCache<number, { location: string; freshUntil: number }>({ max: MAX_LOCATIONS });
-
-  async function locationOf(id: number): Promise<string> {
-    const { value, freshForSeconds } = await catalogue.getProduct(id);
-    locations.set(id, { location: value.image, freshUntil: clock() + freshForSeconds * 1000 });
-    return value.image;
-  }
-
   return {
-    original: async (id) => cache.original(await locationOf(id)),
-    variant: async (id, width, format) => cache.variant(await locationOf(id), width, format),
-    peekVariant(id, width, format) {
-      const known = locations.get(id);
-      if (known === undefined || clock() >= known.freshUntil) return undefined;
-      return cache.peekVariant(known.location, width, format);
+    original: async (id) => cache.original((await catalogue.getProduct(id)).value.image),
+    async variant(id, width, format) {
+      const product = await catalogue.getProduct(id);
+      const variant = await cache.variant(product.value.image, width, format);
+      return { ...variant, freshUntil: Math.min(variant.freshUntil, product.freshUntil) };
     },
     settled: () => cache.settled(),
     close() {
-      locations.clear();
       cache.clear();
     },
   };

@@ -14,10 +14,10 @@ import type {
 } from 'openapi3-ts/oas31';
 import { API_ALLOW } from '../http/cors.js';
 import { IMAGE_ROUTE } from '../images/image-route.js';
-import { API_BASE, openApiPath } from '../http/api-route.js';
+import { API_BASE, openApiPath } from '../http/cached-route.js';
 import { OPENAPI_ROUTES } from './openapi-routes.js';
 import { FAKE_STORE_DIFFERENCES } from './fake-store-differences.js';
-import { PRODUCTS_ROUTES } from '../products/products-routes.js';
+import { CATEGORY_NAME_MISSING_ROUTE, PRODUCTS_ROUTES } from '../products/products-routes.js';
 import { ANY_REQUEST_RESPONSES, JSON_TYPE, PARAMETERS, RESPONSES } from './openapi-components.js';
 import { HEADERS, RATE_LIMIT_HEADERS } from './openapi-headers.js';
 import { ref } from './openapi-ref.js';
@@ -170,7 +170,7 @@ export const OPENAPI_DOCUMENT: ApiDocument = {
     [openApiPath(IMAGE_ROUTE)]: { get: getProductImage },
     [openApiPath(PRODUCTS_ROUTES.categories)]: { get: listCategories },
     [openApiPath(PRODUCTS_ROUTES.category)]: { get: listProductsInCategory },
-    [openApiPath(PRODUCTS_ROUTES.categoryMissing)]: { get: categoryNameMissing },
+    [openApiPath(CATEGORY_NAME_MISSING_ROUTE)]: { get: categoryNameMissing },
     [openApiPath(OPENAPI_ROUTES.document)]: { get: getOpenApiDocument },
     [openApiPath(OPENAPI_ROUTES.referencePage)]: { get: getReferencePage },
   },

@@ -1,9 +1,9 @@
-import { apiRoute } from '../http/api-route.js';
+import type { Route } from '../http/cached-route.js';
 
-/** The OpenAPI slice's two routes under `/api` (http/api-route.ts), which read nothing of the request. */
+/** The OpenAPI slice's two routes under `/api` (http/cached-route.ts), which read nothing of the request. */
 export const OPENAPI_ROUTES = {
-  document: apiRoute<string>({ path: '/openapi.json', readsQuery: false, read: () => 'document' }),
-  referencePage: apiRoute<string>({ path: '/docs', readsQuery: false, read: () => 'page' }),
+  document: { path: '/openapi.json', read: () => 'document' } satisfies Route<string>,
+  referencePage: { path: '/docs', read: () => 'page' } satisfies Route<string>,
 };
 
 /** How long clients may keep the document and its page: it changes only with a deploy, and revalidating is a 304. */

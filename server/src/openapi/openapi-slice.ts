@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { encodeBody, type EncodedBody, encodeJsonBody } from '../http/encoded-body.js';
 import { type Answer, httpCachingPolicy } from '../http/answer.js';
-import { mountApiRoute } from '../http/api-route.js';
+import { mountApiRoute } from '../http/cached-route.js';
 import { sendCachedAnswer } from '../http/send-answer.js';
 import type { Slice } from '../http/slice.js';
 import { OPENAPI_DOCUMENT } from './openapi-document.js';
@@ -24,7 +24,7 @@ export function createOpenApiSlice(): Slice {
   const page = encodeBody(Buffer.from(renderReferencePage(OPENAPI_DOCUMENT), 'utf8'));
   mountApiRoute(router, OPENAPI_ROUTES.document, answerWith(document, 'application/json; charset=utf-8'));
   mountApiRoute(router, OPENAPI_ROUTES.referencePage, answerWith(page, 'text/html; charset=utf-8'));
-  return { mount: 'api', router, cacheableRoutes: [], close: () => undefined };
+  return { mount: 'api', router, close: () => undefined };
 }
 
 function answerWith(body: Promise<EncodedBody>, contentType: string): Parameters<typeof mountApiRoute<string>>[2] {

@@ -3,10 +3,10 @@ import type { PageRoute } from '@catalogue/shared/page-routes';
 import { PAGE_PATHS } from '@catalogue/shared/routes';
 import { type ErrorRequestHandler, Router } from 'express';
 import type { CacheEntry, CachedCatalogue } from '../catalogue/cached-catalogue.js';
-import { createDerivedBodyCache } from '../catalogue/derived-body-cache.js';
+import { createDerivedBodyCache, type DerivedBodyCache } from '../catalogue/derived-body-cache.js';
 import type { Config } from '../config.js';
-import type { Answer, CacheStatus, HttpCachingPolicy } from '../http/answer.js';
-import { type DeclaredRoute, cachedRouteHandler, cachedSiteRoute, mountCachedRoutes, type UncachedAnswer } from '../http/api-route.js';
+import type { Answer, CacheStatus } from '../http/answer.js';
+import type { CachedRoute, CachedRouteMount, UncachedAnswer } from '../http/cached-route.js';
 import { encodeBody, type EncodedBody } from '../http/encoded-body.js';
 import type { Slice } from '../http/slice.js';
 import type { Logger } from '../logger.js';
@@ -21,12 +21,17 @@ import { BAD_HOST, RETRY_AFTER_SECONDS } from './text-answer.js';
 export interface PagesOptions {
   catalogue: CachedCatalogue;
   config: Pick<Config, 'publicUrl' | 'trustProxy'>;
-  caching: HttpCachingPolicy;
+  mountCached: CachedRouteMount;
   /** The built client's renderer; `null` when the client is not built (pages answer 503). */
   renderer: PageRenderer | null;
   logger: Logger;
   /** Milliseconds since the epoch, for the sitemap's `lastmod`. */
   now: () => number;
+}
+
+/** What a page is made from: the catalogue's data, the renderer, and the pages already rendered. */
+interface PagesParts extends Pick<PagesOptions, 'catalogue' | 'config' | 'renderer' | 'logger'> {
+  kept: DerivedBodyCache;
 }
 
 const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
@@ -38,73 +43,62 @@ const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
 const PAGE_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 const NOT_BUILT = 'The site is not built yet: run `npm run build`, then restart the server.\n';
 
-/** The site's pages, declared once each (http/api-route.ts): each reads its URL with readPage (page-route.ts). */
-const pageRoute = (path: string, readsQuery: boolean): DeclaredRoute<PageRead> => ({ path, readsQuery, read: ({ url }) => readPage(url) });
+/**
+ * A page, one cached route (http/cached-route.ts) at the root: its URL read with readPage (page-route.ts), its
+ * answer rendered from the catalogue's data (page-data.ts), and, since absolute URLs on it name the site's origin
+ * (public-origin.ts), kept by the response cache once per origin.
+ */
+const pageRoute = (path: string): CachedRoute<PageRead, PagesParts> => ({
+  path,
+  scope: 'site',
+  read: ({ url }) => readPage(url),
+  answer: answerPage,
+  variesBy: (req, { config }) => publicOrigin(req, config) ?? '',
+});
 /** The pages that answer with the catalogue's data, in the page table's order (shared/src/page-routes.ts). */
-const CACHED_PAGES = [
-  pageRoute(PAGE_PATHS.home, false),
-  pageRoute(PAGE_PATHS.products, true),
-  pageRoute(PAGE_PATHS.productDetailsPattern, false),
-];
+const CACHED_PAGES = [pageRoute(PAGE_PATHS.home), pageRoute(PAGE_PATHS.products), pageRoute(PAGE_PATHS.productDetailsPattern)];
 /** Every other path, the not-found page: React Router's `*`, spelt `/{*path}` by Express 5. Rendered, never kept. */
-const OTHER_PAGES = pageRoute('/{*path}', true);
+const OTHER_PAGES = pageRoute('/{*path}');
 
 /**
- * The server-rendered pages (docs/pages.md), with the sitemap and robots.txt (sitemap-router.ts). Each page is
- * rendered from the catalogue's cached data (page-data.ts). A page that has its data answers 200 as a cached
- * answer, with the catalogue entry's freshness, ETag and encodings prepared once per render: the page cache keeps
- * it by origin and the page's route (PageRead.keptAs) for as long as the catalogue holds the entry it was made
- * from. Error pages answer `no-store`. Each page is one cached route (http/api-route.ts): Express renders with
- * `get`, the response cache in front answers a fresh kept page with `peek`, both after the route's one reading.
+ * The server-rendered pages (docs/pages.md), with the sitemap and robots.txt (sitemap-router.ts). A page that has
+ * its data answers 200 as a cached answer, with the catalogue entries' freshness, ETag and encodings prepared once
+ * per render: the page cache keeps it by origin and the page's route (PageRead.keptAs) for as long as the catalogue
+ * holds the entries it was made from. Error pages answer `no-store`.
  */
-export function createPagesSlice({ catalogue, config, caching, renderer, logger, now }: PagesOptions): Slice {
-  const cache = createDerivedBodyCache(PAGE_CACHE_MAX_BYTES);
+export function createPagesSlice({ catalogue, config, mountCached, renderer, logger, now }: PagesOptions): Slice {
   if (renderer === null) logger.warn('The client is not built: pages answer 503 until `npm run build` has run');
-
-  const get = async ({ url, route, keptAs }: PageRead, req: IncomingMessage): Promise<Answer | UncachedAnswer> => {
-    const origin = publicOrigin(req, config);
-    if (origin === undefined) return { status: 400, type: 'text', body: BAD_HOST };
-    if (renderer === null) return { status: 503, type: 'text', body: NOT_BUILT };
-    const { data, status, entry, alsoFrom } = await loadPage(route, catalogue, logger);
-    if (entry === undefined) {
-      const body = await renderPageHtml(renderer, { url, route, data, origin });
-      return { status, type: 'html', body, ...(status === 503 && { retryAfterSeconds: RETRY_AFTER_SECONDS }) };
-    }
-    // A kept page is rendered for its route's own path, so that what is kept is the same for each spelling it stands for.
-    const render = async () => encodeBody(Buffer.from(await renderPageHtml(renderer, { url: keptAs ?? url, route, data, origin }), 'utf8'));
-    const rendered = await cache.get(keptKey(origin, keptAs ?? url, alsoFrom), entry.body, render, keptAs !== undefined);
-    return htmlAnswer(rendered, staler(entry, alsoFrom));
-  };
-
-  /** A fresh page already kept for this origin and route, from the entries the catalogue holds now; never waits. */
-  const peek = ({ route, keptAs }: PageRead, req: IncomingMessage): Answer | undefined => {
-    const origin = publicOrigin(req, config);
-    if (keptAs === undefined || origin === undefined || renderer === null) return undefined;
-    // A product's page is made from the product and from the list (its related products, page-data.ts).
-    const entry = route.kind === 'product' ? catalogue.peekProduct(route.id) : catalogue.peekList();
-    const alsoFrom = route.kind === 'product' ? catalogue.peekList() : undefined;
-    if (entry === undefined || (route.kind === 'product' && alsoFrom === undefined)) return undefined;
-    const rendered = cache.peek(keptKey(origin, keptAs, alsoFrom), entry.body);
-    return rendered && htmlAnswer(rendered, staler(entry, alsoFrom));
-  };
-
   const router = Router();
   router.use(createSitemapRouter({ catalogue, config, now }));
-  const cacheableRoutes = mountCachedRoutes(
-    router,
-    CACHED_PAGES.map((route) => cachedSiteRoute(route, { get, peek })),
-    caching,
-  );
-  const otherPages = cachedRouteHandler(cachedSiteRoute(OTHER_PAGES, { get, peek }), caching);
-  router.get(OTHER_PAGES.path, otherPages);
+  const parts: PagesParts = { catalogue, config, renderer, logger, kept: createDerivedBodyCache(PAGE_CACHE_MAX_BYTES) };
+  const [otherPages] = mountCached(router, [...CACHED_PAGES, OTHER_PAGES], parts).slice(-1);
   // A broken escape in a path segment (`/productdetails/%E0%A4%A`) fails Express's decoding before any route runs;
   // the page is still the one the browser would show for that URL (here, Invalid Product ID), read from the URL.
   const undecodable: ErrorRequestHandler = (error, req, res, next) =>
-    error instanceof URIError ? otherPages(req, res, next) : next(error);
+    error instanceof URIError ? otherPages!(req, res, next) : next(error);
   router.use(undecodable);
 
   // The router takes every other path: the site's slices mount it last.
-  return { mount: 'site', router, cacheableRoutes, close: () => undefined };
+  return { mount: 'site', router, close: () => undefined };
+}
+
+async function answerPage(
+  { url, route, keptAs }: PageRead,
+  { catalogue, config, renderer, logger, kept }: PagesParts,
+  req: IncomingMessage,
+): Promise<Answer | UncachedAnswer> {
+  const origin = publicOrigin(req, config);
+  if (origin === undefined) return { status: 400, type: 'text', body: BAD_HOST };
+  if (renderer === null) return { status: 503, type: 'text', body: NOT_BUILT };
+  const { data, status, entry, alsoFrom } = await loadPage(route, catalogue, logger);
+  if (entry === undefined) {
+    const body = await renderPageHtml(renderer, { url, route, data, origin });
+    return { status, type: 'html', body, ...(status === 503 && { retryAfterSeconds: RETRY_AFTER_SECONDS }) };
+  }
+  // A kept page is rendered for its route's own path, so that what is kept is the same for each spelling it stands for.
+  const render = async () => encodeBody(Buffer.from(await renderPageHtml(renderer, { url: keptAs ?? url, route, data, origin }), 'utf8'));
+  const rendered = await kept.get(keptKey(origin, keptAs ?? url, alsoFrom), entry.body, render, keptAs !== undefined);
+  return htmlAnswer(rendered, staler(entry, alsoFrom), keptAs !== undefined);
 }
 
 /**
@@ -145,10 +139,22 @@ function staler(entry: CacheEntry<unknown>, other: CacheEntry<unknown> | undefin
     cacheStatus: STALENESS[Math.max(STALENESS.indexOf(entry.cacheStatus), STALENESS.indexOf(other.cacheStatus))] ?? entry.cacheStatus,
     ageSeconds: Math.max(entry.ageSeconds, other.ageSeconds),
     freshForSeconds: Math.min(entry.freshForSeconds, other.freshForSeconds),
+    storedAt: Math.min(entry.storedAt, other.storedAt),
+    freshUntil: Math.min(entry.freshUntil, other.freshUntil),
   };
 }
 
-/** A rendered page as a cached answer: its bytes, with the freshness of the catalogue entry it was rendered from. */
-function htmlAnswer(page: EncodedBody, { cacheStatus, ageSeconds, freshForSeconds }: CacheEntry<unknown>): Answer {
-  return { body: page, contentType: HTML_CONTENT_TYPE, cacheStatus, ageSeconds, freshForSeconds };
+/**
+ * A rendered page as a cached answer: its bytes, with the freshness of the catalogue entries it was rendered from;
+ * one the response cache may keep when the page cache keeps it too (a page's own route, not a search's).
+ */
+function htmlAnswer(page: EncodedBody, { cacheStatus, ageSeconds, freshForSeconds, storedAt, freshUntil }: CacheEntry<unknown>, keep: boolean): Answer {
+  return {
+    body: page,
+    contentType: HTML_CONTENT_TYPE,
+    cacheStatus,
+    ageSeconds,
+    freshForSeconds,
+    ...(keep && { freshness: { storedAt, freshUntil } }),
+  };
 }

@@ -36,5 +36,5 @@ export function createProbesSlice({ catalogue }: { catalogue: CachedCatalogue })
     })
     .all(probesAllowOnlyGetAndHead);
 
-  return { mount: 'site', router, cacheableRoutes: [], close: () => undefined };
+  return { mount: 'site', router, close: () => undefined };
 }

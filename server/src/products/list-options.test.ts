@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { LIST_OPTIONS_ERRORS, type ListOptions, MAX_LIST_LIMIT, parseListOptions } from './list-options.js';
+import type { ListSelection } from '../catalogue/cached-catalogue.js';
+import { LIST_OPTIONS_ERRORS, MAX_LIST_LIMIT, parseListSelection } from './list-options.js';
 
-describe('parseListOptions', () => {
-  it.each<[string, ListOptions]>([
+const parseListOptions = (query: string) => parseListSelection(query, 'jewelery');
+
+describe('parseListSelection', () => {
+  it.each<[string, Omit<ListSelection, 'category'>]>([
     ['', { sort: null, limit: null }],
     ['limit=3', { sort: null, limit: 3 }],
     ['limit=1', { sort: null, limit: 1 }],
@@ -14,7 +17,7 @@ describe('parseListOptions', () => {
     ['q=shirt&page=2&limit[]=5&Limit=-1&sort.x=1', { sort: null, limit: null }],
     ['__proto__[limit]=1&constructor=x&limit=4', { sort: null, limit: 4 }],
   ])('reads %j', (query, expected) => {
-    expect(parseListOptions(query)).toEqual(expected);
+    expect(parseListOptions(query)).toEqual({ category: 'jewelery', ...expected });
   });
 
   it.each<[string, string]>([

@@ -6,12 +6,6 @@ import type { ListSelection } from '../catalogue/catalogue-queries.js';
  * ignores a bad limit, or answers nothing), this answers 400 with a message naming the parameter, so a typo
  * shows at once rather than as a surprising list.
  */
-/**
- * What the two select of the list, in the list's own terms (catalogue/catalogue-queries.ts): not the page's
- * `?q&category&sort&page` (ProductsQuery, shared/src/product-paging.ts).
- */
-export type ListOptions = Omit<ListSelection, 'category'>;
-export type ListSort = NonNullable<ListOptions['sort']>;
 
 /**
  * The largest `limit` accepted: a bound keeps the parameter a count, and anything at or above the list's length
@@ -28,16 +22,13 @@ export const LIST_OPTIONS_ERRORS = {
 
 const DIGITS = /^[0-9]+$/;
 
-/** No options: the catalogue's order, every product. */
-const AS_LISTED: ListOptions = Object.freeze({ sort: null, limit: null });
-
 /**
- * Reads `limit` and `sort` from a raw query string (what follows `?`, undecoded). Other parameters are ignored.
- * Returns the options, or the message of a 400.
+ * Reads `limit` and `sort` from a raw query string (what follows `?`, undecoded) into the selection of `category`'s
+ * products (null: every category), in the list's own terms (catalogue/catalogue-queries.ts). Other parameters are
+ * ignored. Returns the selection, or the message of a 400.
  */
-export function parseListOptions(rawQuery: string): ListOptions | { error: string } {
-  // The list as it is, the request the response cache answers most: no URLSearchParams to read nothing.
-  if (rawQuery === '') return AS_LISTED;
+export function parseListSelection(rawQuery: string, category: string | null): ListSelection | { error: string } {
+  if (rawQuery === '') return { category, sort: null, limit: null };
   const params = new URLSearchParams(rawQuery);
   const limits = params.getAll('limit');
   const sorts = params.getAll('sort');
@@ -54,5 +45,5 @@ export function parseListOptions(rawQuery: string): ListOptions | { error: strin
 
   const [sort] = sorts;
   if (sort !== undefined && sort !== 'asc' && sort !== 'desc') return { error: LIST_OPTIONS_ERRORS.sort };
-  return { sort: sort ?? null, limit };
+  return { category, sort: sort ?? null, limit };
 }

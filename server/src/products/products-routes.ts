@@ -1,48 +1,134 @@
 import { MESSAGES } from '@catalogue/shared/messages';
 import { parseProductId } from '@catalogue/shared/product-id';
 import { parseProductsQuery, type ProductsQuery } from '@catalogue/shared/product-paging';
-import { apiRoute } from '../http/api-route.js';
-import { type ListOptions, parseListOptions } from './list-options.js';
+import { searchNeedle } from '@catalogue/shared/sort';
+import type { CacheEntry, CachedCatalogue, CatalogueList, ListSelection } from '../catalogue/cached-catalogue.js';
+import type { DerivedBodyCache } from '../catalogue/derived-body-cache.js';
+import type { Answer } from '../http/answer.js';
+import type { CachedRoute, Route } from '../http/cached-route.js';
+import { encodeJsonBody, type EncodedBody } from '../http/encoded-body.js';
+import type { Failure } from '../http/failure-answers.js';
+import { parseListSelection } from './list-options.js';
+
+/** What the products' routes answer from: the cached catalogue, and the bodies cut from its list. */
+export interface ProductsParts {
+  catalogue: CachedCatalogue;
+  bodies: DerivedBodyCache;
+}
 
 /** `/api/products/category/` names no category; the route is there to say so rather than read `category` as an id. */
 export const MISSING_CATEGORY_NAME = 'A category name is needed: /api/products/category/{name}';
 
-/** What a route that reads nothing of the request answers for. */
-const ALL = 'all';
+/** The list, the search, the categories and a category (docs/api.md, "Errors"). */
+const LIST_FAILURES: Record<Failure, string> = {
+  'not-found': MESSAGES.notFound,
+  unavailable: MESSAGES.catalogueUnavailable,
+  'timed-out': MESSAGES.catalogueTimeout,
+};
+
+/** One product: the page shows 'Product not found' for any failure, and so does the API (docs/api.md, "Errors"). */
+const PRODUCT_FAILURES: Record<Failure, string> = {
+  'not-found': MESSAGES.productNotFound,
+  unavailable: MESSAGES.productNotFound,
+  'timed-out': MESSAGES.productNotFound,
+};
+
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** A catalogue entry as an answer (JSON, varying by encoding only), with `body` cut from it or its own. */
+function jsonAnswer(entry: CacheEntry<unknown>, body: EncodedBody = entry.body): Answer {
+  const { cacheStatus, ageSeconds, freshForSeconds, storedAt, freshUntil } = entry;
+  return { body, contentType: JSON_CONTENT_TYPE, cacheStatus, ageSeconds, freshForSeconds, freshness: { storedAt, freshUntil } };
+}
 
 /**
- * The products slice's `/api` routes, each declared once (http/api-route.ts): its path feeds Express, the
- * response cache and the OpenAPI document (openapi/openapi-document.ts); its `read` is the one reading of the
- * request, for Express and the response cache alike (docs/api.md, "Routes" and "Errors"). Listed in the order
- * Express mounts them: `search`, `categories` and `category` before `:id`, so that none is read as an id and a
- * category named `image` is a category (the images slice's `/products/:id/image` comes after).
+ * A route answered from the cached list, with the list entry's freshness and never another upstream request: its
+ * body cut from the list where it is held (catalogue-list.ts) and compressed once per list fill, under `bodyKey`
+ * (null: the list's own body, as the request answered most deserves).
+ */
+function fromTheList<Input>({
+  bodyKey,
+  body,
+  ...route
+}: Route<Input> & {
+  bodyKey(input: Input, list: CatalogueList): string | null;
+  body(input: Input, list: CatalogueList): Promise<EncodedBody>;
+}): CachedRoute<Input, ProductsParts> {
+  return {
+    ...route,
+    scope: 'api',
+    failures: LIST_FAILURES,
+    async answer(input, { catalogue, bodies }) {
+      const list = await catalogue.listProducts();
+      const key = bodyKey(input, list.value);
+      return jsonAnswer(list, key === null ? list.body : await bodies.get(key, list.body, () => body(input, list.value), true));
+    },
+  };
+}
+
+/**
+ * The key of a Fake Store selection's body: every limit at or past what it selects is no limit, and every unknown
+ * category selects nothing, so each such spelling shares one body. The category's name last: sort and limit come
+ * from fixed vocabularies, so no name can forge another selection's key.
+ */
+function selectionKey({ category, sort, limit }: ListSelection, list: CatalogueList): string | null {
+  let size = list.size;
+  if (category !== null) {
+    const index = list.categories.indexOf(category);
+    if (index === -1) return 'nothing';
+    size = list.categorySizes[index]!;
+  }
+  const cut = limit !== null && limit < size ? limit : null;
+  if (category === null && sort === null && cut === null) return null;
+  return `list|sort:${sort ?? 'none'}|limit:${cut ?? 'all'}${category === null ? '' : `|name:${category}`}`;
+}
+
+const selectionBody = (selection: ListSelection, list: CatalogueList) => list.selection(selection);
+
+/**
+ * The products slice's `/api` routes, each one object (http/cached-route.ts). Listed in the order Express mounts
+ * them: `search`, `categories` and `category` before `:id`, so that none is read as an id and a category named
+ * `image` is a category (the images slice's `/products/:id/image` comes after).
  */
 export const PRODUCTS_ROUTES = {
-  list: apiRoute<ListOptions>({ path: '/products', readsQuery: true, read: ({ query }) => parseListOptions(query) }),
-  search: apiRoute<ProductsQuery>({
+  list: fromTheList<ListSelection>({
+    path: '/products',
+    read: ({ query }) => parseListSelection(query, null),
+    bodyKey: selectionKey,
+    body: selectionBody,
+  }),
+  search: fromTheList<ProductsQuery>({
     path: '/products/search',
-    readsQuery: true,
     read: ({ query }) => parseProductsQuery(new URLSearchParams(query), 'strict'),
+    // The needle as the search compares it: spellings the search reads alike share one body.
+    bodyKey: ({ search, category, sort, page }) => `search|${JSON.stringify([searchNeedle(search), sort, page, category])}`,
+    body: (query, list) => list.searchPage(query),
   }),
-  categories: apiRoute<typeof ALL>({ path: '/products/categories', readsQuery: false, read: () => ALL }),
-  categoryMissing: apiRoute<never>({
-    path: '/products/category',
-    readsQuery: false,
-    read: () => ({ error: MISSING_CATEGORY_NAME }),
+  categories: fromTheList<null>({
+    path: '/products/categories',
+    read: () => null,
+    bodyKey: () => 'categories',
+    body: (_nothing, list) => encodeJsonBody(list.categories),
   }),
-  category: apiRoute<{ name: string } & ListOptions>({
+  category: fromTheList<ListSelection>({
     path: '/products/category/:name',
-    readsQuery: true,
-    read: ({ params, query }) => {
-      const options = parseListOptions(query);
-      // Decoded as Express decodes it (`%2F` is a slash in the name); an undecodable one never gets here (errors.ts).
-      return 'error' in options ? options : { name: params.name ?? '', ...options };
-    },
+    // Decoded as Express decodes it (`%2F` is a slash in the name); an undecodable one never gets here (errors.ts).
+    read: ({ params, query }) => parseListSelection(query, params.name ?? ''),
+    bodyKey: selectionKey,
+    body: selectionBody,
   }),
-  product: apiRoute<number>({
+  product: {
     path: '/products/:id',
-    readsQuery: false,
+    scope: 'api',
     // Ids that are not plain digits never reach the upstream, which hangs on them.
     read: ({ params }) => parseProductId(params.id) ?? { error: MESSAGES.invalidProductId },
-  }),
+    failures: PRODUCT_FAILURES,
+    answer: async (id, { catalogue }) => jsonAnswer(await catalogue.getProduct(id)),
+  } satisfies CachedRoute<number, ProductsParts>,
+};
+
+/** Only its 400, mounted before `:id` would read `category` as an id. */
+export const CATEGORY_NAME_MISSING_ROUTE: Route<never> = {
+  path: '/products/category',
+  read: () => ({ error: MISSING_CATEGORY_NAME }),
 };

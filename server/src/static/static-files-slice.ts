@@ -56,7 +56,7 @@ export function createStaticFilesSlice({ staticDir }: StaticFilesOptions): Slice
   const topLevel = serve(staticDir, REVALIDATE);
   const onlyListedFiles: RequestHandler = (req, res, next) => (topFiles.has(req.path) ? topLevel(req, res, next) : next());
   router.use(onlyListedFiles);
-  return { mount: 'site', router, cacheableRoutes: [], close: () => undefined };
+  return { mount: 'site', router, close: () => undefined };
 }
 
 /** The regular files directly in `dir`; none when it does not exist (the client is not built). */

@@ -59,12 +59,12 @@ export function createRequestTracing(): RequestTracing {
       });
       context.with(trace.setSpan(parent, span), () => listener(req, res));
     },
-    cacheLookedUp(req, pattern, outcome) {
+    cacheLookedUp(req, outcome, pattern) {
       // The response cache looks a request up as `traced` hands it over, within its span's context: the active span.
       const span = trace.getActiveSpan();
       if (span === undefined) return;
-      span.addEvent(`response cache ${outcome}`, { 'http.route': pattern });
-      if (outcome === 'hit') {
+      span.addEvent(`response cache ${outcome}`, pattern === undefined ? {} : { 'http.route': pattern });
+      if (pattern !== undefined) {
         nameByRoute(span, req.method ?? 'GET', pattern);
         span.setAttribute('catalogue.cache', 'HIT');
       }

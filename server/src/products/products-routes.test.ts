@@ -7,9 +7,11 @@ import { startTestSite, type TestSite } from '../testing/test-site.js';
 import type { PathMode } from '@catalogue/testing/upstream-double';
 import { MALFORMED_ESCAPE } from '../http/errors.js';
 import { LIST_OPTIONS_ERRORS } from './list-options.js';
-import { createListViews } from './list-views.js';
+import { createDerivedBodyCache } from '../catalogue/derived-body-cache.js';
 import { MAX_API_URL_LENGTH } from '../http/uri-too-long.js';
-import { MISSING_CATEGORY_NAME } from './products-routes.js';
+import { MISSING_CATEGORY_NAME, PRODUCTS_ROUTES } from './products-routes.js';
+import type { Answer } from '../http/answer.js';
+import type { IncomingMessage } from 'node:http';
 import { bytesOf } from '../testing/body-bytes.js';
 
 let site: TestSite;
@@ -238,24 +240,28 @@ describe('the views of the list', () => {
     expect((await request(server).get('/api/products/categories').expect(200)).body).toEqual(["men's clothing", 'jewelery']);
   });
 
-  it('prepares each view once per list fill: the same bytes answer every request until the list refills', async () => {
+  it('prepares each selection once per list fill: the same bytes answer every request until the list refills', async () => {
     const { catalogue, clock, upstream } = await start();
-    const views = createListViews(catalogue);
-    const view = { of: 'category', name: 'jewelery', sort: 'desc', limit: 3 } as const;
-    expect(views.peek(view)).toBeUndefined();
-    const first = await views.get(view);
-    expect(views.peek(view)?.body).toBe(first.body);
-    expect((await views.get(view)).body).toBe(first.body);
+    const parts = { catalogue, bodies: createDerivedBodyCache(1024 * 1024) };
+    const req = {} as IncomingMessage;
+    const answer = async (selection: { category: string; sort: 'desc' | null; limit: number }) =>
+      (await PRODUCTS_ROUTES.category.answer(selection, parts, req)) as Answer;
+    const selection = { category: 'jewelery', sort: 'desc', limit: 3 } as const;
+    const first = await answer(selection);
+    expect((await answer(selection)).body).toBe(first.body);
     // Every unknown name shares one body; a limit past the category's size is no limit.
-    expect((await views.get({ ...view, name: 'a' })).body).toBe((await views.get({ ...view, name: 'b' })).body);
-    const all = await views.get({ ...view, sort: null, limit: 4 });
-    expect((await views.get({ ...view, sort: null, limit: 400 })).body).toBe(all.body);
+    expect((await answer({ ...selection, category: 'a' })).body).toBe((await answer({ ...selection, category: 'b' })).body);
+    const all = await answer({ ...selection, sort: null, limit: 4 });
+    expect((await answer({ ...selection, sort: null, limit: 400 })).body).toBe(all.body);
+    // Fresh as the list is, to the millisecond: what the response cache keeps it by.
+    const list = await catalogue.listProducts();
+    expect(first.freshness).toEqual({ storedAt: list.storedAt, freshUntil: list.freshUntil });
 
     upstream.setProducts(FIXTURE_PRODUCTS.slice(0, 7));
     clock.advanceSeconds(301);
     await catalogue.listProducts();
     await catalogue.settled();
-    const refilled = await views.get(view);
+    const refilled = await answer(selection);
     expect(refilled.body).not.toBe(first.body);
     expect(JSON.parse(bytesOf(refilled.body.identity).toString('utf8'))).toMatchObject([{ id: 7 }, { id: 6 }, { id: 5 }]);
   });
