@@ -155,7 +155,18 @@ export async function buildServer(config: Config, dependencies: ServerDependenci
     ...(tracing && { onLookup: tracing.cacheLookedUp }),
   });
   const mountCached = cachedRouteMount({ caching, responses, logger });
-  const parts = { config, catalogue, source, caching, mountCached, logger, metrics, now, staticDir, renderer: await loadPageRenderer(staticDir) };
+  const parts = {
+    config,
+    catalogue,
+    source,
+    caching,
+    mountCached,
+    logger,
+    metrics,
+    now,
+    staticDir,
+    renderer: await loadPageRenderer(staticDir),
+  };
   // Each slice from its dependencies (http/slice.ts), in mounting order: under /api the products' routes before
   // the photo's (a category named `image` is a category); at the root the pages, which take every path, last.
   const slices: Slice[] = [

@@ -100,7 +100,9 @@ describe('one cached route, one object: Express’s handler and what the respons
       read: ({ url }) => url,
       answer: (url) =>
         Promise.resolve(
-          url.endsWith('?down') ? { status: 503, type: 'html' as const, body: '<p>down</p>', retryAfterSeconds: 30 } : answerFor(url, FRESH),
+          url.endsWith('?down')
+            ? { status: 503, type: 'html' as const, body: '<p>down</p>', retryAfterSeconds: 30 }
+            : answerFor(url, FRESH),
         ),
     };
     const site = await serve((router) => void mounter(kept)(router, [page], null), '');

@@ -109,7 +109,11 @@ export function cachedRouteMount({
     routes.map((route) => {
       const api = route.scope === 'api';
       const { variesBy } = route;
-      const kept = { pattern: `${api ? API_BASE : ''}${route.path}`, api, ...(variesBy && { variesBy: (req: IncomingMessage) => variesBy(req, parts) }) };
+      const kept = {
+        pattern: `${api ? API_BASE : ''}${route.path}`,
+        api,
+        ...(variesBy && { variesBy: (req: IncomingMessage) => variesBy(req, parts) }),
+      };
       const handler = readingRequest(route, async (input, req, res) => {
         const answer = await route.answer(input, parts, req);
         if (!('status' in answer)) {

@@ -457,7 +457,12 @@ describe('what the response cache keeps', () => {
     site.keep('/pages/b', page('b', undefined), { headers: {} });
     site.keep('/pages/c', page('c', { storedAt: site.now() - 60_000, freshUntil: site.now() }), { headers: {} });
     expect((await send(site.server, { path: '/pages/a', headers: { Accept: 'image/avif' } })).body.toString()).toBe('<p>a</p>');
-    for (const [path, accept] of [['/pages/a', 'image/webp'], ['/pages/a/', 'image/avif'], ['/pages/b', ''], ['/pages/c', '']] as const)
+    for (const [path, accept] of [
+      ['/pages/a', 'image/webp'],
+      ['/pages/a/', 'image/avif'],
+      ['/pages/b', ''],
+      ['/pages/c', ''],
+    ] as const)
       await send(site.server, { path, headers: { Accept: accept } });
     await send(site.server, { method: 'POST', path: '/pages/a', headers: { Accept: 'image/avif' } });
     // Fresh until the moment its entry stops being fresh; from then on Express's, which serves the stale copy.

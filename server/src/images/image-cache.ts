@@ -194,7 +194,6 @@ export function createImageCache(options: ImageCacheOptions): ImageCache {
       return { image, cacheStatus: 'MISS', ageSeconds: 0, ...freshness(checked.record) };
     },
 
-
     async settled() {
       await Promise.allSettled([...checks.values(), ...downloads.values(), ...resizes.values()]);
     },

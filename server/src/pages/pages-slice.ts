@@ -148,7 +148,11 @@ function staler(entry: CacheEntry<unknown>, other: CacheEntry<unknown> | undefin
  * A rendered page as a cached answer: its bytes, with the freshness of the catalogue entries it was rendered from;
  * one the response cache may keep when the page cache keeps it too (a page's own route, not a search's).
  */
-function htmlAnswer(page: EncodedBody, { cacheStatus, ageSeconds, freshForSeconds, storedAt, freshUntil }: CacheEntry<unknown>, keep: boolean): Answer {
+function htmlAnswer(
+  page: EncodedBody,
+  { cacheStatus, ageSeconds, freshForSeconds, storedAt, freshUntil }: CacheEntry<unknown>,
+  keep: boolean,
+): Answer {
   return {
     body: page,
     contentType: HTML_CONTENT_TYPE,

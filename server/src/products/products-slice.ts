@@ -18,10 +18,9 @@ const LIST_BODIES_MAX_BYTES = 24 * 1024 * 1024;
 
 /** The JSON API's product routes (products-routes.ts), mounted under `/api`, each answered from the cached catalogue. */
 export function createProductsSlice({ catalogue, mountCached }: ProductsSliceOptions): Slice {
-  const { list, search, categories, category, product } = PRODUCTS_ROUTES;
   const router = Router();
   mountApiRoute(router, CATEGORY_NAME_MISSING_ROUTE, () => undefined);
-  // In Express's order (products-routes.ts): the list first, `:id` last.
-  mountCached(router, [list, search, categories, category, product], { catalogue, bodies: createDerivedBodyCache(LIST_BODIES_MAX_BYTES) });
+  // In the order products-routes.ts lists them, Express's: the list first, `:id` last. A new route is a new entry there.
+  mountCached(router, Object.values(PRODUCTS_ROUTES), { catalogue, bodies: createDerivedBodyCache(LIST_BODIES_MAX_BYTES) });
   return { mount: 'api', router, close: () => undefined };
 }
