@@ -56,7 +56,7 @@ export interface UncachedAnswer {
  * A cached route, one object: the route (path, reading, operation), which side of the app it is on, what it answers
  * for what it read — made from the parts its slice hands over when mounting (the catalogue, a body cache) — what
  * that answer varies by besides its URL, and its messages for the catalogue's failures. Express's handler and what
- * the response cache keeps are both made from it (mountCachedRoutes): the route is written in one place.
+ * the response cache keeps are both made from it (cachedRouteMount): the route is written in one place.
  */
 export interface CachedRoute<Input, Parts> extends Route<Input> {
   /** `api`: under API_BASE, rate limited, CORS, other methods a 405. `site`: at the root (a page). */
@@ -64,7 +64,7 @@ export interface CachedRoute<Input, Parts> extends Route<Input> {
   /** What the route answers; may wait for the catalogue (a miss, a stale copy). */
   answer(input: Input, parts: Parts, req: IncomingMessage): Promise<Answer | UncachedAnswer>;
   /** What the answer depends on besides its URL and `Accept-Encoding` (the response cache keeps one per value). */
-  variesBy?(req: IncomingMessage, parts: Parts): string;
+  readonly variesBy?: (req: IncomingMessage, parts: Parts) => string;
   /** The messages of the catalogue's failures (failure-answers.ts); none: Express's 500. */
   readonly failures?: Readonly<Record<Failure, string>>;
 }

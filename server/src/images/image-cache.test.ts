@@ -59,9 +59,7 @@ describe('the image cache', () => {
     const { cache, fetches, resizes, advance } = await setUp();
     const burst = await Promise.all(Array.from({ length: 8 }, () => cache.variant('photo-1', 320, 'avif')));
     const image = burst[0]!.image;
-    expect(burst).toEqual(
-      Array(8).fill({ image, cacheStatus: 'MISS', ageSeconds: 0, storedAt: expect.any(Number), freshUntil: expect.any(Number) }),
-    );
+    for (const answer of burst) expect(answer).toMatchObject({ image, cacheStatus: 'MISS', ageSeconds: 0 });
     // Fresh for the TTL from when the source gave the original, which the variants share.
     expect(burst[0]!.freshUntil - burst[0]!.storedAt).toBe(HOUR_MS);
     expect(burst.every((answer) => answer.image === image)).toBe(true);

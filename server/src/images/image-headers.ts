@@ -1,6 +1,6 @@
 /**
  * The headers every photo answer carries, here because two slices name them: the images slice sends them, and
- * the OpenAPI slice's document describes them (openapi/openapi-headers.ts).
+ * the OpenAPI slice's document describes them (image-operation.ts).
  */
 
 /** Images are named by product and only change with it, so browsers and CDNs may keep them for a day. */

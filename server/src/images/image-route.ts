@@ -4,6 +4,7 @@ import { parseProductId } from '@catalogue/shared/product-id';
 import type { CachedRoute } from '../http/cached-route.js';
 import type { Failure } from '../http/failure-answers.js';
 import { imageAnswer } from './image-answer.js';
+import { getProductImage } from './image-operation.js';
 import type { ProductImages } from './product-images.js';
 import { chooseVariantFormat } from './variant-format.js';
 
@@ -27,6 +28,7 @@ const PHOTO_FAILURES: Record<Failure, string> = {
 
 export const IMAGE_ROUTE: CachedRoute<PhotoRequest, ProductImages> = {
   path: '/products/:id/image',
+  operation: getProductImage,
   scope: 'api',
   read: ({ params, query }) => {
     // Ids that are not plain digits never reach the upstream, which hangs on them.

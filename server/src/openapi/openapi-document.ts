@@ -13,26 +13,24 @@ import type {
   ServerObject,
 } from 'openapi3-ts/oas31';
 import { API_ALLOW } from '../http/cors.js';
+import { IMAGE_HEADER_COMPONENTS } from '../images/image-operation.js';
 import { IMAGE_ROUTE } from '../images/image-route.js';
-import { API_BASE, openApiPath } from '../http/cached-route.js';
-import { OPENAPI_ROUTES } from './openapi-routes.js';
+import { API_BASE, openApiPath, type Route } from '../http/cached-route.js';
+import { OPENAPI_CACHE_CONTROL, OPENAPI_ROUTES } from './openapi-routes.js';
 import { FAKE_STORE_DIFFERENCES } from './fake-store-differences.js';
+import { LIST_PARAMETERS } from '../products/products-operations.js';
 import { CATEGORY_NAME_MISSING_ROUTE, PRODUCTS_ROUTES } from '../products/products-routes.js';
-import { ANY_REQUEST_RESPONSES, JSON_TYPE, PARAMETERS, RESPONSES } from './openapi-components.js';
-import { HEADERS, RATE_LIMIT_HEADERS } from './openapi-headers.js';
-import { ref } from './openapi-ref.js';
 import {
+  ANY_REQUEST_RESPONSES,
   CATEGORY_TAG,
-  categoryNameMissing,
-  getProduct,
-  getProductImage,
-  listCategories,
-  listProducts,
-  listProductsInCategory,
+  JSON_TYPE,
+  PARAMETERS,
   PRODUCT_TAG,
-  searchProducts,
-} from './openapi-product-operations.js';
-import { SCHEMAS } from './openapi-schemas.js';
+  RESPONSES,
+} from '../api-description/openapi-components.js';
+import { HEADERS, RATE_LIMIT_HEADERS } from '../api-description/openapi-headers.js';
+import { ref } from '../api-description/openapi-ref.js';
+import { SCHEMAS } from '../api-description/openapi-schemas.js';
 
 /**
  * The OpenAPI 3.1 document of `/api` (docs/api.md), served at `/api/openapi.json` and rendered at
@@ -84,6 +82,15 @@ const API_VERSION = '1.0.0';
 const FAKE_STORE = 'https://fakestoreapi.com';
 
 const ABOUT_TAG = 'About this API';
+
+/** The document's own lifetime, among the shared headers. */
+const DOCUMENT_HEADER_COMPONENTS: Record<string, HeaderObject> = {
+  CacheControlDocument: {
+    description: 'The document changes only with a deploy: kept five minutes, then revalidated by its `ETag`.',
+    required: true,
+    schema: { type: 'string', const: OPENAPI_CACHE_CONTROL },
+  },
+};
 
 const DOCUMENT_HEADERS = {
   ETag: ref('headers', 'ETag'),
@@ -162,22 +169,20 @@ export const OPENAPI_DOCUMENT: ApiDocument = {
     { name: CATEGORY_TAG, description: 'The products grouped by their `category`.' },
     { name: ABOUT_TAG, description: 'This document, as JSON and as a web page.' },
   ],
-  // Each path from its route's one declaration (http/api-route.ts), as Express mounts it.
-  paths: {
-    [openApiPath(PRODUCTS_ROUTES.list)]: { get: listProducts },
-    [openApiPath(PRODUCTS_ROUTES.search)]: { get: searchProducts },
-    [openApiPath(PRODUCTS_ROUTES.product)]: { get: getProduct },
-    [openApiPath(IMAGE_ROUTE)]: { get: getProductImage },
-    [openApiPath(PRODUCTS_ROUTES.categories)]: { get: listCategories },
-    [openApiPath(PRODUCTS_ROUTES.category)]: { get: listProductsInCategory },
-    [openApiPath(CATEGORY_NAME_MISSING_ROUTE)]: { get: categoryNameMissing },
-    [openApiPath(OPENAPI_ROUTES.document)]: { get: getOpenApiDocument },
-    [openApiPath(OPENAPI_ROUTES.referencePage)]: { get: getReferencePage },
-  },
+  // Each path and its operation from its route's one object (http/cached-route.ts).
+  paths: Object.fromEntries(
+    [
+      ...Object.values(PRODUCTS_ROUTES),
+      CATEGORY_NAME_MISSING_ROUTE,
+      IMAGE_ROUTE,
+      { ...OPENAPI_ROUTES.document, operation: getOpenApiDocument },
+      { ...OPENAPI_ROUTES.referencePage, operation: getReferencePage },
+    ].map((route: Route<unknown>) => [openApiPath(route), { get: route.operation }]),
+  ),
   components: {
     schemas: SCHEMAS,
-    parameters: PARAMETERS,
-    headers: HEADERS,
+    parameters: { ...PARAMETERS, ...LIST_PARAMETERS },
+    headers: { ...HEADERS, ...IMAGE_HEADER_COMPONENTS, ...DOCUMENT_HEADER_COMPONENTS },
     responses: RESPONSES,
   },
 };

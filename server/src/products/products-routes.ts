@@ -9,15 +9,21 @@ import type { CachedRoute, Route } from '../http/cached-route.js';
 import { encodeJsonBody, type EncodedBody } from '../http/encoded-body.js';
 import type { Failure } from '../http/failure-answers.js';
 import { parseListSelection } from './list-options.js';
+import {
+  categoryNameMissing,
+  getProduct,
+  listCategories,
+  listProducts,
+  listProductsInCategory,
+  MISSING_CATEGORY_NAME,
+  searchProducts,
+} from './products-operations.js';
 
 /** What the products' routes answer from: the cached catalogue, and the bodies cut from its list. */
 export interface ProductsParts {
   catalogue: CachedCatalogue;
   bodies: DerivedBodyCache;
 }
-
-/** `/api/products/category/` names no category; the route is there to say so rather than read `category` as an id. */
-export const MISSING_CATEGORY_NAME = 'A category name is needed: /api/products/category/{name}';
 
 /** The list, the search, the categories and a category (docs/api.md, "Errors"). */
 const LIST_FAILURES: Record<Failure, string> = {
@@ -51,8 +57,8 @@ function fromTheList<Input>({
   body,
   ...route
 }: Route<Input> & {
-  bodyKey(input: Input, list: CatalogueList): string | null;
-  body(input: Input, list: CatalogueList): Promise<EncodedBody>;
+  bodyKey: (input: Input, list: CatalogueList) => string | null;
+  body: (input: Input, list: CatalogueList) => Promise<EncodedBody>;
 }): CachedRoute<Input, ProductsParts> {
   return {
     ...route,
@@ -86,19 +92,22 @@ function selectionKey({ category, sort, limit }: ListSelection, list: CatalogueL
 const selectionBody = (selection: ListSelection, list: CatalogueList) => list.selection(selection);
 
 /**
- * The products slice's `/api` routes, each one object (http/cached-route.ts). Listed in the order Express mounts
+ * The products slice's `/api` routes, each one object (http/cached-route.ts) with its OpenAPI operation
+ * (products-operations.ts). Listed in the order Express mounts
  * them: `search`, `categories` and `category` before `:id`, so that none is read as an id and a category named
  * `image` is a category (the images slice's `/products/:id/image` comes after).
  */
 export const PRODUCTS_ROUTES = {
   list: fromTheList<ListSelection>({
     path: '/products',
+    operation: listProducts,
     read: ({ query }) => parseListSelection(query, null),
     bodyKey: selectionKey,
     body: selectionBody,
   }),
   search: fromTheList<ProductsQuery>({
     path: '/products/search',
+    operation: searchProducts,
     read: ({ query }) => parseProductsQuery(new URLSearchParams(query), 'strict'),
     // The needle as the search compares it: spellings the search reads alike share one body.
     bodyKey: ({ search, category, sort, page }) => `search|${JSON.stringify([searchNeedle(search), sort, page, category])}`,
@@ -106,12 +115,14 @@ export const PRODUCTS_ROUTES = {
   }),
   categories: fromTheList<null>({
     path: '/products/categories',
+    operation: listCategories,
     read: () => null,
     bodyKey: () => 'categories',
     body: (_nothing, list) => encodeJsonBody(list.categories),
   }),
   category: fromTheList<ListSelection>({
     path: '/products/category/:name',
+    operation: listProductsInCategory,
     // Decoded as Express decodes it (`%2F` is a slash in the name); an undecodable one never gets here (errors.ts).
     read: ({ params, query }) => parseListSelection(query, params.name ?? ''),
     bodyKey: selectionKey,
@@ -119,6 +130,7 @@ export const PRODUCTS_ROUTES = {
   }),
   product: {
     path: '/products/:id',
+    operation: getProduct,
     scope: 'api',
     // Ids that are not plain digits never reach the upstream, which hangs on them.
     read: ({ params }) => parseProductId(params.id) ?? { error: MESSAGES.invalidProductId },
@@ -130,5 +142,6 @@ export const PRODUCTS_ROUTES = {
 /** Only its 400, mounted before `:id` would read `category` as an id. */
 export const CATEGORY_NAME_MISSING_ROUTE: Route<never> = {
   path: '/products/category',
+  operation: categoryNameMissing,
   read: () => ({ error: MISSING_CATEGORY_NAME }),
 };

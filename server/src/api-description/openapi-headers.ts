@@ -1,9 +1,8 @@
-// The OpenAPI document's shared headers (openapi-document.ts): each written once, and the set each kind of answer
+// The OpenAPI document's shared headers (openapi/openapi-document.ts; a slice's own, such as an image's lifetime, are
+// written with its operation): each written once, and the set each kind of answer
 // sends listed once, shared by the operations that send it.
 import type { HeaderObject } from 'openapi3-ts/oas31';
 import { ALLOWED_METHODS, API_ALLOW, EXPOSED_HEADERS, PREFLIGHT_MAX_AGE_SECONDS } from '../http/cors.js';
-import { IMAGE_CACHE_CONTROL } from '../images/image-headers.js';
-import { OPENAPI_CACHE_CONTROL } from './openapi-routes.js';
 import { ref } from './openapi-ref.js';
 
 export const HEADERS: Record<string, HeaderObject> = {
@@ -28,16 +27,6 @@ export const HEADERS: Record<string, HeaderObject> = {
       'A resized image’s strong validator, or the weak one (`W/"…"`) of the original bytes. Send it back in `If-None-Match` to get a `304`.',
     required: true,
     schema: { type: 'string', pattern: '^(W/)?"[^"]+"$' },
-  },
-  CacheControlImage: {
-    description: 'Images are named by product and change only with it: kept for a day.',
-    required: true,
-    schema: { type: 'string', const: IMAGE_CACHE_CONTROL },
-  },
-  CacheControlDocument: {
-    description: 'The document changes only with a deploy: kept five minutes, then revalidated by its `ETag`.',
-    required: true,
-    schema: { type: 'string', const: OPENAPI_CACHE_CONTROL },
   },
   CacheControlNoStore: {
     description: 'Errors are never cached, so no cache keeps a passing failure.',

@@ -1,25 +1,47 @@
-// The operations of the products' and the photo's paths (products/products-routes.ts, images/image-route.ts), as
-// the OpenAPI document (openapi-document.ts) lists them.
+// The operations of the products' paths in the OpenAPI document, each its route's (products-routes.ts), with the
+// Fake Store list's own parameters, `limit` and `sort`.
 import { MESSAGES } from '@catalogue/shared/messages';
 import { PRODUCTS_PAGE_SIZE } from '@catalogue/shared/product-paging';
-import type { OperationObject } from 'openapi3-ts/oas31';
+import type { OperationObject, ParameterObject } from 'openapi3-ts/oas31';
 import { MALFORMED_ESCAPE } from '../http/errors.js';
 import { PRODUCTS_QUERY_ERRORS } from '@catalogue/shared/product-paging';
-import { MISSING_CATEGORY_NAME } from '../products/products-routes.js';
+import { LIST_OPTIONS_ERRORS, MAX_LIST_LIMIT } from './list-options.js';
 import {
   ANY_REQUEST_RESPONSES,
+  CATEGORY_TAG,
   errorResponse,
-  INVALID_QUERY_MESSAGES,
   JSON_TYPE,
   LIST_FAILURE_RESPONSES,
   listResponse,
-} from './openapi-components.js';
-import { CATALOGUE_HEADERS, RATE_LIMIT_HEADERS } from './openapi-headers.js';
-import { ref } from './openapi-ref.js';
-import { EXAMPLE_CATEGORIES, EXAMPLE_PRODUCT, EXAMPLE_PRODUCT_WITHOUT_RATING } from './openapi-schemas.js';
+  PRODUCT_TAG,
+} from '../api-description/openapi-components.js';
+import { CATALOGUE_HEADERS } from '../api-description/openapi-headers.js';
+import { ref } from '../api-description/openapi-ref.js';
+import { EXAMPLE_CATEGORIES, EXAMPLE_PRODUCT, EXAMPLE_PRODUCT_WITHOUT_RATING } from '../api-description/openapi-schemas.js';
 
-export const PRODUCT_TAG = 'Products';
-export const CATEGORY_TAG = 'Categories';
+/** `/api/products/category/` names no category; the route is there to say so rather than read `category` as an id. */
+export const MISSING_CATEGORY_NAME = 'A category name is needed: /api/products/category/{name}';
+
+const INVALID_QUERY_MESSAGES = Object.values(LIST_OPTIONS_ERRORS);
+
+/** The Fake Store list's parameters (list-options.ts), among the document's shared parameters. */
+export const LIST_PARAMETERS: Record<string, ParameterObject> = {
+  Limit: {
+    name: 'limit',
+    in: 'query',
+    description: `Answer only the first \`limit\` products (after sorting). A whole number from 1 to ${MAX_LIST_LIMIT}, written in digits; anything else, an empty value or \`limit\` given twice is a \`400\`. Absent: all of them.`,
+    schema: { type: 'integer', minimum: 1, maximum: MAX_LIST_LIMIT },
+    example: 5,
+  },
+  Sort: {
+    name: 'sort',
+    in: 'query',
+    description:
+      'Order by id: `asc` or `desc`. Anything else, an empty value or `sort` given twice is a `400`. Absent: the upstream’s order (the Fake Store’s is ascending id).',
+    schema: { type: 'string', enum: ['asc', 'desc'] },
+    example: 'desc',
+  },
+};
 
 export const listProducts: OperationObject = {
   operationId: 'listProducts',
@@ -67,44 +89,6 @@ export const getProduct: OperationObject = {
     ...ANY_REQUEST_RESPONSES,
     '502': errorResponse('The upstream failed and no usable copy of this product is cached.', [MESSAGES.productNotFound]),
     '504': errorResponse('The upstream did not answer in time and no usable copy of this product is cached.', [MESSAGES.productNotFound]),
-  },
-};
-
-const IMAGE_HEADERS = {
-  ETag: ref('headers', 'ImageETag'),
-  'Cache-Control': ref('headers', 'CacheControlImage'),
-  ...RATE_LIMIT_HEADERS,
-};
-
-export const getProductImage: OperationObject = {
-  operationId: 'getProductImage',
-  summary: 'A product’s image',
-  description: [
-    'The image at the URL the upstream gave for this product (never a URL a client supplies), fetched by this server, so browsers only ever talk to this origin. Each product’s `image` field is this route.',
-    '',
-    `Without \`w\`: the upstream’s bytes and content type. With \`w\`: resized to that width, in **AVIF** when \`Accept\` names \`image/avif\`, else **WebP** when it names \`image/webp\`, else the photo’s own JPEG or PNG (other formats become PNG); an SVG is sent unchanged. Every image carries a sandboxing \`Content-Security-Policy\`.`,
-  ].join('\n'),
-  tags: [PRODUCT_TAG],
-  parameters: [ref('parameters', 'ProductId'), ref('parameters', 'ImageWidth')],
-  responses: {
-    '200': {
-      description:
-        'The image, with a sandboxing `Content-Security-Policy`. A resized one also carries `Age`, `X-Cache` and `Vary: Accept` (its format follows `Accept`).',
-      headers: IMAGE_HEADERS,
-      content: { 'image/*': {} },
-    },
-    '304': { description: 'The `If-None-Match` named the current image.', headers: IMAGE_HEADERS },
-    '400': errorResponse('An id that is not made of digits; a `w` that is not one of the listed widths, empty, or given twice.', [
-      MESSAGES.invalidProductId,
-      MESSAGES.invalidImageWidth,
-    ]),
-    '404': ref('responses', 'NotFound'),
-    ...ANY_REQUEST_RESPONSES,
-    '502': errorResponse(
-      'The image cannot be had: the catalogue failed, or the image could not be fetched, is not `image/*`, is over `IMAGE_MAX_BYTES`, is on an origin `IMAGE_HOSTS` does not allow, or (resizing) is not a readable image or declares over 25 megapixels.',
-      [MESSAGES.catalogueUnavailable],
-    ),
-    '504': ref('responses', 'CatalogueTimeout'),
   },
 };
 

@@ -6,13 +6,15 @@ import { MESSAGES } from '@catalogue/shared/messages';
 import { MAX_PAGE, PRODUCTS_PAGE_SIZE } from '@catalogue/shared/product-paging';
 import { SORT_OPTIONS } from '@catalogue/shared/sort';
 import type { ParameterObject, ResponseObject } from 'openapi3-ts/oas31';
-import { LIST_OPTIONS_ERRORS, MAX_LIST_LIMIT } from '../products/list-options.js';
 import { MAX_SEARCH_CHARS } from '@catalogue/shared/product-paging';
 import { MAX_API_URL_LENGTH } from '../http/uri-too-long.js';
 import { EXAMPLE_PRODUCT, EXAMPLE_PRODUCT_WITHOUT_RATING } from './openapi-schemas.js';
 import { CATALOGUE_HEADERS, CORS_HEADERS, ERROR_HEADERS, UNREADABLE_REQUEST_HEADERS } from './openapi-headers.js';
 import { UNREADABLE_REQUEST_MESSAGES } from '../http/unreadable-requests.js';
 import { ref } from './openapi-ref.js';
+
+export const PRODUCT_TAG = 'Products';
+export const CATEGORY_TAG = 'Categories';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Responses.
@@ -114,8 +116,6 @@ export function listResponse(description: string): ResponseObject {
   };
 }
 
-export const INVALID_QUERY_MESSAGES = Object.values(LIST_OPTIONS_ERRORS);
-
 // ---------------------------------------------------------------------------------------------------------------
 // Parameters.
 
@@ -128,21 +128,6 @@ export const PARAMETERS: Record<string, ParameterObject> = {
       'The product’s id: ASCII digits only (leading zeros name the same product), at most 2^53 − 1. Anything else (`abc`, `1.5`, `-1`, `1e3`, ` 1`) is a `400` without asking the upstream.',
     schema: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
     example: 1,
-  },
-  Limit: {
-    name: 'limit',
-    in: 'query',
-    description: `Answer only the first \`limit\` products (after sorting). A whole number from 1 to ${MAX_LIST_LIMIT}, written in digits; anything else, an empty value or \`limit\` given twice is a \`400\`. Absent: all of them.`,
-    schema: { type: 'integer', minimum: 1, maximum: MAX_LIST_LIMIT },
-    example: 5,
-  },
-  Sort: {
-    name: 'sort',
-    in: 'query',
-    description:
-      'Order by id: `asc` or `desc`. Anything else, an empty value or `sort` given twice is a `400`. Absent: the upstream’s order (the Fake Store’s is ascending id).',
-    schema: { type: 'string', enum: ['asc', 'desc'] },
-    example: 'desc',
   },
   SearchText: {
     name: 'q',
