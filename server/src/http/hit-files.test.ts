@@ -1,0 +1,62 @@
+import { Session } from 'node:inspector/promises';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestSite, type TestSite } from '../testing/test-site.js';
+
+// What a cached hit runs of the project's own code, read by V8's precise coverage in this very process: the files
+// a reader follows to understand a hit, and what every hit pays for (docs/architecture.md, "Response cache").
+// scripts/bench/hit-files.mjs reads the same off the built server.
+
+const SERVER = new URL('../', import.meta.url).href;
+const SHARED = new URL('../../../shared/src/', import.meta.url).href;
+let site: TestSite;
+const session = new Session();
+
+beforeAll(async () => {
+  site = await startTestSite({ config: { LOG_LEVEL: 'info' } });
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
+});
+
+afterAll(async () => {
+  await session.post('Profiler.stopPreciseCoverage');
+  session.disconnect();
+  await site.close();
+});
+
+/** The project's files (test support and tests left out) with a function that ran while `work` did. */
+async function filesRun(work: () => Promise<unknown>): Promise<string[]> {
+  await session.post('Profiler.takePreciseCoverage'); // resets the counts
+  await work();
+  const { result } = await session.post('Profiler.takePreciseCoverage');
+  return result
+    .filter(({ url }) => (url.startsWith(SERVER) || url.startsWith(SHARED)) && !url.includes('/testing/') && !url.endsWith('.test.ts'))
+    .filter(({ functions }) => functions.some(({ ranges }) => ranges[0]!.count > 0))
+    .map(({ url }) => url.slice(url.startsWith(SERVER) ? SERVER.length : SHARED.length - 'shared/src/'.length))
+    .sort();
+}
+
+it.each(['/api/products?limit=5', '/api/products/1', '/api/products/search?q=shirt&sort=priceLowHigh', '/api/products/category/jewelery'])(
+  'answers a cached hit on %s from the response cache and the HTTP layer alone: no slice, no catalogue',
+  async (path) => {
+    const headers = { 'accept-encoding': 'gzip' };
+    // Asked until kept, and its Accept-Encoding met before (the choice is memoised: memoised-encoding.ts).
+    for (let tries = 0; tries < 3; tries += 1) await fetch(`${site.url}${path}`, { headers }).then((answer) => answer.arrayBuffer());
+    const files = await filesRun(async () => {
+      const answer = await fetch(`${site.url}${path}`, { headers });
+      expect(answer.headers.get('x-cache')).toBe('HIT');
+      await answer.arrayBuffer();
+    });
+    expect(files).toEqual([
+      'http/access-log.ts',
+      'http/answer.ts',
+      'http/cors.ts',
+      'http/memoised-encoding.ts',
+      'http/metrics.ts',
+      'http/rate-limit.ts',
+      'http/response-cache.ts',
+      'http/unreadable-requests.ts',
+      'logger.ts',
+    ]);
+  },
+);
