@@ -1,7 +1,7 @@
 import type { Product } from '@catalogue/shared/product';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import { encodeJsonBody } from '../http/encoded-body.js';
+import { encodeJsonBody } from '../bodies/encoded-body.js';
 import type { CatalogueList } from './catalogue-list.js';
 import { productSchema } from './product-schema.js';
 import { ProductNotFoundError, type ProductSource } from './product-source.js';

@@ -1,6 +1,6 @@
 import type { Product } from '@catalogue/shared/product';
 import { LOCAL_LIST_MAX_PRODUCTS, PRODUCTS_PAGE_SIZE, type ProductSearchPage, type ProductsQuery } from '@catalogue/shared/product-paging';
-import { type CompressedBody, type EncodedBody, encodeBody } from '../http/encoded-body.js';
+import { type CompressedBody, type EncodedBody, encodeBody } from '../bodies/encoded-body.js';
 import { inSpan } from '../tracing/spans.js';
 import type { CatalogueShape } from './catalogue-database.js';
 import { catalogueQueries, type ListSelection } from './catalogue-queries.js';

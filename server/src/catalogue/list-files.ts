@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { readFile, rm, stat } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
-import type { BodyBytes, EncodedBody } from '../http/answer.js';
+import type { BodyBytes, EncodedBody } from '../bodies/encoded-body.js';
 import type { CatalogueShape } from './catalogue-database.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Product } from '@catalogue/shared/product';
-import { type Failure, FailureError } from '../http/failure-answers.js';
+import { type Failure, FailureError } from '../outcomes/failure.js';
 import type { CatalogueList } from './catalogue-list.js';
 
 /** Image bytes as a source holds them, with the content type to send. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCapturingLogger } from '../testing/capturing-logger.js';
 import { createTestClock } from '@catalogue/testing/test-clock';
-import { encodeJsonBody } from '../http/encoded-body.js';
+import { encodeJsonBody } from '../bodies/encoded-body.js';
 import { ReadThroughCache } from './read-through-cache.js';
 import { bytesOf } from '../testing/body-bytes.js';
 

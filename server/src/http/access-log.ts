@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { pino } from 'pino';
 import type { Logger } from '../logger.js';
 import { answerContextOf } from './answer-context.js';
-import type { CacheStatus } from './answer.js';
+import type { CacheStatus } from '../outcomes/cache-status.js';
 
 /**
  * Probes and scrapes arrive every few seconds and would drown the visitors' requests; /metrics counts them. Traces

@@ -2,7 +2,8 @@ import type { ServerResponse } from 'node:http';
 import type { RequestHandler, Response } from 'express';
 import onHeaders from 'on-headers';
 import { requestIdFor } from '../logger.js';
-import { type CacheStatus, type RequestHeaders, requestHead } from './answer.js';
+import type { CacheStatus } from '../outcomes/cache-status.js';
+import { type RequestHeaders, requestHead } from './answer.js';
 
 /**
  * One request's answer on the Express path, as middleware works it out: the headers its answer opens with

@@ -1,40 +1,19 @@
 import { createReadStream } from 'node:fs';
 import type { ServerResponse } from 'node:http';
+import type { BodyBytes, EncodedBody } from '../bodies/encoded-body.js';
 import type { Config } from '../config.js';
-import { securityHeaders } from './security-headers.js';
+import type { CacheStatus } from '../outcomes/cache-status.js';
 import type { BodyEncoding } from './accept-encoding.js';
+import { securityHeaders } from './security-headers.js';
 
-/** Where an answer came from: a fresh copy, a fill that just ran, or a copy past its freshness. */
-export type CacheStatus = 'HIT' | 'MISS' | 'STALE';
-
-/**
- * Bytes kept in a file, not in memory: a large list's whole body, written once per fill beside its database
- * (catalogue/list-files.ts) and streamed from disk to each request.
- */
-export interface FileBytes {
-  readonly path: string;
-  readonly length: number;
-}
-
-/** One encoding's bytes: in memory (nearly every answer), or in a file. */
-export type BodyBytes = Buffer | FileBytes;
-
-/**
- * The bytes of one answer (JSON, a page's HTML, a photo), serialised and compressed once per cache fill so that a
- * cache hit only picks a buffer or a file (encoded-body.ts makes them). Declared here, with the heads it carries.
- */
-export interface EncodedBody {
-  identity: BodyBytes;
-  /** Present for content worth compressing (JSON, HTML); absent for what is compressed already (images). */
-  gzip?: BodyBytes;
-  br?: BodyBytes;
-  /** Strong validator of the identity bytes, quoted (`"…"`); the HTTP layer derives one per encoding. */
-  etag: string;
-  /**
-   * What prepareAnswer works out once for these bytes (their ETags, their heads), made on their first answer and
-   * kept with them, so that they go when the catalogue drops the body. Nothing else reads or writes it.
-   */
-  heads?: BodyHeads;
+declare module '../bodies/encoded-body.js' {
+  interface EncodedBody {
+    /**
+     * What prepareAnswer works out once for these bytes (their ETags, their heads), made on their first answer and
+     * kept with them, so that they go when the catalogue drops the body. Nothing else reads or writes it.
+     */
+    heads?: BodyHeads;
+  }
 }
 
 /** One cache entry as it stands at this moment: what any cacheable route hands over to be answered. */
@@ -168,7 +147,7 @@ interface HeadTemplate {
   ageAt: number;
 }
 
-interface BodyHeads {
+export interface BodyHeads {
   /** The identity, gzip and br ETags, for If-None-Match. */
   tags: readonly string[];
   /** By encoding sent; a handful of shapes each, found by a short scan. */

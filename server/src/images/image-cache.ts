@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ImageWidth } from '@catalogue/shared/image-widths';
 import { LRUCache } from 'lru-cache';
 import { IMAGE_NOT_MODIFIED, type UpstreamValidators, type ProductImage } from '../catalogue/product-source.js';
-import type { CacheStatus } from '../http/answer.js';
+import type { CacheStatus } from '../outcomes/cache-status.js';
 import type { Logger } from '../logger.js';
 import type { ImageResizer } from './resize-image.js';
 import type { VariantFormat } from './variant-format.js';

@@ -1,7 +1,8 @@
 import { MESSAGES } from '@catalogue/shared/messages';
 import { Router } from 'express';
 import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
-import { answerFailures, type Failure } from '../http/failure-answers.js';
+import { answerFailures } from '../http/failure-answers.js';
+import type { Failure } from '../outcomes/failure.js';
 import type { ProductSource } from '../catalogue/product-source.js';
 import type { Config } from '../config.js';
 import type { HttpCachingPolicy } from '../http/answer.js';

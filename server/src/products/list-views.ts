@@ -1,6 +1,6 @@
 import type { CachedCatalogue, CatalogueList } from '../catalogue/cached-catalogue.js';
 import { createDerivedBodyCache } from '../catalogue/derived-body-cache.js';
-import { type EncodedBody, encodeJsonBody } from '../http/encoded-body.js';
+import { type EncodedBody, encodeJsonBody } from '../bodies/encoded-body.js';
 import type { Answer } from '../http/answer.js';
 import { jsonAnswer } from './json-answer.js';
 import type { ListOptions } from './list-options.js';
