@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { pino } from 'pino';
 import type { Logger } from '../logger.js';
-import { answerContextOf } from './answer-context.js';
+import { requestContextOf as answerContextOf } from './request-context.js';
 import type { CacheStatus } from '../outcomes/cache-status.js';
 
 /**
@@ -64,7 +64,7 @@ export function logAccess(
 }
 
 /**
- * For the Express app, after answerContext (answer-context.ts), which gave the request its id: logs the request
+ * For the Express app, after requestContext (request-context.ts), which gave the request its id: logs the request
  * once its answer is complete, or aborted when the client went away first.
  */
 export function accessLog(logger: Logger): RequestHandler {

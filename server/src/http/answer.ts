@@ -86,7 +86,7 @@ export interface CorsHeaders {
 
 /**
  * The headers of one request's answer that middleware works out before any route runs — its id, its rate limit,
- * its CORS — computed once per request into this value (answer-context.ts on the Express path, the response cache
+ * its CORS — computed once per request into this value (request-context.ts on the Express path, the response cache
  * in front), never set on the response: the one writer below writes them with everything else.
  */
 export interface RequestHeaders {
@@ -114,7 +114,7 @@ export interface PreparedAnswer {
 /**
  * The headers every answer opens with, in this order: `X-Request-Id`, the security headers (with an answer's own
  * CSP, and the resource policy CORS asks for), `RateLimit`/`RateLimit-Policy`, the CORS headers. prepareAnswer
- * starts a cached answer's head with them, and answer-context.ts adds them to Express's own answers (errors, static
+ * starts a cached answer's head with them, and request-context.ts adds them to Express's own answers (errors, static
  * files, the metrics): one list for both.
  */
 export function requestHead(request: RequestHeaders, contentSecurityPolicy: string | undefined): string[] {

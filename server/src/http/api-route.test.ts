@@ -2,7 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { answerContext } from './answer-context.js';
+import { requestContext } from './request-context.js';
 import { type Answer, httpCachingPolicy } from './answer.js';
 import {
   type DeclaredRoute,
@@ -101,7 +101,7 @@ describe('one cacheable route declaration, both paths', () => {
       httpCachingPolicy({ cacheTtlSeconds: 60, staleMaxSeconds: 600 }),
     );
     expect(more).toEqual([]);
-    const app = express().use(answerContext).use('/api', router);
+    const app = express().use(requestContext).use('/api', router);
     const server = app.listen(0, '127.0.0.1');
     servers.push(server);
     await new Promise((resolve) => server.once('listening', resolve));
@@ -141,7 +141,7 @@ describe('one cacheable route declaration, both paths', () => {
       ],
       httpCachingPolicy({ cacheTtlSeconds: 60, staleMaxSeconds: 600 }),
     );
-    const app = express().use(answerContext).use(router);
+    const app = express().use(requestContext).use(router);
     const server = app.listen(0, '127.0.0.1');
     servers.push(server);
     await new Promise((resolve) => server.once('listening', resolve));
