@@ -20,7 +20,7 @@ export interface ProductsPageContent {
 
 /**
  * The product list as the request thread sees it (docs/decisions/catalogue-in-sqlite.md): its size and categories,
- * its public body, and the questions it answers with what one request needs, each from its SQLite file.
+ * its public body, and the questions asked of it, each read from its SQLite file with what one request needs.
  */
 export interface CatalogueList extends CatalogueShape {
   /** The whole public list, encoded: what `GET /api/products` answers. */

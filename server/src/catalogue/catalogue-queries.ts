@@ -12,7 +12,7 @@ export interface ListSelection {
   limit: number | null;
 }
 
-/** The questions a filled catalogue file answers, each with one or two indexed queries; JSON as it is stored. */
+/** The questions asked of a filled catalogue file, each put as one or two indexed queries; JSON as it is stored. */
 export interface CatalogueQueries {
   /** The public JSON of the products `selection` selects, `offset` and `limit` of them, in its order; and how many it selects. */
   page(selection: ProductsSelection, offset: number, limit: number): { items: string[]; total: number };

@@ -49,7 +49,7 @@ export function createDerivedBodyCache(maxBytes: number): DerivedBodyCache {
       const pending = deriving.get(key);
       if (pending?.madeFrom === madeFrom) return pending.derived;
       const derived = derive().then((body) => {
-        // A body bigger than the whole budget is answered but not kept (lru-cache refuses it).
+        // A body bigger than the whole budget is returned but not kept (lru-cache refuses it).
         if (keep) bodies.set(key, { madeFrom: new WeakRef(madeFrom), derived: body });
         return body;
       });

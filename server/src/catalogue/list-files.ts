@@ -16,7 +16,7 @@ export interface ListFiles {
   br: string;
 }
 
-/** A list written: its files, its shape and the whole list's ETag (what a fill's process answers). */
+/** A list written: its files, its shape and the whole list's ETag (what a fill's process replies). */
 export interface MadeList {
   files: ListFiles;
   shape: CatalogueShape;

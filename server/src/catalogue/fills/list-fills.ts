@@ -20,7 +20,7 @@ export type Filled =
  * The product list's fills, each in a process of its own that writes a new SQLite file and exits
  * (docs/decisions/catalogue-in-sqlite.md): the request thread never waits on the writing, all the memory the fill
  * grew goes back to the system with the process, and the list is switched to only once its file is whole. A process
- * that stops before it answers is a failed fill, said in one line with its cause: the list held is served on.
+ * that stops before it replies is a failed fill, said in one line with its cause: the list held is served on.
  */
 export interface ListFills {
   /**
@@ -57,7 +57,7 @@ export function createListFills({ logger, registry, dataDir, closeAfterMs }: Lis
   }
 
   /**
-   * Runs one fill in a process of its own, which exits once it has answered: the promise settles after it has
+   * Runs one fill in a process of its own, which exits once it has replied: the promise settles after it has
    * exited, so a fill never leaves a process behind.
    */
   function inItsOwnProcess(job: FillJob): Promise<FillOutcome> {
