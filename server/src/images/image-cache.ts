@@ -168,7 +168,8 @@ export function createImageCache(options: ImageCacheOptions): ImageCache {
     return variant;
   }
 
-  function answer(image: CachedImage, cacheStatus: CacheStatus, record: OriginalRecord): ImageEntry {
+  /** The held image as a lookup found it: how it came out, and its age since the original was last checked. */
+  function entryOf(image: CachedImage, cacheStatus: CacheStatus, record: OriginalRecord): ImageEntry {
     return { image, cacheStatus, ageSeconds: Math.max(0, Math.floor((now() - record.checkedAt) / 1000)) };
   }
 
@@ -176,7 +177,7 @@ export function createImageCache(options: ImageCacheOptions): ImageCache {
     async original(location) {
       const checked = await current(location);
       const held = bytes.get(originalKey(location));
-      if (held !== undefined && held.etag === checked.record.etag) return answer(held, checked.cacheStatus, checked.record);
+      if (held !== undefined && held.etag === checked.record.etag) return entryOf(held, checked.cacheStatus, checked.record);
       const image = await originalBytes(location, checked);
       return { image, cacheStatus: 'MISS', ageSeconds: 0 };
     },
@@ -185,7 +186,7 @@ export function createImageCache(options: ImageCacheOptions): ImageCache {
       const checked = await current(location);
       const key = variantKey(location, width, format);
       const held = bytes.get(key);
-      if (held !== undefined && held.madeFrom === checked.record.etag) return answer(held, checked.cacheStatus, checked.record);
+      if (held !== undefined && held.madeFrom === checked.record.etag) return entryOf(held, checked.cacheStatus, checked.record);
       const image = await shared(resizes, `${key} ${checked.record.etag}`, () => makeVariant(location, checked, width, format));
       return { image, cacheStatus: 'MISS', ageSeconds: 0 };
     },
@@ -194,7 +195,7 @@ export function createImageCache(options: ImageCacheOptions): ImageCache {
       const record = records.get(location);
       if (record === undefined || now() - record.checkedAt >= ttlMs) return undefined;
       const held = bytes.get(variantKey(location, width, format));
-      return held !== undefined && held.madeFrom === record.etag ? answer(held, 'HIT', record) : undefined;
+      return held !== undefined && held.madeFrom === record.etag ? entryOf(held, 'HIT', record) : undefined;
     },
 
     async settled() {

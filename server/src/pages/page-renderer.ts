@@ -55,7 +55,7 @@ export async function loadPageRenderer(staticDir: string): Promise<PageRenderer 
   return { template, render: checked(render as RenderPage) };
 }
 
-/** The renderer's answer, checked: a wrong shape is a bug in the build, answered as a 500, never half a page. */
+/** The renderer's result, checked: a wrong shape is a bug in the build, answered as a 500, never half a page. */
 function checked(render: RenderPage): RenderPage {
   return async (request) => {
     const result = await render(request);
