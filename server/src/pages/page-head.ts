@@ -1,7 +1,7 @@
 import { type ImageWidth, imageVariantUrl } from '@catalogue/shared/image-widths';
 import { type PageMetaInput, pageMeta, SITE_NAME } from '@catalogue/shared/page-meta';
 import type { Product } from '@catalogue/shared/product';
-import { type ProductPhotoLayout, productPhotoSources } from '@catalogue/shared/product-photo';
+import { type ProductPhotoLayout, productPhotoSrcset } from '@catalogue/shared/product-photo';
 import { escapeHtml, escapeJsonForScript } from '../bodies/escape-html.js';
 import type { PageData } from './page-renderer.js';
 import type { PageRoute } from '@catalogue/shared/page-routes';
@@ -170,7 +170,7 @@ function leadPhoto(route: PageRoute, data: PageData): { product: Product; layout
 
 /** The same srcset and sizes as the page's `<img>` (shared/src/product-photo.ts), so the photo is fetched once. */
 function photoPreload(image: string, layout: ProductPhotoLayout): string {
-  const { srcSet, sizes } = productPhotoSources(image, layout);
+  const { srcSet, sizes } = productPhotoSrcset(image, layout);
   return `<link rel="preload" as="image" imagesrcset="${escapeHtml(srcSet)}" imagesizes="${escapeHtml(sizes)}" fetchpriority="high">`;
 }
 

@@ -8,7 +8,7 @@ export type { PageData, RenderRequest, RenderResult };
 
 /*
  * The seam with the client: `client/src/entry-server.tsx`, built by Vite into `client/dist/server/entry-server.js`,
- * renders a page from data the server already holds. The server never imports client sources; it loads the
+ * renders a page from data the server already holds. The server never imports the client's code; it loads the
  * built file once at start-up and checks what it hands back.
  */
 
