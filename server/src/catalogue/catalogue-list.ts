@@ -27,8 +27,8 @@ export interface CatalogueList extends CatalogueShape {
   readonly body: EncodedBody;
   /** One page of a search's products, encoded: what `/api/products/search` answers. */
   searchPage(query: ProductsQuery): Promise<CompressedBody>;
-  /** The list's options (`?limit&sort`, a category), encoded. */
-  selection(selection: ListSelection): Promise<CompressedBody>;
+  /** The Fake Store list's selection (`?limit&sort`, a category), encoded. */
+  selection(selection: ListSelection | ListSelectionWithNullCategory): Promise<CompressedBody>;
   /** What `/` and `/products` render with. */
   productsPage(query: ProductsQuery): Promise<ProductsPageContent>;
   /** `/sitemap.xml` (page null) or a numbered file of it; undefined when there is no such file. */
@@ -49,8 +49,14 @@ export const CLOSE_AFTER_MS = 10_000;
 const asked = <T>(question: string, work: () => Promise<T>): Promise<T> =>
   inSpan('list question', { 'catalogue.list.question': question }, work);
 
+/**
+ * @deprecated The old spelling of every category, `null`, which server/src/products/list-views.ts passes until the
+ * route rewrite of issue 42 passes `''` (ListSelection's one spelling): read as `''`. Goes with that rewrite.
+ */
+type ListSelectionWithNullCategory = Omit<ListSelection, 'category'> & { category: string | null };
+
 /** The Fake Store selection of every product, in the catalogue's order. */
-const EVERY_PRODUCT = { category: null, sort: null, limit: null } as const;
+const EVERY_PRODUCT: ListSelection = { category: '', sort: null, limit: null };
 
 /** A JSON array of products' JSON as stored. */
 const arrayOf = (items: readonly string[]): string => `[${items.join(',')}]`;
@@ -61,8 +67,8 @@ export async function openList({ files, shape, etag }: MadeList, closeAfterMs = 
   const queries = catalogueQueries(files.database, shape);
   const holds = (category: string) => category === '' || shape.categories.includes(category);
 
-  function pageOf({ page, ...selection }: ProductsQuery): { items: string[]; total: number } {
-    return queries.page(selection, (page - 1) * PRODUCTS_PAGE_SIZE, PRODUCTS_PAGE_SIZE);
+  function pageOf({ page, ...shown }: ProductsQuery): { items: string[]; total: number } {
+    return queries.page(shown, (page - 1) * PRODUCTS_PAGE_SIZE, PRODUCTS_PAGE_SIZE);
   }
 
   return {
@@ -77,7 +83,8 @@ export async function openList({ files, shape, etag }: MadeList, closeAfterMs = 
         return encodeBody(Buffer.from(`{"items":${arrayOf(items)},${tail}`, 'utf8'));
       }),
 
-    selection: (selection) => asked('selection', () => encodeBody(Buffer.from(arrayOf(queries.listed(selection)), 'utf8'))),
+    selection: ({ category, ...selection }) =>
+      asked('selection', () => encodeBody(Buffer.from(arrayOf(queries.listed({ ...selection, category: category ?? '' })), 'utf8'))),
 
     productsPage: (query) =>
       asked('productsPage', () => {
