@@ -26,6 +26,13 @@ const DESCRIBED_BY_OPENAPI = [
   'server/src/images/image-operation.ts',
 ];
 
+/**
+ * What http/ imports of the server, relative to server/src (docs/architecture.md, the zones): the folders it shares
+ * with the catalogue, and the top-level modules it needs: configuration, the logger, and the one Redis policy (its
+ * rate limit's counter, redis-rate-counter.ts, is one of that connection's two users).
+ */
+const HTTP_IMPORTS = ['http', 'bodies', 'outcomes', 'config.ts', 'logger.ts', 'redis-connection.ts'].map((path) => `./${path}`);
+
 export default tseslint.config(
   {
     ignores: ['**/dist/', '**/node_modules/', 'coverage/', 'test-results/', 'playwright-report/', '.bench/', '.docker-cache/'],
@@ -84,8 +91,10 @@ export default tseslint.config(
               message: 'The server never imports its test support.',
             },
             // The server by slice (docs/architecture.md): slices (products, images, openapi, pages, static, probes) use
-            // http/ and catalogue/, never each other; catalogue/ uses http/ and never a slice; http/ uses only the
-            // top-level modules (config, logger). The OpenAPI slice reads the declarations of the routes it describes.
+            // http/ and catalogue/, never each other; catalogue/ and http/ sit side by side, neither importing the
+            // other nor a slice, and meet in bodies/ (encoded bodies and their bytes) and outcomes/ (a lookup's cache
+            // status, a failure), which import nothing of the server; http/ uses only those and the top-level config,
+            // logger and redis-connection. The OpenAPI slice reads the declarations of the routes it describes.
             ...SERVER_SLICES.filter((slice) => slice !== 'openapi').map((slice) => ({
               target: `./server/src/${slice}`,
               from: SERVER_SLICES.filter((other) => other !== slice).map((other) => `./server/src/${other}`),
@@ -110,9 +119,26 @@ export default tseslint.config(
               message: 'The OpenAPI document’s shared parts are under every slice that describes its routes: they import none.',
             },
             {
+              target: './server/src/catalogue',
+              from: './server/src/http',
+              message: 'The catalogue never imports http/: what both need lives in bodies/ or outcomes/.',
+            },
+            {
               target: './server/src/http',
               from: [...SERVER_SLICES.map((slice) => `./server/src/${slice}`), './server/src/catalogue'],
               message: 'http/ is the layer under every slice and the catalogue: it imports neither.',
+            },
+            {
+              target: './server/src/http/!(*.test).ts',
+              from: './server/src',
+              except: HTTP_IMPORTS,
+              message: 'http/ imports only bodies/, outcomes/ and the top-level config.ts, logger.ts and redis-connection.ts.',
+            },
+            {
+              target: ['./server/src/bodies', './server/src/outcomes'],
+              from: './server/src',
+              except: ['./bodies', './outcomes'],
+              message: 'bodies/ and outcomes/ are what http/ and the catalogue share: they import nothing else of the server.',
             },
             {
               target: './client/src/features',

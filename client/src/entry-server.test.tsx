@@ -211,7 +211,7 @@ describe('render() on the server', () => {
   it('names each lazy chunk by its module’s path from the client’s root, as the build manifest does', () => {
     const chunks = Object.values(PAGES).flatMap((page) => page.chunks);
     expect(chunks.length).toBeGreaterThan(0);
-    for (const chunk of chunks) expect(existsSync(join(import.meta.dirname, '..', chunk.source)), chunk.source).toBe(true);
+    for (const chunk of chunks) expect(existsSync(join(import.meta.dirname, '..', chunk.modulePath)), chunk.modulePath).toBe(true);
   });
 
   it('renders the same markup for the same page whatever theme the visitor chose', async () => {

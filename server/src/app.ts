@@ -1,7 +1,7 @@
 import { MESSAGES } from '@catalogue/shared/messages';
 import express, { type Express } from 'express';
 import { accessLog } from './http/access-log.js';
-import { answerContext } from './http/answer-context.js';
+import { requestContext } from './http/request-context.js';
 import { API_BASE } from './http/cached-route.js';
 import { answerUnexpectedError } from './http/errors.js';
 import { refuseLongUrls } from './http/uri-too-long.js';
@@ -36,9 +36,9 @@ export function createApp({ config, logger, metrics, rateLimit, cors, slices }: 
   // (`true`) would take the left-most X-Forwarded-For entry, which any client can write.
   app.set('trust proxy', config.trustProxy ? 1 : false);
 
-  // The request's id and AnswerContext first: the middleware after it computes into it, and the one writer
-  // writes its headers (http/answer-context.ts).
-  app.use(answerContext);
+  // The request's id and RequestContext first: the middleware after it computes into it, and the one writer
+  // writes its headers (http/request-context.ts).
+  app.use(requestContext);
   app.use(accessLog(logger));
   app.use(metrics.recordRequests);
   app.get('/metrics', async (_req, res) => {

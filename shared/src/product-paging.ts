@@ -1,6 +1,7 @@
+import { productsInCategory } from './categories.js';
 import type { Product } from './product.js';
 import { PAGE_PATHS, PRODUCTS_PARAMS } from './routes.js';
-import { isSortOption, type ProductsSelection, SORT_OPTIONS } from './sort.js';
+import { COMPARATORS, isSortOption, searchNeedle, SORT_OPTIONS, type SortOption } from './sort.js';
 
 /**
  * The products list is shown one page at a time (docs/product.md, "Products"): 24 cards, six full rows at four
@@ -30,10 +31,37 @@ export interface ProductSearchPage {
   catalogueSize: number;
 }
 
-/** What the products list shows, `?q&category&sort&page`: the selection, and which page of it. */
-export interface ProductsQuery extends ProductsSelection {
+/**
+ * What the products list shows, `?q&category&sort&page` (docs/product.md, "Products"): the one type of it for the
+ * page, the search API, the server's render and the browser's toolbar alike; where the page is not in question
+ * (the toolbar, the filter rule) it is `Omit<ProductsQuery, 'page'>`. The Fake Store's own list (`/api/products?limit&sort`,
+ * a category's list) asks something else, by id order and a count rather than by search, sort and page: that is the
+ * catalogue's ListSelection (server/src/catalogue/catalogue-queries.ts), the one other type for what the list shows.
+ * Both spell "every category" `''`, as the URL does by having no `category` or an empty one.
+ */
+export interface ProductsQuery {
+  /** Text the titles must contain, ignoring case and the ends' spaces ('' or blank: every title), as typed. */
+  search: string;
+  /** A category's exact name (shared/src/categories.ts); '' for every category. */
+  category: string;
+  sort: SortOption;
   /** 1-based. */
   page: number;
+}
+
+/**
+ * The products list's one rule, for the browser and the server's render alike: filter by category, then by text
+ * (a case-insensitive substring of the title), then sort. Array.prototype.sort is stable, so ties keep the
+ * catalogue's order. Never mutates its input.
+ */
+export function filterAndSortProducts<T extends Product>(
+  products: readonly T[],
+  { category = '', search = '', sort = 'none' }: Partial<Omit<ProductsQuery, 'page'>>,
+): T[] {
+  const inCategory = category === '' ? products : productsInCategory(products, category);
+  const needle = searchNeedle(search);
+  const filtered = needle ? inCategory.filter((product) => product.title.toLocaleLowerCase().includes(needle)) : [...inCategory];
+  return sort === 'none' ? filtered : filtered.sort(COMPARATORS[sort]);
 }
 
 /** How many pages `total` products fill: at least one, which says "No products found." when empty. */

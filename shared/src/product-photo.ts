@@ -52,7 +52,7 @@ const PHOTO_SIZES: Record<ProductPhotoLayout, string> = {
 const FALLBACK_WIDTH = 640;
 
 /** The `src`, `srcset` and `sizes` of a photo whose image route is `src` (`/api/products/{id}/image`). */
-export function productPhotoSources(src: string, layout: ProductPhotoLayout): { src: string; srcSet: string; sizes: string } {
+export function productPhotoSrcset(src: string, layout: ProductPhotoLayout): { src: string; srcSet: string; sizes: string } {
   return {
     src: imageVariantUrl(src, FALLBACK_WIDTH),
     srcSet: IMAGE_WIDTHS.map((width) => `${imageVariantUrl(src, width)} ${width}w`).join(', '),

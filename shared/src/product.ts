@@ -15,7 +15,7 @@ export const ratingSchema = z
   .meta({ description: 'Missing where the upstream sends none.' });
 
 /**
- * The shape a product must have before the server caches or serves it, applied to upstream answers and to the
+ * The shape a product must have before the server caches or serves it, applied to upstream responses and to the
  * embedded catalogue alike: neither is trusted. Unknown extra fields are dropped (zod's default `strip`), so nothing
  * the upstream adds leaks to clients unchecked; `rating` may be missing; any string is a title, however long.
  */

@@ -3,7 +3,7 @@ import { useHydrated } from '../hooks/use-hydrated';
 import { useThemeMode } from '../lib/theme-mode';
 import { StyledIconButton } from './icon-button';
 
-/** Hidden, its place kept, until the app can answer it: nothing in the bar moves when it appears. */
+/** Hidden, its place kept, until the app can respond to it: nothing in the bar moves when it appears. */
 const StyledToggle = styled(StyledIconButton)<{ $ready: boolean }>`
   visibility: ${({ $ready }) => ($ready ? 'visible' : 'hidden')};
 `;

@@ -2,7 +2,7 @@ import { useCallback, useSyncExternalStore } from 'react';
 
 /**
  * The server knows no viewport: its HTML is rendered as if no query matched, and the browser re-renders with
- * the real answer right after hydration (useSyncExternalStore's server snapshot), so the two never mismatch.
+ * the real value right after hydration (useSyncExternalStore's server snapshot), so the two never mismatch.
  */
 const noViewport = () => false;
 

@@ -1,10 +1,10 @@
 /**
  * A part of a page loaded on demand, in its own chunk (the home carousel, with Swiper). The server preloads the chunk
- * with the page (`source` names it in Vite's build manifest) and the browser loads it before hydrating the page, so
+ * with the page (`modulePath` names it in Vite's build manifest) and the browser loads it before hydrating the page, so
  * the page hydrates in one pass.
  */
 export interface LazyChunk<T = unknown> {
   /** The module's path in Vite's build manifest, from the client's root. */
-  readonly source: string;
+  readonly modulePath: string;
   readonly load: () => Promise<T>;
 }

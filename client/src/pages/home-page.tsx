@@ -12,7 +12,7 @@ import type { LazyChunk } from '../lib/lazy-chunk';
 
 /** The carousel, with Swiper, is home's own chunk: no other page downloads it. */
 export const galleryChunk: LazyChunk<{ ProductGallery: typeof Gallery }> = {
-  source: 'src/features/products/components/product-gallery.tsx',
+  modulePath: 'src/features/products/components/product-gallery.tsx',
   load: () => import('../features/products/components/product-gallery'),
 };
 

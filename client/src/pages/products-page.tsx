@@ -5,9 +5,14 @@ import styled from 'styled-components';
 import { categoriesOf } from '@catalogue/shared/categories';
 import { PAGE_MESSAGES } from '@catalogue/shared/messages';
 import type { Product } from '@catalogue/shared/product';
-import { LOCAL_LIST_MAX_PRODUCTS, pageItems, readProductsQuery } from '@catalogue/shared/product-paging';
+import {
+  filterAndSortProducts,
+  LOCAL_LIST_MAX_PRODUCTS,
+  pageItems,
+  type ProductsQuery,
+  readProductsQuery,
+} from '@catalogue/shared/product-paging';
 import { PRODUCTS_PARAMS } from '@catalogue/shared/routes';
-import { filterAndSortProducts } from '@catalogue/shared/sort';
 import { LoadError } from '../components/load-error';
 import { StyledLead, StyledPage, StyledPageHeader, StyledTitle } from '../components/page';
 import { Spinner } from '../components/spinner';
@@ -15,7 +20,7 @@ import { useCategories, useProducts, useProductsSearch } from '../features/produ
 import { productKeys } from '../features/products/api/product-keys';
 import { ProductGrid } from '../features/products/components/product-grid';
 import { ProductsPagination } from '../features/products/components/products-pagination';
-import { ProductsToolbar, type ToolbarValues, typedValues } from '../features/products/components/products-toolbar';
+import { ProductsToolbar, typedValues } from '../features/products/components/products-toolbar';
 import { useDocumentTitle } from '../hooks/use-document-title';
 
 const StyledCount = styled.p`
@@ -100,7 +105,7 @@ export function ProductsPage() {
    * its own entry. Each starts again at the first page. The router navigates synchronously (see main.tsx), so the
    * input can be controlled by the URL itself.
    */
-  const setParams = (changes: Partial<ToolbarValues>, replace: boolean) => {
+  const setParams = (changes: Partial<Omit<ProductsQuery, 'page'>>, replace: boolean) => {
     setSearchParams(
       (current) => {
         const next = new URLSearchParams(current);

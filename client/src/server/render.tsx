@@ -48,7 +48,7 @@ export async function render({ url, route, data }: RenderRequest): Promise<Rende
       state: serializeQueryState(queryClient, (query) => seeded.has(query.queryHash)),
       preloads: pagePreloads(
         BUILD_MANIFEST,
-        page.chunks.map((chunk) => chunk.source),
+        page.chunks.map((chunk) => chunk.modulePath),
       ),
     };
   } finally {

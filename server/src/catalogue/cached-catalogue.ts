@@ -1,7 +1,7 @@
 import type { Product } from '@catalogue/shared/product';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import { encodeJsonBody } from '../http/encoded-body.js';
+import { encodeJsonBody } from '../bodies/encoded-body.js';
 import type { CatalogueList } from './catalogue-list.js';
 import { productSchema } from './product-schema.js';
 import { ProductNotFoundError, type ProductSource } from './product-source.js';
@@ -20,7 +20,7 @@ export interface CachedCatalogueOptions {
   /** Milliseconds since the epoch; tests inject their own clock. */
   now?: () => number;
   /**
-   * A store shared with other replicas (Redis, with REDIS_URL): list and product answers are shared through it.
+   * A store shared with other replicas (Redis, with REDIS_URL): list and product copies are shared through it.
    * The catalogue closes it when it is closed.
    */
   sharedStore?: SharedStore;
@@ -30,12 +30,12 @@ export interface CachedCatalogueOptions {
 export interface CachedCatalogue {
   /** 'http' or 'embedded', for logs. */
   readonly sourceName: string;
-  /** The list: its size, categories and body, and the questions it answers (catalogue-list.ts). */
+  /** The list: its size, categories and body, and the questions asked of it (catalogue-list.ts). */
   listProducts(): Promise<CacheEntry<CatalogueList>>;
   getProduct(id: number): Promise<CacheEntry<Product>>;
   /** Whether a cached copy is held that could still be served (for readiness). */
   hasAnyCopy(): boolean;
-  /** Whether the shared store answers ('up' or 'down', for readiness), or 'off' without one. */
+  /** Whether the shared store responds ('up' or 'down', for readiness), or 'off' without one. */
   sharedCacheState(): 'up' | 'down' | 'off';
   /** Resolves when every source request started so far has settled (tests, shutdown). */
   settled(): Promise<void>;
@@ -50,7 +50,7 @@ const LIST_KEY = 'list';
  */
 const CLAIM_MARGIN_MS = 1_000;
 
-/** A product's shared copy: its JSON, which must have the shape a source answer had when it was stored. */
+/** A product's shared copy: its JSON, which must have the shape the source's value had when it was stored. */
 const productCopies = {
   encode: (product: Product) => Promise.resolve(Buffer.from(JSON.stringify(product), 'utf8')),
   decode(json: Buffer) {
@@ -102,19 +102,19 @@ export function createCachedCatalogue({ source, config, logger, now, sharedStore
   });
 
   async function getProduct(id: number): Promise<CacheEntry<Product>> {
-    const answer = await products.get(String(id), () => source.getProduct(id));
-    if (answer === null) throw new ProductNotFoundError(id);
-    return answer;
+    const entry = await products.get(String(id), () => source.getProduct(id));
+    if (entry === null) throw new ProductNotFoundError(id);
+    return entry;
   }
 
   return {
     sourceName: source.name,
 
     async listProducts() {
-      const answer = await list.get(LIST_KEY, () => source.listProducts());
+      const entry = await list.get(LIST_KEY, () => source.listProducts());
       // Only a loader that can resolve null yields null; listing never does.
-      if (answer === null) throw new Error('the product list loader resolved null');
-      return answer;
+      if (entry === null) throw new Error('the product list loader resolved null');
+      return entry;
     },
 
     getProduct,

@@ -9,7 +9,7 @@ import { toPublicProduct } from './public-product.js';
  * JSON every answer is cut from and the source's own image location, read a page at a time.
  *
  * `pos` is the product's place in the source's list (its rowid): the catalogue's order, and every sort's tie-break,
- * as filterAndSortProducts's stable sort keeps ties (shared/src/sort.ts). `name_rank` is the title's place under
+ * as filterAndSortProducts's stable sort keeps ties (shared/src/product-paging.ts). `name_rank` is the title's place under
  * the same collation as `localeCompare`, computed once here, equal for titles that compare equal. `lower_title` is
  * the title in the lower case the search rule compares (shared/src/sort.ts), and `title_trigrams` indexes it by
  * trigrams, exactly as stored (case_sensitive 1), so a needle of three characters or more is looked up through the

@@ -1,6 +1,6 @@
 import type { Product } from '@catalogue/shared/product';
 import { LOCAL_LIST_MAX_PRODUCTS, PRODUCTS_PAGE_SIZE, type ProductSearchPage, type ProductsQuery } from '@catalogue/shared/product-paging';
-import { type CompressedBody, type EncodedBody, encodeBody } from '../http/encoded-body.js';
+import { type CompressedBody, type EncodedBody, encodeBody } from '../bodies/encoded-body.js';
 import { inSpan } from '../tracing/spans.js';
 import type { CatalogueShape } from './catalogue-database.js';
 import { catalogueQueries, type ListSelection } from './catalogue-queries.js';
@@ -20,14 +20,14 @@ export interface ProductsPageContent {
 
 /**
  * The product list as the request thread sees it (docs/decisions/catalogue-in-sqlite.md): its size and categories,
- * its public body, and the questions it answers with what one request needs, each from its SQLite file.
+ * its public body, and the questions asked of it, each read from its SQLite file with what one request needs.
  */
 export interface CatalogueList extends CatalogueShape {
   /** The whole public list, encoded: what `GET /api/products` answers. */
   readonly body: EncodedBody;
   /** One page of a search's products, encoded: what `/api/products/search` answers. */
   searchPage(query: ProductsQuery): Promise<CompressedBody>;
-  /** The list's options (`?limit&sort`, a category), encoded. */
+  /** The Fake Store list's selection (`?limit&sort`, a category), encoded. */
   selection(selection: ListSelection): Promise<CompressedBody>;
   /** What `/` and `/products` render with. */
   productsPage(query: ProductsQuery): Promise<ProductsPageContent>;
@@ -50,7 +50,7 @@ const asked = <T>(question: string, work: () => Promise<T>): Promise<T> =>
   inSpan('list question', { 'catalogue.list.question': question }, work);
 
 /** The Fake Store selection of every product, in the catalogue's order. */
-const EVERY_PRODUCT = { category: null, sort: null, limit: null } as const;
+const EVERY_PRODUCT: ListSelection = { category: '', sort: null, limit: null };
 
 /** A JSON array of products' JSON as stored. */
 const arrayOf = (items: readonly string[]): string => `[${items.join(',')}]`;
@@ -61,8 +61,8 @@ export async function openList({ files, shape, etag }: MadeList, closeAfterMs = 
   const queries = catalogueQueries(files.database, shape);
   const holds = (category: string) => category === '' || shape.categories.includes(category);
 
-  function pageOf({ page, ...selection }: ProductsQuery): { items: string[]; total: number } {
-    return queries.page(selection, (page - 1) * PRODUCTS_PAGE_SIZE, PRODUCTS_PAGE_SIZE);
+  function pageOf({ page, ...shown }: ProductsQuery): { items: string[]; total: number } {
+    return queries.page(shown, (page - 1) * PRODUCTS_PAGE_SIZE, PRODUCTS_PAGE_SIZE);
   }
 
   return {

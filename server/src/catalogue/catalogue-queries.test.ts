@@ -2,7 +2,8 @@ import { generateCatalogue } from '@catalogue/testing/generated-catalogue';
 import { seededRandom } from '@catalogue/testing/seeded-random';
 import { categoriesOf } from '@catalogue/shared/categories';
 import type { Product } from '@catalogue/shared/product';
-import { filterAndSortProducts, SORT_OPTIONS } from '@catalogue/shared/sort';
+import { filterAndSortProducts } from '@catalogue/shared/product-paging';
+import { SORT_OPTIONS } from '@catalogue/shared/sort';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -114,10 +115,10 @@ describe('the catalogue in SQLite answers exactly what filterAndSortProducts doe
       for (const category of categories) {
         for (const { value: sort } of SORT_OPTIONS) {
           for (const search of needlesOf(products, seed)) {
-            const selection = { search, category, sort };
-            const expected = filterAndSortProducts(products, selection).map(({ id }) => id);
-            const whole = queries.page(selection, 0, products.length);
-            const context = JSON.stringify(selection);
+            const query = { search, category, sort };
+            const expected = filterAndSortProducts(products, query).map(({ id }) => id);
+            const whole = queries.page(query, 0, products.length);
+            const context = JSON.stringify(query);
             expect(
               whole.items.map((json) => (JSON.parse(json) as Product).id),
               context,
@@ -125,7 +126,7 @@ describe('the catalogue in SQLite answers exactly what filterAndSortProducts doe
             expect(whole.total, context).toBe(expected.length);
             // A page further in is the same slice of that order.
             expect(
-              queries.page(selection, 7, 5).items.map((json) => (JSON.parse(json) as Product).id),
+              queries.page(query, 7, 5).items.map((json) => (JSON.parse(json) as Product).id),
               context,
             ).toEqual(expected.slice(7, 12));
           }
@@ -143,8 +144,8 @@ describe('the catalogue in SQLite answers exactly what filterAndSortProducts doe
     const queries = filled(products, 'selections');
     const ids = (jsons: string[]) => jsons.map((json) => (JSON.parse(json) as Product).id);
     const byId = (direction: 1 | -1) => [...products].sort((a, b) => direction * (a.id - b.id)).map(({ id }) => id);
-    expect(ids(queries.listed({ category: null, sort: 'asc', limit: null }))).toEqual(byId(1));
-    expect(ids(queries.listed({ category: null, sort: 'desc', limit: 3 }))).toEqual(byId(-1).slice(0, 3));
+    expect(ids(queries.listed({ category: '', sort: 'asc', limit: null }))).toEqual(byId(1));
+    expect(ids(queries.listed({ category: '', sort: 'desc', limit: 3 }))).toEqual(byId(-1).slice(0, 3));
     const category = products[0]!.category;
     expect(ids(queries.listed({ category, sort: null, limit: null }))).toEqual(
       products.filter((p) => p.category === category).map(({ id }) => id),

@@ -1,21 +1,27 @@
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
-import { type ProductsSelection, searchNeedle } from '@catalogue/shared/sort';
+import type { ProductsQuery } from '@catalogue/shared/product-paging';
+import { searchNeedle } from '@catalogue/shared/sort';
 import type { CatalogueShape } from './catalogue-database.js';
 
-/** What a selection of the Fake Store's list options asks: a category's products or all, by id if asked, the first `limit`. */
+/**
+ * What the Fake Store's list asks (`/api/products?limit&sort`, `/api/products/category/{name}`): a category's products
+ * or all, by id if asked, the first `limit`. The one other type for what the list shows beside ProductsQuery
+ * (shared/src/product-paging.ts), which is the page's and the search's: this one orders by id and counts, that one
+ * searches, sorts and pages, and each reads its own URL. "Every category" is `''` in both.
+ */
 export interface ListSelection {
-  /** null: every category. */
-  category: string | null;
+  /** A category's exact name; '' for every category. */
+  category: string;
   /** By id, ascending or descending; null: the list's own order. */
   sort: 'asc' | 'desc' | null;
   /** null: every product. */
   limit: number | null;
 }
 
-/** The questions a filled catalogue file answers, each with one or two indexed queries; JSON as it is stored. */
+/** The questions asked of a filled catalogue file, each put as one or two indexed queries; JSON as it is stored. */
 export interface CatalogueQueries {
-  /** The public JSON of the products `selection` selects, `offset` and `limit` of them, in its order; and how many it selects. */
-  page(selection: ProductsSelection, offset: number, limit: number): { items: string[]; total: number };
+  /** The public JSON of the products `query` shows, `offset` and `limit` of them, in its order; and how many it shows. */
+  page(query: Omit<ProductsQuery, 'page'>, offset: number, limit: number): { items: string[]; total: number };
   /** The public JSON of the products a Fake Store selection selects, in its order. */
   listed(selection: ListSelection): string[];
   /** The ids of `limit` products from the `offset`th, in catalogue order (a sitemap file's). */
@@ -36,7 +42,7 @@ const ORDER_BY = {
   priceLowHigh: { walk: 'price, pos', sort: '+price, pos' },
   priceHighLow: { walk: 'price DESC, pos', sort: '+price DESC, pos' },
   nameAZ: { walk: 'name_rank, pos', sort: '+name_rank, pos' },
-} as const satisfies Record<ProductsSelection['sort'], { walk: string; sort: string }>;
+} as const satisfies Record<ProductsQuery['sort'], { walk: string; sort: string }>;
 
 /**
  * How many rows a walk may expect to read before `sort` is chosen instead: a walk reads about (offset + limit) ×
@@ -83,10 +89,10 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
    * `trigrams`: whether the needle is looked up in the trigram index (to gather few matches, or count them) or only
    * checked on each row read (a walk, which reads few rows when matches are dense).
    */
-  function filterOf(category: string | null, needle: string, trigrams = true): Filter {
+  function filterOf(category: string, needle: string, trigrams = true): Filter {
     const clauses: string[] = [];
     const params: SQLInputValue[] = [];
-    if (category !== null) {
+    if (category !== '') {
       const number = shape.categories.indexOf(category);
       if (number === -1) return 'none';
       clauses.push('category = ?');
@@ -119,14 +125,14 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
       .map((row) => (row as { pos: number }).pos);
   }
 
-  function totalOf(filter: Exclude<Filter, 'none'>, category: string | null, needle: string): number {
-    if (needle === '') return category === null ? shape.size : shape.categorySizes[shape.categories.indexOf(category)]!;
+  function totalOf(filter: Exclude<Filter, 'none'>, category: string, needle: string): number {
+    if (needle === '') return category === '' ? shape.size : shape.categorySizes[shape.categories.indexOf(category)]!;
     const key = JSON.stringify([category, needle]);
     let total = totals.get(key);
     if (total === undefined) {
       // A needle of one trigram over every category is counted in the trigram index alone, without reading a row.
       const sql =
-        category === null && [...needle].length === TRIGRAM
+        category === '' && [...needle].length === TRIGRAM
           ? 'SELECT count(*) AS total FROM title_trigrams WHERE title_trigrams MATCH ?'
           : `SELECT count(*) AS total FROM products ${filter.where}`;
       total = (statement(sql).get(...filter.params) as { total: number }).total;
@@ -138,14 +144,13 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
 
   return {
     page({ search, category, sort }, offset, limit) {
-      const categoryOrAll = category === '' ? null : category;
       const needle = searchNeedle(search);
-      const filter = filterOf(categoryOrAll, needle);
+      const filter = filterOf(category, needle);
       if (filter === 'none') return { items: [], total: 0 };
-      const total = totalOf(filter, categoryOrAll, needle);
+      const total = totalOf(filter, category, needle);
       if (offset >= total) return { items: [], total };
       const walk = ((offset + limit) * shape.size) / total <= WALK_MAX_ROWS;
-      const pageFilter = walk ? filterOf(categoryOrAll, needle, false) : filter;
+      const pageFilter = walk ? filterOf(category, needle, false) : filter;
       if (pageFilter === 'none') return { items: [], total };
       return { items: jsonAt(positions(pageFilter, ORDER_BY[sort][walk ? 'walk' : 'sort'], limit, offset)), total };
     },

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { type EncodedBody, encodedSize } from '../http/encoded-body.js';
+import { type EncodedBody, encodedSize } from '../bodies/encoded-body.js';
 
 /**
  * Bodies derived from a catalogue entry (a rendered page, a view of the list), each kept with the entry it was
@@ -46,7 +46,7 @@ export function createDerivedBodyCache(maxBytes: number): DerivedBodyCache {
       const pending = deriving.get(key);
       if (pending?.madeFrom === madeFrom) return pending.derived;
       const derived = derive().then((body) => {
-        // A body bigger than the whole budget is answered but not kept (lru-cache refuses it).
+        // A body bigger than the whole budget is returned but not kept (lru-cache refuses it).
         if (keep) bodies.set(key, { madeFrom: new WeakRef(madeFrom), derived: body });
         return body;
       });

@@ -29,7 +29,7 @@ const DEFAULT_MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 const DEFAULT_MAX_JSON_BYTES = 64 * 1024 * 1024;
 
 /**
- * The Fake-Store-shaped API over HTTP. Nothing it answers is trusted: statuses are interpreted here, bodies are
+ * The Fake-Store-shaped API over HTTP. Nothing it sends is trusted: statuses are interpreted here, bodies are
  * read as text and parsed here (so an HTML error page or truncated JSON is a failure, not data), and every
  * product is checked against the schema. The list, which can be tens of megabytes, is downloaded, parsed, checked
  * and written into a new SQLite file in a process of its own (fills/list-fills.ts): a fill never stalls the
@@ -103,7 +103,7 @@ export function createHttpSource({
       const { status, body } = await getJson(path);
       if (status === 404) return null;
       if (status < 200 || status > 299) throw new UpstreamError(`${baseUrl}${path} answered ${status}`);
-      // The Fake Store API answers unknown ids with 200 and `null` or an empty body.
+      // The Fake Store API responds to unknown ids with 200 and `null` or an empty body.
       if (body === undefined || body === null) return null;
       if (typeof body !== 'object' || Array.isArray(body)) throw new UpstreamError(`${baseUrl}${path} did not answer an object`);
       if (!('id' in body) || body.id === null || body.id === undefined) return null;
@@ -146,8 +146,8 @@ export function createHttpSource({
       const contentType = String(response.headers['content-type'] ?? '');
       // Passing anything else through would let the upstream put, say, an HTML page on this site's origin.
       if (!/^image\//i.test(contentType)) throw new UpstreamError(`${url} answered ${JSON.stringify(contentType)}, not an image`);
-      const answered = validatorsOf(response);
-      return { body: Buffer.from(response.data as ArrayBuffer), contentType, ...(answered && { validators: answered }) };
+      const sent = validatorsOf(response);
+      return { body: Buffer.from(response.data as ArrayBuffer), contentType, ...(sent && { validators: sent }) };
     },
 
     close: () => fills.close(),

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { readFile, rm, stat } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
-import type { BodyBytes, EncodedBody } from '../http/answer.js';
+import type { BodyBytes, EncodedBody } from '../bodies/encoded-body.js';
 import type { CatalogueShape } from './catalogue-database.js';
 
 /**
@@ -16,7 +16,7 @@ export interface ListFiles {
   br: string;
 }
 
-/** A list written: its files, its shape and the whole list's ETag (what a fill's process answers). */
+/** A list written: its files, its shape and the whole list's ETag (what a fill's process replies). */
 export interface MadeList {
   files: ListFiles;
   shape: CatalogueShape;

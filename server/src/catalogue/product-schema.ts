@@ -14,7 +14,7 @@ export function describeProductIssues(error: z.ZodError): string {
 
 /**
  * The products of a list's shared copy (JSON another replica stored, docs/scaling.md), or `undefined` when it is not
- * a list of valid products: a copy is all or nothing, as the source's answer it was made from was validated already.
+ * a list of valid products: a copy is all or nothing, as the source's value it was made from was validated already.
  */
 export function productsOfCopy(json: Uint8Array): Product[] | undefined {
   let raw: unknown;

@@ -1,5 +1,5 @@
 import type { Product } from '@catalogue/shared/product';
-import { type Failure, FailureError } from '../http/failure-answers.js';
+import { type Failure, FailureError } from '../outcomes/failure.js';
 import type { CatalogueList } from './catalogue-list.js';
 
 /** Image bytes as a source holds them, with the content type to send. */
@@ -11,7 +11,7 @@ export interface ProductImage {
 }
 
 /**
- * An HTTP upstream's `ETag` and `Last-Modified` for what it answered (an image, the list), sent back as
+ * An HTTP upstream's `ETag` and `Last-Modified` for what it sent (an image, the list), sent back as
  * `If-None-Match`/`If-Modified-Since`.
  */
 export interface UpstreamValidators {
@@ -43,14 +43,14 @@ export interface ProductSource {
   getProduct(id: number): Promise<Product | null>;
   /**
    * Fetches the image at a location this source gave in a product's `image` field. With `validators` (from an
-   * earlier answer) the request is conditional, and a source that can tell may answer IMAGE_NOT_MODIFIED.
+   * earlier response) the request is conditional, and a source that can tell may return IMAGE_NOT_MODIFIED.
    */
   getImage(location: string, validators?: UpstreamValidators): Promise<ProductImage | typeof IMAGE_NOT_MODIFIED>;
   /** Releases what the source holds (the http source's worker thread); the catalogue calls it when it is closed. */
   close?(): Promise<void>;
 }
 
-/** The source could not answer: refused, reset, 5xx, not JSON, wrong shape, or too slow (`timedOut`). */
+/** The source failed: refused, reset, 5xx, not JSON, wrong shape, or too slow (`timedOut`). */
 export class UpstreamError extends FailureError {
   readonly timedOut: boolean;
   readonly failure: Failure;
@@ -63,7 +63,7 @@ export class UpstreamError extends FailureError {
   }
 }
 
-/** The source answered definitively that there is no such product. */
+/** The source said definitively that there is no such product. */
 export class ProductNotFoundError extends FailureError {
   readonly failure = 'not-found';
 

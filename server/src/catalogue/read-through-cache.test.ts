@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createCapturingLogger } from '../testing/capturing-logger.js';
 import { createTestClock } from '@catalogue/testing/test-clock';
-import { encodeJsonBody } from '../http/encoded-body.js';
+import { encodeJsonBody } from '../bodies/encoded-body.js';
 import { ReadThroughCache } from './read-through-cache.js';
 import { bytesOf } from '../testing/body-bytes.js';
 
-/** A loader whose answers the test hands out one at a time. */
+/** A loader whose values the test hands out one at a time. */
 function controlledLoader<T>() {
   const pending: { resolve: (value: T | null) => void; reject: (error: Error) => void }[] = [];
   return {
@@ -68,7 +68,7 @@ describe('ReadThroughCache', () => {
     const loader = controlledLoader<{ n: number }>();
 
     const stale = await Promise.all([cache.get('k', loader.load), cache.get('k', loader.load)]);
-    expect(stale.map((answer) => answer?.cacheStatus)).toEqual(['STALE', 'STALE']);
+    expect(stale.map((entry) => entry?.cacheStatus)).toEqual(['STALE', 'STALE']);
     expect(stale[0]?.freshForSeconds).toBe(0);
     expect(loader.calls()).toBe(1);
 

@@ -1,7 +1,7 @@
 import NodeCache from 'node-cache';
 import type { Logger } from '../logger.js';
-import type { CacheStatus } from '../http/answer.js';
-import type { EncodedBody } from '../http/encoded-body.js';
+import type { CacheStatus } from '../outcomes/cache-status.js';
+import type { EncodedBody } from '../bodies/encoded-body.js';
 import { type LoadedValue, type SharedCopies, SharedFill } from './shared-fill.js';
 
 /** A value as the cache hands it out, with what the HTTP layer needs to describe its freshness. */
@@ -54,7 +54,7 @@ type Filled<T> = Entry<T> & Pick<LoadedValue<T>, 'from'>;
  * - older than that, or absent: a MISS that waits for the source; concurrent misses share one request.
  *
  * Failures are never stored. A definitive "does not exist" is not stored either (the key space of ids is
- * unbounded, and the upstream answers it cheaply) and evicts what was stored under that key.
+ * unbounded, and the upstream responds to it cheaply) and evicts what was stored under that key.
  */
 export class ReadThroughCache<T> {
   readonly #entries: NodeCache;
@@ -95,22 +95,22 @@ export class ReadThroughCache<T> {
     if (entry !== undefined) {
       const now = this.#now();
       const age = now - entry.storedAt;
-      if (age < this.#ttlMs) return this.#answer(entry, 'HIT', now);
+      if (age < this.#ttlMs) return this.#entryAt(entry, 'HIT', now);
       if (age < this.#usableMs) {
         this.#refreshInBackground(key, load);
-        return this.#answer(entry, 'STALE', now);
+        return this.#entryAt(entry, 'STALE', now);
       }
       this.#drop(key);
     }
     const filled = await this.#fill(key, load, (storedAt) => this.#now() - storedAt < this.#usableMs);
     if (filled === null) return null;
-    // A miss answers what the source just gave: as fresh as an answer gets, whatever the time spent preparing it.
-    if (filled.from === 'source') return this.#answer(filled, 'MISS', filled.storedAt);
+    // A miss returns what the source just gave: as fresh as an entry gets, whatever the time spent preparing it.
+    if (filled.from === 'source') return this.#entryAt(filled, 'MISS', filled.storedAt);
     // A copy another replica stored keeps its own age: a HIT while fresh, else STALE with a refresh, as if held here.
     const now = this.#now();
-    if (now - filled.storedAt < this.#ttlMs) return this.#answer(filled, 'HIT', now);
+    if (now - filled.storedAt < this.#ttlMs) return this.#entryAt(filled, 'HIT', now);
     this.#refreshInBackground(key, load);
-    return this.#answer(filled, 'STALE', now);
+    return this.#entryAt(filled, 'STALE', now);
   }
 
   /** Whether any value is held that could still be served. */
@@ -176,7 +176,8 @@ export class ReadThroughCache<T> {
     });
   }
 
-  #answer(entry: Entry<T>, cacheStatus: CacheStatus, now: number): CacheEntry<T> {
+  /** The entry as it stands at `now`: its value and body, with how the lookup came out and its age. */
+  #entryAt(entry: Entry<T>, cacheStatus: CacheStatus, now: number): CacheEntry<T> {
     const ageMs = Math.max(0, now - entry.storedAt);
     return {
       value: entry.value,

@@ -9,12 +9,12 @@ export interface RedisStoreOptions {
   /** `redis://[user:password@]host:port[/db]` or `rediss://…`, as checked by the configuration. */
   url: string;
   /**
-   * What the cached answers are answers of (the upstream's base URL, or 'embedded'): replicas proxying different
+   * What the cached copies are copies of (the upstream's base URL, or 'embedded'): replicas proxying different
    * upstreams can share one Redis without reading each other's copies.
    */
   namespace: string;
   logger: Logger;
-  /** Where the shared cache's figures are exported: its commands by outcome, and whether Redis answers. */
+  /** Where the shared cache's figures are exported: its commands by outcome, and whether Redis responds. */
   registry: Registry;
   /**
    * The longest a command may take before it counts as failed and the caller goes on without Redis. A hit from
@@ -60,7 +60,7 @@ export function createRedisStore({ url, namespace, logger, registry, commandTime
 
   const count = (command: SharedCacheCommand, outcome: 'hit' | 'miss' | 'ok' | 'taken' | 'error') => commands.inc({ command, outcome });
 
-  /** Runs one command; `undefined`, counted as an error, when Redis cannot answer it. */
+  /** Runs one command; `undefined`, counted as an error, when Redis does not respond to it. */
   async function attempt<T>(command: SharedCacheCommand, run: (redis: Redis) => Promise<T>): Promise<T | undefined> {
     const done = await connection.attempt(run);
     if (done.ok) return done.value;

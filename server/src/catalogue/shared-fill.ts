@@ -43,7 +43,7 @@ export interface SharedFillOptions<T> {
  * enough; otherwise the source, asked by one replica at a time.
  *
  * 1. A copy in the store that `accept`s (usable for a miss, fresh for a refresh) is taken as it is, with its own
- *    fill time, so the freshness and staleness rules count from the moment the source answered, on every replica.
+ *    fill time, so the freshness and staleness rules count from the moment the source responded, on every replica.
  * 2. Otherwise this replica claims the fill. Claimed: it asks the source, stores the copy (or removes it on a
  *    definitive "does not exist"), then releases the claim. Taken by another replica: it waits for that replica's
  *    copy, claiming again if the claim ends without one (the source failed there), and asks the source itself

@@ -1,14 +1,14 @@
 /**
  * A store that several replicas of the server share (Redis, when `REDIS_URL` is set): copies of validated source
- * answers with the time they were fetched, and short claims that let one replica fill a key while the others wait
+ * the source's values with the time they were fetched, and short claims that let one replica fill a key while the others wait
  * for its copy (docs/scaling.md).
  *
  * A shared store is an optimisation, never a dependency: every method settles within a bounded time and never
- * rejects. When the store cannot answer (down, slow, full) reads find nothing, writes are dropped and claims say
+ * rejects. When the store does not respond (down, slow, full) reads find nothing, writes are dropped and claims say
  * `unavailable`, so the caller falls back to its own memory and the source.
  */
 export interface SharedStore {
-  /** The copy under `key`, or `undefined` when there is none or the store cannot answer. */
+  /** The copy under `key`, or `undefined` when there is none or the store does not respond. */
   read(key: string): Promise<SharedCopy | undefined>;
   /** Keeps `copy` under `key` for `keepMs` milliseconds. */
   write(key: string, copy: SharedCopy, keepMs: number): Promise<void>;
@@ -21,7 +21,7 @@ export interface SharedStore {
   claimFill(key: string, holdMs: number): Promise<FillClaim>;
   /** Gives up this replica's claim on `key`, if it still holds it; another replica's claim is left alone. */
   releaseFill(key: string): Promise<void>;
-  /** Whether the store answered its last command (for /readyz); `true` until a command fails. */
+  /** Whether the store responded to its last command (for /readyz); `true` until a command fails. */
   readonly available: boolean;
   close(): Promise<void>;
 }
@@ -29,12 +29,12 @@ export interface SharedStore {
 export type FillClaim = 'claimed' | 'taken' | 'unavailable';
 
 /**
- * A validated source answer as replicas share it: the value's JSON (not prepared bodies) and when it was fetched.
+ * A source's validated value as replicas share it: the value's JSON (not prepared bodies) and when it was fetched.
  * Bytes, not a parsed value: a list's copy is parsed on a fill's own thread (list-fills.ts), never by the request
  * thread.
  */
 export interface SharedCopy {
   json: Buffer;
-  /** Milliseconds since the epoch when the source answered; freshness and staleness count from here, fleet-wide. */
+  /** Milliseconds since the epoch when the source responded; freshness and staleness count from here, fleet-wide. */
   storedAt: number;
 }

@@ -5,7 +5,7 @@ import axios, { type AxiosInstance, type AxiosRequestConfig, type AxiosResponse,
 import { upstreamCallSpan } from '../tracing/spans.js';
 import { type UpstreamValidators, UpstreamError } from './product-source.js';
 
-/** The most bytes to read of one answer, and the setting that says so (named in the failure, so an operator knows what to raise). */
+/** The most bytes to read of one response, and the setting that says so (named in the failure, so an operator knows what to raise). */
 export interface ByteLimit {
   bytes: number;
   setting: 'UPSTREAM_MAX_BYTES' | 'IMAGE_MAX_BYTES';
@@ -19,19 +19,20 @@ export interface ByteLimit {
 export interface UpstreamClient {
   get(url: string, responseType: 'text' | 'arraybuffer', limit: ByteLimit, config?: AxiosRequestConfig): Promise<AxiosResponse<unknown>>;
   /**
-   * `url`'s answer once its headers have come, its body read as it arrives (a fill, which never holds the body
+   * `url`'s response once its headers have come, its body read as it arrives (a fill, which never holds the body
    * whole): `chunks` fail as `get` does (the limit named, the time limit, a reset); `discard` closes a body not read.
    */
-  stream(url: string, limit: ByteLimit, config?: AxiosRequestConfig): Promise<StreamedAnswer>;
+  stream(url: string, limit: ByteLimit, config?: AxiosRequestConfig): Promise<StreamedResponse>;
   /**
-   * Whether what `url` answers is still what these validators describe: a conditional GET whose `304` is
+   * Whether what `url` sends is still what these validators describe: a conditional GET whose `304` is
    * 'not-modified' and whose 2xx is 'modified', its body left unread (the connection is closed); any other status
    * is an UpstreamError.
    */
   revalidate(url: string, validators: UpstreamValidators): Promise<'not-modified' | 'modified'>;
 }
 
-export interface StreamedAnswer {
+/** An upstream response whose body is read as it arrives: the head at once, the body in chunks. */
+export interface StreamedResponse {
   response: AxiosResponse<unknown>;
   chunks: AsyncIterable<Buffer>;
   discard: () => void;
@@ -42,7 +43,7 @@ export interface StreamedAnswer {
  * default is unbounded, so an upstream that hangs while load goes on would take a descriptor per request.
  */
 const MAX_UPSTREAM_SOCKETS = 32;
-/** Idle keep-alive connections kept per origin for the next request; the rest are closed once answered. */
+/** Idle keep-alive connections kept per origin for the next request; the rest are closed once their response is read. */
 const MAX_IDLE_UPSTREAM_SOCKETS = 8;
 
 export function createUpstreamClient(timeoutMs: number): UpstreamClient {
@@ -90,7 +91,7 @@ export function createUpstreamClient(timeoutMs: number): UpstreamClient {
     async stream(url, limit, config = {}) {
       const waits = waitingBudget(timeoutMs);
       const response = await waits.timed(request(url, 'stream', limit, config, waits.signal));
-      // Node's adapter answers a Readable, the limit enforced on it as it is read.
+      // Node's adapter resolves to a Readable, the limit enforced on it as it is read.
       const body = response.data as Readable;
       async function* chunks(): AsyncGenerator<Buffer> {
         const reading = body[Symbol.asyncIterator]();
@@ -136,7 +137,7 @@ export function conditionalHeaders(validators: UpstreamValidators | undefined): 
   };
 }
 
-/** The upstream's `ETag` and `Last-Modified` of an answer, if it gave any. */
+/** The upstream's `ETag` and `Last-Modified` of a response, if it gave any. */
 export function validatorsOf(response: AxiosResponse): UpstreamValidators | undefined {
   const { etag, 'last-modified': lastModified } = response.headers;
   const validators = {
@@ -151,7 +152,7 @@ export function isSuccess(response: AxiosResponse): boolean {
 }
 
 /**
- * The time limit of a streamed answer, spent only while waiting on the upstream (for its headers, for each chunk):
+ * The time limit of a streamed response, spent only while waiting on the upstream (for its headers, for each chunk):
  * the reader parses each chunk as it comes, and that time is the fill's, not the upstream's, so a large list parsed
  * on a busy machine is not cut where its download alone would have finished in time. An upstream that stalls or
  * drips still runs the limit out. Past it, `signal` aborts the exchange (axios's cancel: a timeout, as before).

@@ -7,7 +7,7 @@ import { createUpstreamClient } from './upstream-request.js';
 const LIMIT = { bytes: 1024 * 1024, setting: 'UPSTREAM_MAX_BYTES' } as const;
 const PIECES = 6;
 
-describe("a streamed answer's time limit", () => {
+describe("a streamed response's time limit", () => {
   // Answers `/prompt` in PIECES writes at once, and `/stalling` with one write and then nothing.
   const server = createServer((req, res) => {
     res.writeHead(200, { 'Content-Type': 'application/json' });

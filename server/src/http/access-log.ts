@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
 import { pino } from 'pino';
 import type { Logger } from '../logger.js';
-import { answerContextOf } from './answer-context.js';
-import type { CacheStatus } from './answer.js';
+import { requestContextOf as answerContextOf } from './request-context.js';
+import type { CacheStatus } from '../outcomes/cache-status.js';
 
 /**
  * Probes and scrapes arrive every few seconds and would drown the visitors' requests; /metrics counts them. Traces
@@ -64,7 +64,7 @@ export function logAccess(
 }
 
 /**
- * For the Express app, after answerContext (answer-context.ts), which gave the request its id: logs the request
+ * For the Express app, after requestContext (request-context.ts), which gave the request its id: logs the request
  * once its answer is complete, or aborted when the client went away first.
  */
 export function accessLog(logger: Logger): RequestHandler {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SECURITY_HEADERS } from './security-headers.js';
-import { type AnswerRequest, type Answer, type EncodedBody, httpCachingPolicy, prepareAnswer } from './answer.js';
+import type { EncodedBody } from '../bodies/encoded-body.js';
+import { type AnswerRequest, type Answer, httpCachingPolicy, prepareAnswer } from './answer.js';
 
 const POLICY = httpCachingPolicy({ cacheTtlSeconds: 300, staleMaxSeconds: 86400 });
 

@@ -1,40 +1,19 @@
 import { createReadStream } from 'node:fs';
 import type { ServerResponse } from 'node:http';
+import type { BodyBytes, EncodedBody } from '../bodies/encoded-body.js';
 import type { Config } from '../config.js';
-import { securityHeaders } from './security-headers.js';
+import type { CacheStatus } from '../outcomes/cache-status.js';
 import type { BodyEncoding } from './accept-encoding.js';
+import { securityHeaders } from './security-headers.js';
 
-/** Where an answer came from: a fresh copy, a fill that just ran, or a copy past its freshness. */
-export type CacheStatus = 'HIT' | 'MISS' | 'STALE';
-
-/**
- * Bytes kept in a file, not in memory: a large list's whole body, written once per fill beside its database
- * (catalogue/list-files.ts) and streamed from disk to each request.
- */
-export interface FileBytes {
-  readonly path: string;
-  readonly length: number;
-}
-
-/** One encoding's bytes: in memory (nearly every answer), or in a file. */
-export type BodyBytes = Buffer | FileBytes;
-
-/**
- * The bytes of one answer (JSON, a page's HTML, a photo), serialised and compressed once per cache fill so that a
- * cache hit only picks a buffer or a file (encoded-body.ts makes them). Declared here, with the heads it carries.
- */
-export interface EncodedBody {
-  identity: BodyBytes;
-  /** Present for content worth compressing (JSON, HTML); absent for what is compressed already (images). */
-  gzip?: BodyBytes;
-  br?: BodyBytes;
-  /** Strong validator of the identity bytes, quoted (`"…"`); the HTTP layer derives one per encoding. */
-  etag: string;
-  /**
-   * What prepareAnswer works out once for these bytes (their ETags, their heads), made on their first answer and
-   * kept with them, so that they go when the catalogue drops the body. Nothing else reads or writes it.
-   */
-  heads?: BodyHeads;
+declare module '../bodies/encoded-body.js' {
+  interface EncodedBody {
+    /**
+     * What prepareAnswer works out once for these bytes (their ETags, their heads), made on their first answer and
+     * kept with them, so that they go when the catalogue drops the body. Nothing else reads or writes it.
+     */
+    heads?: BodyHeads;
+  }
 }
 
 /** One cache entry as it stands at this moment: what any cacheable route hands over to be answered. */
@@ -118,7 +97,7 @@ export interface CorsHeaders {
 
 /**
  * The headers of one request's answer that middleware works out before any route runs — its id, its rate limit,
- * its CORS — computed once per request into this value (answer-context.ts on the Express path, the response cache
+ * its CORS — computed once per request into this value (request-context.ts on the Express path, the response cache
  * in front), never set on the response: the one writer below writes them with everything else.
  */
 export interface RequestHeaders {
@@ -146,7 +125,7 @@ export interface PreparedAnswer {
 /**
  * The headers every answer opens with, in this order: `X-Request-Id`, the security headers (with an answer's own
  * CSP, and the resource policy CORS asks for), `RateLimit`/`RateLimit-Policy`, the CORS headers. prepareAnswer
- * starts a cached answer's head with them, and answer-context.ts adds them to Express's own answers (errors, static
+ * starts a cached answer's head with them, and request-context.ts adds them to Express's own answers (errors, static
  * files, the metrics): one list for both.
  */
 export function requestHead(request: RequestHeaders, contentSecurityPolicy: string | undefined): string[] {
@@ -179,7 +158,7 @@ interface HeadTemplate {
   ageAt: number;
 }
 
-interface BodyHeads {
+export interface BodyHeads {
   /** The identity, gzip and br ETags, for If-None-Match. */
   tags: readonly string[];
   /** By encoding sent; a handful of shapes each, found by a short scan. */

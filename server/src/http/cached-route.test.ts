@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import express, { type Router } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCapturingLogger } from '../testing/capturing-logger.js';
-import { answerContext } from './answer-context.js';
+import { requestContext } from './request-context.js';
 import { type Answer, httpCachingPolicy } from './answer.js';
 import { type CachedRoute, cachedRouteMount, openApiPath, rawQueryOf } from './cached-route.js';
-import { FailureError } from './failure-answers.js';
+import { FailureError } from '../outcomes/failure.js';
 import type { KeptRoute } from './response-cache.js';
 
 describe('rawQueryOf', () => {
@@ -26,6 +26,10 @@ it('names the route for the OpenAPI document from its one path', () => {
 
 class Unavailable extends FailureError {
   readonly failure = 'unavailable';
+
+  constructor() {
+    super('down');
+  }
 }
 
 describe('one cached route, one object: Express’s handler and what the response cache keeps', () => {
@@ -45,7 +49,7 @@ describe('one cached route, one object: Express’s handler and what the respons
   async function serve(mount: (router: Router) => void, base: string) {
     const router = express.Router();
     mount(router);
-    const app = express().use(answerContext).use(base, router);
+    const app = express().use(requestContext).use(base, router);
     const server = app.listen(0, '127.0.0.1');
     servers.push(server);
     await new Promise((resolve) => server.once('listening', resolve));
@@ -69,7 +73,7 @@ describe('one cached route, one object: Express’s handler and what the respons
       read: ({ params }) => (params.word === 'bad' ? { error: 'bad word' } : (params.word ?? '')),
       answer: (input, { prefix }) => {
         asked.push(`${prefix} ${input}`);
-        return input === 'broken' ? Promise.reject(new Unavailable('down')) : Promise.resolve(answerFor(input, FRESH));
+        return input === 'broken' ? Promise.reject(new Unavailable()) : Promise.resolve(answerFor(input, FRESH));
       },
       variesBy: (req, { prefix }) => `${prefix} ${req.headers.accept}`,
       failures: { 'not-found': 'no such word', unavailable: 'the words are away', 'timed-out': 'the words are slow' },

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Config } from '../config.js';
-import { answerContextOf } from './answer-context.js';
+import { requestContextOf } from './request-context.js';
 import type { CorsHeaders } from './answer.js';
 
 /** What a script on another origin may read of an answer besides the basic headers: caching, tracing, the rate limit. */
@@ -21,7 +21,7 @@ export interface CorsPolicy {
   headersFor(origin: string | undefined): CorsHeaders;
   /**
    * For Express, in front of everything else under `/api` (the 414, the rate limit, the routes): works out the
-   * request's CORS headers into its AnswerContext (answer-context.ts; the writer sends them) and answers `OPTIONS`
+   * request's CORS headers into its RequestContext (request-context.ts; the writer sends them) and answers `OPTIONS`
    * itself, so a preflight is never rate limited nor counted.
    */
   readonly middleware: RequestHandler;
@@ -37,7 +37,7 @@ export function createCorsPolicy({ corsOrigins }: Pick<Config, 'corsOrigins'>): 
     headersFor,
     middleware: (req, res, next) => {
       const cors = headersFor(req.headers.origin);
-      answerContextOf(res).cors = cors;
+      requestContextOf(res).cors = cors;
       if (req.method !== 'OPTIONS') {
         next();
         return;

@@ -38,5 +38,5 @@ function clientErrorStatus(error: unknown): number | undefined {
 
 /** How an error's log line names its request, so it joins up with its access-log line (access-log.ts) by id. */
 export function requestFields(req: Request, res: Response) {
-  return { req: { id: res.locals.answer?.requestId, method: req.method, url: req.originalUrl } };
+  return { req: { id: res.locals.requestContext?.requestId, method: req.method, url: req.originalUrl } };
 }

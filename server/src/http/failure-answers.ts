@@ -1,17 +1,7 @@
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from '../logger.js';
+import { type Failure, FailureError } from '../outcomes/failure.js';
 import { requestFields } from './errors.js';
-
-/** What went wrong behind a route, as HTTP tells it: nothing there, its source failed, or its source was too slow. */
-export type Failure = 'not-found' | 'unavailable' | 'timed-out';
-
-/**
- * An error that says which Failure it is. The catalogue's errors (ProductNotFoundError, UpstreamError) extend it,
- * so this layer maps them to statuses without knowing the catalogue.
- */
-export abstract class FailureError extends Error {
-  abstract readonly failure: Failure;
-}
 
 const STATUS: Record<Failure, number> = { 'not-found': 404, unavailable: 502, 'timed-out': 504 };
 

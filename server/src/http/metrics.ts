@@ -75,7 +75,7 @@ export function createMetrics({ droppedLogLines = () => 0 }: MetricsOptions = {}
       const stopTimer = requestDuration.startTimer();
       res.on('finish', () => {
         stopTimer({ route: routePatternOf(req), method: req.method, status: String(res.statusCode) });
-        const cacheStatus = res.locals.answer?.cacheStatus;
+        const cacheStatus = res.locals.requestContext?.cacheStatus;
         if (cacheStatus !== undefined) cacheAnswers.inc({ status: cacheStatus });
       });
       next();

@@ -3,7 +3,7 @@ import { isIPv6 } from 'node:net';
 import { MESSAGES } from '@catalogue/shared/messages';
 import type { NextFunction, RequestHandler, Response } from 'express';
 import type { Config } from '../config.js';
-import { answerContextOf } from './answer-context.js';
+import { requestContextOf } from './request-context.js';
 import type { SharedRateCounter } from './redis-rate-counter.js';
 
 /** The length of a client's window: RATE_LIMIT_PER_MINUTE is per minute. */
@@ -27,7 +27,7 @@ export interface ApiRateLimit {
    */
   consume(req: IncomingMessage): RateLimitVerdict | Promise<RateLimitVerdict>;
   /**
-   * For Express: counts the request, puts its RateLimit headers in its AnswerContext (answer-context.ts; the
+   * For Express: counts the request, puts its RateLimit headers in its RequestContext (request-context.ts; the
    * writer sends them), and answers a JSON 429 past the limit.
    */
   readonly middleware: RequestHandler;
@@ -92,7 +92,7 @@ export function createApiRateLimit(
   }
 
   function answer(result: RateLimitVerdict, res: Response, next: NextFunction): void {
-    answerContextOf(res).rateLimit = { header: result.header, policyHeader };
+    requestContextOf(res).rateLimit = { header: result.header, policyHeader };
     if (result.allowed) {
       next();
       return;

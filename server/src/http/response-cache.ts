@@ -5,7 +5,8 @@ import { type Logger, requestIdFor } from '../logger.js';
 import type { CorsPolicy } from './cors.js';
 import type { Metrics } from './metrics.js';
 import type { ApiRateLimit, RateLimitVerdict } from './rate-limit.js';
-import { type Answer, type BodyBytes, type Freshness, type HttpCachingPolicy, prepareAnswer, writeAnswer } from './answer.js';
+import type { BodyBytes } from '../bodies/encoded-body.js';
+import { type Answer, type Freshness, type HttpCachingPolicy, prepareAnswer, writeAnswer } from './answer.js';
 import { createMemoisedEncodingChooser } from './memoised-encoding.js';
 
 /** The route an answer was kept for, as the response cache needs it to send that answer again. */

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { answerContextOf } from './answer-context.js';
+import { requestContextOf as answerContextOf } from './request-context.js';
 import { type Answer, type HttpCachingPolicy, prepareAnswer, writeAnswer } from './answer.js';
 import { createMemoisedEncodingChooser } from './memoised-encoding.js';
 
@@ -9,7 +9,7 @@ const chooseEncoding = createMemoisedEncodingChooser();
  * Sends a cached answer from an Express route (a miss, a stale copy, or anything the response cache in front
  * left to Express) by the same rule the response cache uses, prepareAnswer: choosing the encoding and comparing
  * validators are the only work done per request. The request's own headers (id, rate limit, CORS) come from its
- * AnswerContext (answer-context.ts), and the head is written whole, once.
+ * RequestContext (request-context.ts), and the head is written whole, once.
  *
  * The way for a slice's Express route to send any answer that has a validator (JSON, a page, a photo): the
  * answer gets a strong ETag per encoding and 304s for a matching If-None-Match, the same as from the response

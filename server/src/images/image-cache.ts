@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ImageWidth } from '@catalogue/shared/image-widths';
 import { LRUCache } from 'lru-cache';
 import { IMAGE_NOT_MODIFIED, type UpstreamValidators, type ProductImage } from '../catalogue/product-source.js';
-import type { CacheStatus } from '../http/answer.js';
+import type { CacheStatus } from '../outcomes/cache-status.js';
 import type { Logger } from '../logger.js';
 import type { ImageResizer } from './resize-image.js';
 import type { VariantFormat } from './variant-format.js';
@@ -172,7 +172,8 @@ export function createImageCache(options: ImageCacheOptions): ImageCache {
   /** The original's freshness, which its variants share. */
   const freshness = ({ checkedAt }: OriginalRecord) => ({ storedAt: checkedAt, freshUntil: checkedAt + ttlMs });
 
-  function answer(image: CachedImage, cacheStatus: CacheStatus, record: OriginalRecord): ImageEntry {
+  /** The held image as a lookup found it: how it came out, its age since the original was last checked, its freshness. */
+  function entryOf(image: CachedImage, cacheStatus: CacheStatus, record: OriginalRecord): ImageEntry {
     return { image, cacheStatus, ageSeconds: Math.max(0, Math.floor((now() - record.checkedAt) / 1000)), ...freshness(record) };
   }
 
@@ -180,7 +181,7 @@ export function createImageCache(options: ImageCacheOptions): ImageCache {
     async original(location) {
       const checked = await current(location);
       const held = bytes.get(originalKey(location));
-      if (held !== undefined && held.etag === checked.record.etag) return answer(held, checked.cacheStatus, checked.record);
+      if (held !== undefined && held.etag === checked.record.etag) return entryOf(held, checked.cacheStatus, checked.record);
       const image = await originalBytes(location, checked);
       return { image, cacheStatus: 'MISS', ageSeconds: 0, ...freshness(checked.record) };
     },
@@ -189,7 +190,7 @@ export function createImageCache(options: ImageCacheOptions): ImageCache {
       const checked = await current(location);
       const key = variantKey(location, width, format);
       const held = bytes.get(key);
-      if (held !== undefined && held.madeFrom === checked.record.etag) return answer(held, checked.cacheStatus, checked.record);
+      if (held !== undefined && held.madeFrom === checked.record.etag) return entryOf(held, checked.cacheStatus, checked.record);
       const image = await shared(resizes, `${key} ${checked.record.etag}`, () => makeVariant(location, checked, width, format));
       return { image, cacheStatus: 'MISS', ageSeconds: 0, ...freshness(checked.record) };
     },

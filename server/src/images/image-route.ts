@@ -2,7 +2,7 @@ import { type ImageWidth, parseImageWidth } from '@catalogue/shared/image-widths
 import { MESSAGES } from '@catalogue/shared/messages';
 import { parseProductId } from '@catalogue/shared/product-id';
 import type { CachedRoute } from '../http/cached-route.js';
-import type { Failure } from '../http/failure-answers.js';
+import type { Failure } from '../outcomes/failure.js';
 import { imageAnswer } from './image-answer.js';
 import { getProductImage } from './image-operation.js';
 import type { ProductImages } from './product-images.js';

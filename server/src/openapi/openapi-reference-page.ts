@@ -1,4 +1,4 @@
-import { escapeHtml } from '../http/escape-html.js';
+import { escapeHtml } from '../bodies/escape-html.js';
 import type {
   HeaderObject,
   MediaTypeObject,

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { encodeBody, type EncodedBody, encodeJsonBody } from '../http/encoded-body.js';
+import { encodeBody, type EncodedBody, encodeJsonBody } from '../bodies/encoded-body.js';
 import { type Answer, httpCachingPolicy } from '../http/answer.js';
 import { mountApiRoute } from '../http/cached-route.js';
 import { sendCachedAnswer } from '../http/send-answer.js';

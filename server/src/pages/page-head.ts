@@ -1,8 +1,8 @@
 import { type ImageWidth, imageVariantUrl } from '@catalogue/shared/image-widths';
 import { type PageMetaInput, pageMeta, SITE_NAME } from '@catalogue/shared/page-meta';
 import type { Product } from '@catalogue/shared/product';
-import { type ProductPhotoLayout, productPhotoSources } from '@catalogue/shared/product-photo';
-import { escapeHtml, escapeJsonForScript } from '../http/escape-html.js';
+import { type ProductPhotoLayout, productPhotoSrcset } from '@catalogue/shared/product-photo';
+import { escapeHtml, escapeJsonForScript } from '../bodies/escape-html.js';
 import type { PageData } from './page-renderer.js';
 import type { PageRoute } from '@catalogue/shared/page-routes';
 import { canonicalPath } from './page-route.js';
@@ -26,7 +26,7 @@ export interface PageHeadInput {
  * Everything a page puts at the end of its `<head>`: title and description (shared/src/page-meta.ts), canonical
  * URL, Open Graph and Twitter card, `noindex` on pages that are not content, the JSON-LD `Product` of a product
  * page, the preload of the photo that is the page's largest paint, the route's chunks and the page's styles.
- * Every value from the catalogue is escaped for where it goes (http/escape-html.ts).
+ * Every value from the catalogue is escaped for where it goes (bodies/escape-html.ts).
  */
 export function pageHead({ route, data, origin, styles, preloads }: PageHeadInput): string {
   const meta = pageMeta(metaInput(route, data));
@@ -170,7 +170,7 @@ function leadPhoto(route: PageRoute, data: PageData): { product: Product; layout
 
 /** The same srcset and sizes as the page's `<img>` (shared/src/product-photo.ts), so the photo is fetched once. */
 function photoPreload(image: string, layout: ProductPhotoLayout): string {
-  const { srcSet, sizes } = productPhotoSources(image, layout);
+  const { srcSet, sizes } = productPhotoSrcset(image, layout);
   return `<link rel="preload" as="image" imagesrcset="${escapeHtml(srcSet)}" imagesizes="${escapeHtml(sizes)}" fetchpriority="high">`;
 }
 

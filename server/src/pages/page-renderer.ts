@@ -8,7 +8,7 @@ export type { PageData, RenderRequest, RenderResult };
 
 /*
  * The seam with the client: `client/src/entry-server.tsx`, built by Vite into `client/dist/server/entry-server.js`,
- * renders a page from data the server already holds. The server never imports client sources; it loads the
+ * renders a page from data the server already holds. The server never imports the client's code; it loads the
  * built file once at start-up and checks what it hands back.
  */
 
@@ -55,7 +55,7 @@ export async function loadPageRenderer(staticDir: string): Promise<PageRenderer 
   return { template, render: checked(render as RenderPage) };
 }
 
-/** The renderer's answer, checked: a wrong shape is a bug in the build, answered as a 500, never half a page. */
+/** The renderer's result, checked: a wrong shape is a bug in the build, answered as a 500, never half a page. */
 function checked(render: RenderPage): RenderPage {
   return async (request) => {
     const result = await render(request);

@@ -24,10 +24,10 @@ const DIGITS = /^[0-9]+$/;
 
 /**
  * Reads `limit` and `sort` from a raw query string (what follows `?`, undecoded) into the selection of `category`'s
- * products (null: every category), in the list's own terms (catalogue/catalogue-queries.ts). Other parameters are
+ * products ('': every category, as ListSelection spells it), in the list's own terms (catalogue/catalogue-queries.ts). Other parameters are
  * ignored. Returns the selection, or the message of a 400.
  */
-export function parseListSelection(rawQuery: string, category: string | null): ListSelection | { error: string } {
+export function parseListSelection(rawQuery: string, category: string): ListSelection | { error: string } {
   if (rawQuery === '') return { category, sort: null, limit: null };
   const params = new URLSearchParams(rawQuery);
   const limits = params.getAll('limit');

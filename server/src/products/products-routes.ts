@@ -6,8 +6,8 @@ import type { CacheEntry, CachedCatalogue, CatalogueList, ListSelection } from '
 import type { DerivedBodyCache } from '../catalogue/derived-body-cache.js';
 import type { Answer } from '../http/answer.js';
 import type { CachedRoute, Route } from '../http/cached-route.js';
-import { encodeJsonBody, type EncodedBody } from '../http/encoded-body.js';
-import type { Failure } from '../http/failure-answers.js';
+import { encodeJsonBody, type EncodedBody } from '../bodies/encoded-body.js';
+import type { Failure } from '../outcomes/failure.js';
 import { parseListSelection } from './list-options.js';
 import {
   categoryNameMissing,
@@ -79,14 +79,14 @@ function fromTheList<Input>({
  */
 function selectionKey({ category, sort, limit }: ListSelection, list: CatalogueList): string | null {
   let size = list.size;
-  if (category !== null) {
+  if (category !== '') {
     const index = list.categories.indexOf(category);
     if (index === -1) return 'nothing';
     size = list.categorySizes[index]!;
   }
   const cut = limit !== null && limit < size ? limit : null;
-  if (category === null && sort === null && cut === null) return null;
-  return `list|sort:${sort ?? 'none'}|limit:${cut ?? 'all'}${category === null ? '' : `|name:${category}`}`;
+  if (category === '' && sort === null && cut === null) return null;
+  return `list|sort:${sort ?? 'none'}|limit:${cut ?? 'all'}${category === '' ? '' : `|name:${category}`}`;
 }
 
 const selectionBody = (selection: ListSelection, list: CatalogueList) => list.selection(selection);
@@ -101,7 +101,7 @@ export const PRODUCTS_ROUTES = {
   list: fromTheList<ListSelection>({
     path: '/products',
     operation: listProducts,
-    read: ({ query }) => parseListSelection(query, null),
+    read: ({ query }) => parseListSelection(query, ''),
     bodyKey: selectionKey,
     body: selectionBody,
   }),

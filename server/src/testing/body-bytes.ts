@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { BodyBytes } from '../http/answer.js';
+import type { BodyBytes } from '../bodies/encoded-body.js';
 
 /** One encoding's bytes of a body, whether held in memory or in a file (a large list's: catalogue/list-files.ts). */
 export function bytesOf(bytes: BodyBytes): Buffer {

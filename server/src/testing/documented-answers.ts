@@ -69,12 +69,12 @@ function pathMatchers(document: ApiDocument): { path: string; parameters: number
   const base = document.servers[0]?.url ?? '';
   return Object.keys(document.paths)
     .map((path) => {
-      const source = `${base}${path}`
+      const regexText = `${base}${path}`
         .split(/(\{[^}]+\})/)
         .map((part) => (part.startsWith('{') ? '[^/]+' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
         .join('');
       const firstParameter = path.split('/').findIndex((segment) => segment.startsWith('{'));
-      return { path, parameters: (path.match(/\{/g) ?? []).length, firstParameter, pattern: new RegExp(`^${source}/?$`, 'i') };
+      return { path, parameters: (path.match(/\{/g) ?? []).length, firstParameter, pattern: new RegExp(`^${regexText}/?$`, 'i') };
     })
     .sort((a, b) => a.parameters - b.parameters || b.firstParameter - a.firstParameter);
 }

@@ -50,8 +50,8 @@ export function createRequestTracing(): RequestTracing {
         const route = routePatternOf(req);
         if (route !== 'other') nameByRoute(span, method, route);
         span.setAttribute('http.response.status_code', res.statusCode);
-        // The catalogue's own cache (HIT, MISS, STALE) as the Express path's answer says it (http/answer-context.ts).
-        const cacheStatus = (res as Partial<Response>).locals?.answer?.cacheStatus;
+        // The catalogue's own cache (HIT, MISS, STALE) as the Express path's answer says it (http/request-context.ts).
+        const cacheStatus = (res as Partial<Response>).locals?.requestContext?.cacheStatus;
         if (cacheStatus !== undefined) span.setAttribute('catalogue.cache', cacheStatus);
         if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
         if (!res.writableFinished) span.setAttribute('catalogue.answer_cut', true);

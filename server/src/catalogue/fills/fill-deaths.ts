@@ -2,7 +2,7 @@ import { Counter, type Registry } from 'prom-client';
 import type { Logger } from '../../logger.js';
 
 /**
- * Why a fill's process stopped before it answered: out of its heap (V8 aborts past its cap,
+ * Why a fill's process stopped before it replied: out of its heap (V8 aborts past its cap,
  * NODE_OPTIONS=--max-old-space-size), killed by a signal (the kernel's out-of-memory killer sends SIGKILL), or an exit.
  */
 export type DeathCause = 'out_of_memory' | 'killed' | 'exit';

@@ -11,7 +11,7 @@ import { listBodyWriter, type ListFiles, removeListFiles } from '../list-files.j
 import { eachJsonArrayItem, jsonArrayReader } from '../json-array-items.js';
 import { describeProductIssues, productSchema } from '../product-schema.js';
 import { UpstreamError, type UpstreamValidators } from '../product-source.js';
-import { createUpstreamClient, isSuccess, type StreamedAnswer, validatorsOf } from '../upstream-request.js';
+import { createUpstreamClient, isSuccess, type StreamedResponse, validatorsOf } from '../upstream-request.js';
 import type { Dropped, FillFailed, FillJob, FillOutcome } from './protocol.js';
 
 /** The list being written of the valid products, and those dropped. */
@@ -75,10 +75,10 @@ async function download(
   { url, timeoutMs, maxBytes, traceHeaders }: Extract<FillJob, { op: 'fill' }>,
   list: ListWriter,
 ): Promise<Validated> {
-  let answer: StreamedAnswer;
+  let streamed: StreamedResponse;
   try {
     // The fill's process has no tracing of its own: the trace context of the fill's span is sent as it was handed over.
-    answer = await createUpstreamClient(timeoutMs).stream(
+    streamed = await createUpstreamClient(timeoutMs).stream(
       url,
       { bytes: maxBytes, setting: 'UPSTREAM_MAX_BYTES' },
       { headers: traceHeaders },
@@ -86,7 +86,7 @@ async function download(
   } catch (error) {
     return upstreamFailed(error);
   }
-  const { response, chunks, discard } = answer;
+  const { response, chunks, discard } = streamed;
   if (!isSuccess(response)) {
     discard();
     return failed(`${url} answered ${response.status}`);

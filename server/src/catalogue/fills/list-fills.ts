@@ -20,7 +20,7 @@ export type Filled =
  * The product list's fills, each in a process of its own that writes a new SQLite file and exits
  * (docs/decisions/catalogue-in-sqlite.md): the request thread never waits on the writing, all the memory the fill
  * grew goes back to the system with the process, and the list is switched to only once its file is whole. A process
- * that stops before it answers is a failed fill, said in one line with its cause: the list held is served on.
+ * that stops before it replies is a failed fill, said in one line with its cause: the list held is served on.
  */
 export interface ListFills {
   /**
@@ -57,7 +57,7 @@ export function createListFills({ logger, registry, dataDir, closeAfterMs }: Lis
   }
 
   /**
-   * Runs one fill in a process of its own, which exits once it has answered: the promise settles after it has
+   * Runs one fill in a process of its own, which exits once it has replied: the promise settles after it has
    * exited, so a fill never leaves a process behind.
    */
   function inItsOwnProcess(job: FillJob): Promise<FillOutcome> {
@@ -136,14 +136,14 @@ export function createListFills({ logger, registry, dataDir, closeAfterMs }: Lis
 
 /**
  * Starts a fill's process from its entry beside this file: the built JavaScript in production. When the server
- * itself runs from its TypeScript sources (the tests), the process imports its source through tsx, with the
- * workspaces' `source` condition as Vitest has it. Its IPC channel carries the job and the outcome by the
+ * itself runs from its TypeScript files (the tests), the process imports its TypeScript through tsx, with the
+ * workspaces' `source` export condition as Vitest has it. Its IPC channel carries the job and the outcome by the
  * structured clone (a shared copy's bytes stay bytes).
  */
 function startFillProcess(): ChildProcess {
-  const fromSource = here.endsWith('.ts');
-  const entry = new URL(`./fill-process${fromSource ? '.ts' : '.js'}`, here);
-  const execArgv = fromSource ? ['--import', import.meta.resolve('tsx'), '--conditions=source'] : [];
+  const fromTypeScript = here.endsWith('.ts');
+  const entry = new URL(`./fill-process${fromTypeScript ? '.ts' : '.js'}`, here);
+  const execArgv = fromTypeScript ? ['--import', import.meta.resolve('tsx'), '--conditions=source'] : [];
   // Not the server's own flags (an inspector's port, the soak's measuring hook): only the memory caps NODE_OPTIONS carries.
   return fork(entry, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
 }

@@ -1,5 +1,5 @@
 /**
- * What a fill's process is started with and what it answers (fill-process.ts, list-fill.ts): plain data only, as a
+ * What a fill's process is started with and what it replies (fill-process.ts, list-fill.ts): plain data only, as a
  * message crosses processes by the structured clone, which keeps no class.
  */
 import type { ListFiles, MadeList } from '../list-files.js';

@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { type ProductPhotoLayout, productPhotoSources } from '@catalogue/shared/product-photo';
+import { type ProductPhotoLayout, productPhotoSrcset } from '@catalogue/shared/product-photo';
 
 /** Space between the frame's edge and the photo. */
 const INSET = '24px';
@@ -44,14 +44,14 @@ interface ProductImageProps {
 
 /** A product photo, whole and centred in a square frame that holds its place while it loads. */
 export function ProductImage({ src, alt, layout, priority = false, className }: ProductImageProps) {
-  // The same sources the server preloads for the page's largest paint, so the photo is fetched once.
-  const sources = productPhotoSources(src, layout);
+  // The same srcset the server preloads for the page's largest paint, so the photo is fetched once.
+  const photo = productPhotoSrcset(src, layout);
   return (
     <StyledFrame className={className}>
       <img
-        src={sources.src}
-        srcSet={sources.srcSet}
-        sizes={sources.sizes}
+        src={photo.src}
+        srcSet={photo.srcSet}
+        sizes={photo.sizes}
         alt={alt}
         // The frame is square; the photo keeps its own ratio inside it (object-fit), whatever it turns out to be.
         width={400}

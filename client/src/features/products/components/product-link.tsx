@@ -16,7 +16,7 @@ function opensHere(event: MouseEvent<HTMLAnchorElement>): boolean {
 }
 
 /**
- * A link to a product's page that answers the press at once (Interaction to Next Paint, docs/performance.md,
+ * A link to a product's page that responds to the press at once (Interaction to Next Paint, docs/performance.md,
  * "Takeover and interactions" and "A slower phone"): the press only stops the browser's navigation, and the frame
  * after it is painted first; then the app opens the page, in a transition that yields to the next input, with the
  * product the link shows already in the query cache rather than under the spinner. Opening it there (the history

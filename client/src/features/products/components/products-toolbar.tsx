@@ -1,5 +1,6 @@
 import { useId, type RefObject } from 'react';
 import styled, { css } from 'styled-components';
+import type { ProductsQuery } from '@catalogue/shared/product-paging';
 import { PAGE_PATHS, PRODUCTS_PARAMS } from '@catalogue/shared/routes';
 import { isSortOption, SORT_OPTIONS, type SortOption } from '@catalogue/shared/sort';
 import { StyledButton } from '../../../components/button';
@@ -91,22 +92,12 @@ function SearchIcon() {
   );
 }
 
-/** The toolbar's three values. */
-export interface ToolbarValues {
-  search: string;
-  category: string;
-  sort: SortOption;
-}
-
-interface ProductsToolbarProps {
-  search: string;
+/** The toolbar shows and sets what the list shows but its page (ProductsQuery: `''` is every category). */
+interface ProductsToolbarProps extends Omit<ProductsQuery, 'page'> {
   onSearchChange: (search: string) => void;
-  /** The chosen category's name, or '' for all of them. */
-  category: string;
   /** The catalogue's categories, in catalogue order. */
   categories: readonly string[];
   onCategoryChange: (category: string) => void;
-  sort: SortOption;
   onSortChange: (sort: SortOption) => void;
   /** The form, for `typedValues`. */
   formRef?: RefObject<HTMLFormElement | null>;
@@ -116,7 +107,7 @@ interface ProductsToolbarProps {
  * What the toolbar's controls hold now: what the list shows, or what the visitor typed and chose in the server's page
  * before the app took it over (React keeps the values the controls hold when it hydrates them).
  */
-export function typedValues(form: HTMLFormElement): ToolbarValues {
+export function typedValues(form: HTMLFormElement): Omit<ProductsQuery, 'page'> {
   const value = (name: string) => (form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement | null)?.value ?? '';
   const sort = value(PRODUCTS_PARAMS.sort);
   return { search: value(PRODUCTS_PARAMS.search), category: value(PRODUCTS_PARAMS.category), sort: isSortOption(sort) ? sort : 'none' };

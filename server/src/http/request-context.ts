@@ -2,14 +2,15 @@ import type { ServerResponse } from 'node:http';
 import type { RequestHandler, Response } from 'express';
 import onHeaders from 'on-headers';
 import { requestIdFor } from '../logger.js';
-import { type CacheStatus, type RequestHeaders, requestHead } from './answer.js';
+import type { CacheStatus } from '../outcomes/cache-status.js';
+import { type RequestHeaders, requestHead } from './answer.js';
 
 /**
- * One request's answer on the Express path, as middleware works it out: the headers its answer opens with
- * (RequestHeaders: the id here, then the CORS and rate-limit middleware add theirs), and what the access log and
- * the metrics read once it is sent.
+ * One request on the Express path, as middleware works it out: the headers its answer opens with (RequestHeaders:
+ * the id here, then the CORS and rate-limit middleware add theirs), and what the access log and the metrics read
+ * once the answer is sent.
  */
-export interface AnswerContext extends RequestHeaders {
+export interface RequestContext extends RequestHeaders {
   /** The X-Cache of a cached answer, set by sendCachedAnswer: the access log and the metrics count by it. */
   cacheStatus: CacheStatus | undefined;
   /** Set by sendCachedAnswer before it writes a prepared answer, whose head already holds every header. */
@@ -18,41 +19,41 @@ export interface AnswerContext extends RequestHeaders {
 
 declare module 'express-serve-static-core' {
   interface Locals {
-    /** Set by answerContext, first of all middleware. */
-    answer?: AnswerContext;
+    /** Set by requestContext, first of all middleware. */
+    requestContext?: RequestContext;
   }
 }
 
 /**
  * First of the Express app's middleware: gives the request its id (one rule with the response cache, logger.ts)
- * and its AnswerContext. Nothing is set on the response here, nor by the CORS and rate-limit middleware after
+ * and its RequestContext. Nothing is set on the response here, nor by the CORS and rate-limit middleware after
  * it: a cached answer is written whole by writeAnswer (answer.ts); every other answer (errors, static files, the
  * metrics, pages' error pages) gets requestHead's headers added as its head is written (on-headers), after the
  * route's own and never in place of one the route set itself (an image's own CSP). One rule, in one place.
  */
-export const answerContext: RequestHandler = (req, res, next) => {
-  const context: AnswerContext = {
+export const requestContext: RequestHandler = (req, res, next) => {
+  const context: RequestContext = {
     requestId: requestIdFor(req),
     rateLimit: undefined,
     cors: undefined,
     cacheStatus: undefined,
     headWritten: false,
   };
-  res.locals.answer = context;
+  res.locals.requestContext = context;
   onHeaders(res, function (this: ServerResponse) {
     if (!context.headWritten) writeRequestHead(this, context);
   });
   next();
 };
 
-/** The request's AnswerContext; answerContext runs before everything that asks. */
-export function answerContextOf(res: Response): AnswerContext {
-  const context = res.locals.answer;
-  if (context === undefined) throw new Error('answerContext must be the Express app’s first middleware');
+/** The request's RequestContext; requestContext runs before everything that asks. */
+export function requestContextOf(res: Response): RequestContext {
+  const context = res.locals.requestContext;
+  if (context === undefined) throw new Error('requestContext must be the Express app’s first middleware');
   return context;
 }
 
-function writeRequestHead(res: ServerResponse, context: AnswerContext): void {
+function writeRequestHead(res: ServerResponse, context: RequestContext): void {
   const head = requestHead(context, undefined);
   for (let index = 0; index < head.length; index += 2) {
     const name = head[index]!;

@@ -1,13 +1,35 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
-import type { EncodedBody } from './answer.js';
 
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
 
-// Declared with the answer whose heads it carries (answer.ts); named here too, where bodies are made.
-export type { EncodedBody };
+/**
+ * Bytes kept in a file, not in memory: a large list's whole body, written once per fill beside its database
+ * (catalogue/list-files.ts) and streamed from disk to each request.
+ */
+export interface FileBytes {
+  readonly path: string;
+  readonly length: number;
+}
+
+/** One encoding's bytes: in memory (nearly every body), or in a file. */
+export type BodyBytes = Buffer | FileBytes;
+
+/**
+ * The bytes of one body (JSON, a page's HTML, a photo), serialised and compressed once per cache fill so that a
+ * cache hit only picks a buffer or a file. Made here and by the catalogue, which holds them; sent by the HTTP layer,
+ * which keeps what it works out once per body on the body too (`heads`, declared where it is made: http/answer.ts).
+ */
+export interface EncodedBody {
+  identity: BodyBytes;
+  /** Present for content worth compressing (JSON, HTML); absent for what is compressed already (images). */
+  gzip?: BodyBytes;
+  br?: BodyBytes;
+  /** Strong validator of the identity bytes, quoted (`"…"`); the HTTP layer derives one per encoding. */
+  etag: string;
+}
 
 /** A body compressed both ways (JSON, HTML), in memory. */
 export type CompressedBody = EncodedBody & { identity: Buffer; gzip: Buffer; br: Buffer };
