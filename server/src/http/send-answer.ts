@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { requestContextOf as answerContextOf } from './request-context.js';
+import { requestContextOf } from './request-context.js';
 import { type Answer, type HttpCachingPolicy, prepareAnswer, writeAnswer } from './answer.js';
 import { createMemoisedEncodingChooser } from './memoised-encoding.js';
 
@@ -16,7 +16,7 @@ const chooseEncoding = createMemoisedEncodingChooser();
  * cache. Express's own `etag` setting is off (app.ts), so there is no second validator mechanism.
  */
 export function sendCachedAnswer(req: Request, res: Response, answer: Answer, policy: HttpCachingPolicy): void {
-  const context = answerContextOf(res);
+  const context = requestContextOf(res);
   const prepared = prepareAnswer(
     answer,
     {
