@@ -42,9 +42,9 @@ export interface AccessRecord {
   /** Whole milliseconds from the request's arrival to its answer. */
   responseTime: number;
   /**
-   * The answer's X-Cache, if it has one. Spelt out rather than imported from http/answer.ts, since http/ imports this
-   * module and never the reverse (docs/architecture.md, "The server's import rules"); a status added there that this
-   * line does not know fails to compile where it is logged.
+   * The answer's X-Cache, if it has one. Spelt out rather than imported from http/answer.ts, since http/ imports
+   * this module and never the reverse (docs/architecture.md, "Repository layout": the import rules); a status added
+   * there that this line does not know fails to compile where it is logged.
    */
   cache: 'HIT' | 'MISS' | 'STALE' | undefined;
 }
