@@ -24,16 +24,8 @@ export function renderReferencePage(document: ApiDocument): string {
 }
 
 /** What the page follows a `$ref` into, by the components' section that holds it. */
-interface Referable {
-  parameters: ParameterObject;
-  headers: HeaderObject;
-  responses: ResponseObject;
-}
-
-function isReference(value: object): value is ReferenceObject {
-  return '$ref' in value;
-}
-
+type Referable = { parameters: ParameterObject; headers: HeaderObject; responses: ResponseObject };
+const isReference = (value: object): value is ReferenceObject => '$ref' in value;
 class ReferencePage {
   readonly #document: ApiDocument;
   readonly #base: string;
@@ -263,10 +255,7 @@ ${table}
 </section>`;
   }
 
-  /**
-   * A component the document points at with `$ref` (`#/components/responses/NotFound`), or the object itself. The
-   * section is named by the caller, so what is found has that section's type.
-   */
+  /** A component the document points at with `$ref` (`#/components/responses/NotFound`) in `section`, or the object itself. */
   #resolve<Section extends keyof Referable>(section: Section, value: Referable[Section] | ReferenceObject): Referable[Section] {
     if (!isReference(value)) return value;
     const [, , referred, name = ''] = value.$ref.split('/');
