@@ -49,7 +49,7 @@ export function readVariable<V extends Variable>(env: Record<string, string | un
   const { schema, expected, secretFile } = variable;
   const file = secretFile && env[`${name}_FILE`]?.trim();
   if (file && env[name]?.trim()) throw new ConfigError(`${name} and ${name}_FILE are both set: set one of them`);
-  const raw = file ? readSecretFile(`${name}_FILE`, file) : env[name]?.trim() || variable.default;
+  const raw = (file ? readSecretFile(`${name}_FILE`, file) : env[name])?.trim() || variable.default;
   if (raw === undefined) return ('unset' in variable ? variable.unset : null) as ValueOf<V>;
   const result = schema.safeParse(raw);
   if (result.success) return result.data as ValueOf<V>;

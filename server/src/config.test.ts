@@ -206,6 +206,11 @@ describe('REDIS_URL_FILE (a secret handed over as a file, as Swarm and Kubernete
     expect(loadConfig({ REDIS_URL_FILE: crlf }).redisUrl).toBe(`redis://:${PASSWORD}@redis:6379`);
   });
 
+  it('trims the blanks around the value in the file, as around any value', () => {
+    const path = secretFile('url-blanks', `  redis://:${PASSWORD}@redis:6379 \n\n`);
+    expect(loadConfig({ REDIS_URL_FILE: path }).redisUrl).toBe(`redis://:${PASSWORD}@redis:6379`);
+  });
+
   it('treats an empty REDIS_URL_FILE as unset, as every variable', () => {
     expect(loadConfig({ REDIS_URL_FILE: '', REDIS_URL: 'redis://redis:6379' }).redisUrl).toBe('redis://redis:6379');
     expect(loadConfig({ REDIS_URL_FILE: ' ' }).redisUrl).toBeNull();
