@@ -166,10 +166,10 @@ export const TRACES_ROW = {
 type CamelCase<Name extends string> = Name extends `${infer Head}_${infer Tail}`
   ? `${Lowercase<Head>}${Capitalize<CamelCase<Tail>>}`
   : Lowercase<Name>;
-export type Config = { [Name in keyof typeof SETTINGS as CamelCase<Name>]: ValueOf<(typeof SETTINGS)[Name]> } & {
-  /** Where spans are sent over OTLP/HTTP (docs/operations.md, "Traces"); `null`: traces off, the SDK never loaded. */
-  tracesEndpoint: string | null;
-};
+type Settings = { [Name in keyof typeof SETTINGS as CamelCase<Name>]: ValueOf<(typeof SETTINGS)[Name]> };
+/** Every setting, and where spans are sent (docs/operations.md, "Traces"; `null`: off), as one flat object type. */
+export type Config = Flat<Settings & { tracesEndpoint: string | null }>;
+type Flat<T> = { [Key in keyof T]: T[Key] };
 
 /** Reads and checks every variable, in the order declared; throws a ConfigError for the first that does not parse. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
@@ -189,7 +189,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     return endpoint;
   }
   const settings = Object.entries(SETTINGS).map(([name, variable]) => [camelCase(name), read(name, variable)]);
-  return { ...(Object.fromEntries(settings) as Omit<Config, 'tracesEndpoint'>), tracesEndpoint: tracesEndpoint() };
+  return { ...(Object.fromEntries(settings) as Settings), tracesEndpoint: tracesEndpoint() };
 }
 
 function camelCase(name: string): string {
