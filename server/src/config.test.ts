@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { afterAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { type Config, ConfigError, loadConfig, type LogLevel } from './config.js';
 
 function configError(env: Record<string, string>): ConfigError {
   try {
@@ -36,6 +36,29 @@ describe('loadConfig', () => {
       corsOrigins: '*',
       tracesEndpoint: null,
     });
+  });
+
+  it('infers Config from the declarations as the types callers expect (checked by npm run typecheck)', () => {
+    expectTypeOf<Config>().toEqualTypeOf<{
+      port: number;
+      host: string;
+      productsApiUrl: string | null;
+      cacheTtlSeconds: number;
+      upstreamTimeoutMs: number;
+      staleMaxSeconds: number;
+      rateLimitPerMinute: number;
+      trustProxy: boolean;
+      logLevel: LogLevel;
+      imageMaxBytes: number;
+      upstreamMaxBytes: number;
+      catalogueDataDir: string | null;
+      imageCacheMaxBytes: number;
+      imageHosts: string[];
+      redisUrl: string | null;
+      publicUrl: string | null;
+      corsOrigins: '*' | string[];
+      tracesEndpoint: string | null;
+    }>();
   });
 
   it('reads every variable', () => {
@@ -204,6 +227,11 @@ describe('REDIS_URL_FILE (a secret handed over as a file, as Swarm and Kubernete
     expect(loadConfig({ REDIS_URL_FILE: withoutNewline }).redisUrl).toBe(`rediss://user:${PASSWORD}@cache.example.com:6380`);
     const crlf = secretFile('url-crlf', `redis://:${PASSWORD}@redis:6379\r\n`);
     expect(loadConfig({ REDIS_URL_FILE: crlf }).redisUrl).toBe(`redis://:${PASSWORD}@redis:6379`);
+  });
+
+  it('trims the blanks around the value in the file, as around any value', () => {
+    const path = secretFile('url-blanks', `  redis://:${PASSWORD}@redis:6379 \n\n`);
+    expect(loadConfig({ REDIS_URL_FILE: path }).redisUrl).toBe(`redis://:${PASSWORD}@redis:6379`);
   });
 
   it('treats an empty REDIS_URL_FILE as unset, as every variable', () => {

@@ -5,7 +5,7 @@ import { MESSAGES } from '@catalogue/shared/messages';
 import { readPageUrl } from '@catalogue/shared/page-routes';
 import { productKeys } from '../features/products/api/product-keys';
 import { ApiError } from '../lib/api-client';
-import { pageSeeds, seedQueries } from './seed-queries';
+import { pageSeeds, type Seed, seedQueries } from './seed-queries';
 
 const PRODUCTS = [...FIXTURE_PRODUCTS];
 const page = { items: FIXTURE_PRODUCTS.slice(0, 2), total: 2, page: 1, pageSize: 24, catalogueSize: 500 };
@@ -58,5 +58,28 @@ describe('seedQueries', () => {
     expect(queryClient.getQueryData(productKeys.categories())).toEqual(categories);
     const state = queryClient.getQueryState(productKeys.detail(9));
     expect([state?.status, state?.error]).toEqual(['error', failure]);
+  });
+});
+
+describe('Seed', () => {
+  // Checked by the type checker (npm run typecheck): each @ts-expect-error below must be an error, or it fails.
+  it('holds under a key only the data that key is tagged with (its query options’ DataTag)', () => {
+    const product = FIXTURE_PRODUCTS[0]!;
+    const seeds: Seed[] = [
+      { key: productKeys.detail(1), data: product },
+      { key: productKeys.list(), data: PRODUCTS },
+      { key: productKeys.categories(), data: categories },
+      { key: productKeys.search({ search: '', category: '', sort: 'none', page: 1 }), data: page },
+      { key: productKeys.detail(2), error: new ApiError(404, MESSAGES.productNotFound) },
+    ];
+    // @ts-expect-error a product's key holds one product, not a list of them
+    seeds.push({ key: productKeys.detail(1), data: PRODUCTS });
+    // @ts-expect-error the categories are names, not products
+    seeds.push({ key: productKeys.categories(), data: PRODUCTS });
+    // @ts-expect-error a search's key holds the page with its total, not only its items
+    seeds.push({ key: productKeys.search({ search: '', category: '', sort: 'none', page: 1 }), data: page.items });
+    // @ts-expect-error the list is products, not product ids
+    seeds.push({ key: productKeys.list(), data: PRODUCTS.map(({ id }) => id) });
+    expect(seeds).toHaveLength(9);
   });
 });

@@ -1,4 +1,4 @@
-import type { QueryClient, QueryKey } from '@tanstack/react-query';
+import type { DataTag, QueryClient, QueryKey } from '@tanstack/react-query';
 import { MESSAGES } from '@catalogue/shared/messages';
 import type { PageData } from '@catalogue/shared/page-render';
 import { type PageRoute, productsQueryOf } from '@catalogue/shared/page-routes';
@@ -6,8 +6,15 @@ import { galleryOf } from '../features/products/api/get-products';
 import { productKeys } from '../features/products/api/product-keys';
 import { ApiError } from '../lib/api-client';
 
+/** Every key a seed may hold data under: what productKeys' functions make (product-keys.ts), each tagged with its data. */
+type SeedKey = {
+  [Name in keyof typeof productKeys]: (typeof productKeys)[Name] extends (...args: never[]) => infer Key ? Key : never;
+}[keyof typeof productKeys];
+/** A key and the data its tag says it holds: one such pair per key, so a product under the list's key does not compile. */
+type DataSeed<Key> = Key extends DataTag<QueryKey, infer Data, unknown> ? { key: Key; data: Data } : never;
+
 /** What one query holds when the page opens: the data the browser would have fetched, or the error it would have got. */
-type Seed = { key: QueryKey; data: unknown } | { key: QueryKey; error: ApiError };
+export type Seed = DataSeed<SeedKey> | { key: QueryKey; error: ApiError };
 
 /** The failures as the API words them (docs/api.md, "Errors"), so the page shows what the browser would. */
 const LIST_UNAVAILABLE = (): ApiError => new ApiError(503, MESSAGES.catalogueUnavailable);
@@ -21,9 +28,13 @@ const LIST_UNAVAILABLE = (): ApiError => new ApiError(503, MESSAGES.catalogueUna
 export function pageSeeds(route: PageRoute, { products, productsPage, product, related }: PageData): Seed[] {
   switch (route.kind) {
     case 'home': {
-      // A list small enough to travel is the gallery's source, as in the browser; a larger one, its first page.
-      const source = Array.isArray(products) ? products : typeof productsPage === 'object' ? productsPage.page.items : undefined;
-      return [source ? { key: productKeys.gallery(), data: galleryOf(source) } : { key: productKeys.gallery(), error: LIST_UNAVAILABLE() }];
+      // A list small enough to travel is the gallery's products, as in the browser; a larger one, its first page.
+      const galleryProducts = Array.isArray(products) ? products : typeof productsPage === 'object' ? productsPage.page.items : undefined;
+      return [
+        galleryProducts
+          ? { key: productKeys.gallery(), data: galleryOf(galleryProducts) }
+          : { key: productKeys.gallery(), error: LIST_UNAVAILABLE() },
+      ];
     }
     case 'products':
       // A small catalogue travels whole, and the browser pages it; a large one travels a page at a time

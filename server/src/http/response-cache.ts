@@ -1,7 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { logAccess } from './access-log.js';
 import { MAX_API_URL_LENGTH } from './uri-too-long.js';
-import { type Logger, requestIdFor } from '../logger.js';
+import { logAccess, type Logger, requestIdFor } from '../logger.js';
 import type { CorsPolicy } from './cors.js';
 import type { Metrics } from './metrics.js';
 import type { ApiRateLimit, RateLimitVerdict } from './rate-limit.js';

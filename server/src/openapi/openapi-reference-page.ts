@@ -23,6 +23,9 @@ export function renderReferencePage(document: ApiDocument): string {
   return page.render();
 }
 
+/** What the page follows a `$ref` into, by the components' section that holds it. */
+type Referable = { parameters: ParameterObject; headers: HeaderObject; responses: ResponseObject };
+const isReference = (value: object): value is ReferenceObject => '$ref' in value;
 class ReferencePage {
   readonly #document: ApiDocument;
   readonly #base: string;
@@ -117,7 +120,7 @@ ${this.#operations(item)
   #operation(method: HttpMethod, fullPath: string, operation: OperationObject): string {
     const id = escapeHtml(operation.operationId ?? '');
     const summary = operation.summary ?? '';
-    const parameters = (operation.parameters ?? []).map((parameter) => this.#resolve<ParameterObject>(parameter));
+    const parameters = (operation.parameters ?? []).map((parameter) => this.#resolve('parameters', parameter));
     return `<article class="operation" aria-labelledby="${id}">
 <h4 id="${id}"><span class="method">${method.toUpperCase()}</span> <code>${escapeHtml(fullPath)}</code> — ${escapeHtml(summary)}</h4>
 ${markdown(operation.description ?? '', 5)}
@@ -128,7 +131,7 @@ ${parameters.length === 0 ? '' : this.#parameters(operation, parameters)}
 <thead><tr><th scope="col">Status</th><th scope="col">Meaning</th><th scope="col">Body and headers</th></tr></thead>
 <tbody>
 ${Object.entries(operation.responses ?? {})
-  .map(([status, response]) => this.#response(status, this.#resolve<ResponseObject>(response as ResponseObject | ReferenceObject)))
+  .map(([status, response]) => this.#response(status, this.#resolve('responses', response as ResponseObject | ReferenceObject)))
   .join('\n')}
 </tbody>
 </table>
@@ -168,7 +171,7 @@ ${parameters
   /** A response's content types (with schema and examples) and its headers. */
   #body(response: ResponseObject): string {
     const content = Object.entries(response.content ?? {});
-    const headers = Object.entries(response.headers ?? {}).map(([name, header]) => [name, this.#resolve<HeaderObject>(header)] as const);
+    const headers = Object.entries(response.headers ?? {}).map(([name, header]) => [name, this.#resolve('headers', header)] as const);
     const body =
       content.length === 0 ? '<p class="muted">No body.</p>' : content.map(([type, media]) => this.#media(type, media)).join('\n');
     const headerList =
@@ -252,12 +255,12 @@ ${table}
 </section>`;
   }
 
-  /** A component the document points at with `$ref` (`#/components/responses/NotFound`), or the object itself. */
-  #resolve<T>(value: T | ReferenceObject): T {
-    if (typeof value !== 'object' || value === null || !('$ref' in value)) return value;
-    const [, , section = '', name = ''] = value.$ref.split('/');
-    const components = this.#document.components as unknown as Record<string, Record<string, T>>;
-    const found = components[section]?.[name];
+  /** A component the document points at with `$ref` (`#/components/responses/NotFound`) in `section`, or the object itself. */
+  #resolve<Section extends keyof Referable>(section: Section, value: Referable[Section] | ReferenceObject): Referable[Section] {
+    if (!isReference(value)) return value;
+    const [, , referred, name = ''] = value.$ref.split('/');
+    const sections: { [Name in keyof Referable]: Record<string, Referable[Name]> } = this.#document.components;
+    const found = referred === section ? sections[section][name] : undefined;
     if (found === undefined) throw new Error(`The OpenAPI document points at a missing component: ${value.$ref}`);
     return found;
   }

@@ -93,6 +93,15 @@ describe('a watched server', () => {
       if (req.url === '/api/products/1') {
         res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
         res.end(gzipSync(JSON.stringify({ id: 'one' })));
+      } else if (req.url === '/api/products/categories') {
+        // The response cache's way: every header in one flat list given to writeHead, none set before.
+        res.writeHead(200, ['Content-Type', 'application/json', 'Cache-Control', 'no-store', 'Cache-Control', 'no-store']);
+        res.end('[1]');
+      } else if (req.url === '/api/products/abc') {
+        // Headers set first, then more given to writeHead: Node sends them merged.
+        res.setHeader('Content-Type', 'application/json');
+        res.writeHead(400, ['Cache-Control', 'no-store']);
+        res.end('{"error":"Invalid Product ID"}');
       } else {
         res.statusCode = 418;
         res.setHeader('Content-Type', 'application/json');
@@ -111,12 +120,23 @@ describe('a watched server', () => {
   it('records what breaks the document, the body read through its encoding, for the set-up file to fail the test', async () => {
     await fetch(`${url}/api/products/1`).then((res) => res.arrayBuffer());
     await fetch(`${url}/api/products`).then((res) => res.arrayBuffer());
+    await fetch(`${url}/api/products/categories`).then((res) => res.arrayBuffer());
+    await fetch(`${url}/api/products/abc`).then((res) => res.arrayBuffer());
     const problems = takeUndocumentedAnswers();
     expect(problems).toContainEqual(
       expect.stringMatching(/GET \/products\/\{id\} .*→ 200: the body does not match its schema: .*data\/id must be integer/),
     );
     expect(problems).toContainEqual(expect.stringMatching(/GET \/products\/\{id\} .*→ 200: header ETag missing/));
     expect(problems).toContainEqual(expect.stringMatching(/GET \/products .*→ 418: the document lists no such answer/));
+    expect(problems).toContainEqual(expect.stringMatching(/GET \/products\/categories .*→ 200: the body does not match its schema/));
+    expect(problems).toContainEqual(expect.stringMatching(/GET \/products\/categories .*→ 200: header Cache-Control sent 2 times/));
+    // The set header and the given one both seen: only the rate limit and CORS headers this server never sends are missing.
+    expect(problems.filter((problem) => problem.includes('(GET /api/products/abc)'))).toEqual([
+      expect.stringMatching(/header RateLimit missing/),
+      expect.stringMatching(/header RateLimit-Policy missing/),
+      expect.stringMatching(/header Access-Control-Allow-Origin missing/),
+      expect.stringMatching(/header Access-Control-Expose-Headers missing/),
+    ]);
   });
 });
 
@@ -134,16 +154,19 @@ describe('a test site', () => {
     const checker = answerChecker();
     const original = checker.problems.bind(checker);
     checker.problems = (answer, settings) => {
-      checked.push(`${answer.method} ${answer.url} ${answer.status} ${answer.body.length > 0 ? 'body' : 'empty'}`);
+      const cache = typeof answer.headers['x-cache'] === 'string' ? ` ${answer.headers['x-cache']}` : '';
+      checked.push(`${answer.method} ${answer.url} ${answer.status} ${answer.body.length > 0 ? 'body' : 'empty'}${cache}`);
       return original(answer, settings);
     };
     try {
       await fetch(`${site.url}/api/products`, { headers: { 'Accept-Encoding': 'gzip' } }).then((res) => res.arrayBuffer());
       await fetch(`${site.url}/api/products/1`, { headers: { 'Accept-Encoding': 'br' } }).then((res) => res.arrayBuffer());
+      // A hit: the response cache's own head, written with one writeHead(status, [name, value, …]).
+      await fetch(`${site.url}/api/products/1`, { headers: { 'Accept-Encoding': 'br' } }).then((res) => res.arrayBuffer());
     } finally {
       checker.problems = original;
     }
-    expect(checked).toEqual(['GET /api/products 200 body', 'GET /api/products/1 200 body']);
+    expect(checked).toEqual(['GET /api/products 200 body MISS', 'GET /api/products/1 200 body MISS', 'GET /api/products/1 200 body HIT']);
     expect(takeUndocumentedAnswers()).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { type AnswerChecker, createAnswerChecker, decodedBody, parseResponseHead, type SiteSettings } from './documented-answers.js';
+import { type AnswerChecker, createAnswerChecker, decodedBody, type SiteSettings } from './documented-answers.js';
 
 /**
  * Every answer a test site sends, checked against the OpenAPI document as it leaves the server (docs/testing.md,
@@ -47,7 +47,21 @@ export function watchAnswers(server: Server, settings: SiteSettings): void {
     };
     const write = res.write.bind(res);
     const end = res.end.bind(res);
-    // Wrapped before Express and compression wrap them in turn, so what arrives here is what goes on the wire.
+    const writeHead = res.writeHead.bind(res);
+    let head: { status: number; headers: Record<string, string | string[]> } | undefined;
+    // Wrapped before Express and compression wrap them in turn, so what arrives here is what goes on the wire. Every
+    // head goes through writeHead: Node's own implicit head (the first write or end) calls it too.
+    res.writeHead = (statusCode: number, ...rest: unknown[]) => {
+      const written = (writeHead as (...args: unknown[]) => ServerResponse)(statusCode, ...rest);
+      head = {
+        status: res.statusCode,
+        headers: sentHeaders(
+          res,
+          rest.find((arg): arg is object => typeof arg === 'object' && arg !== null),
+        ),
+      };
+      return written;
+    };
     res.write = ((chunk: unknown, ...rest: unknown[]) => {
       keep(chunk, rest[0]);
       return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
@@ -57,9 +71,8 @@ export function watchAnswers(server: Server, settings: SiteSettings): void {
       return (end as (...args: unknown[]) => ServerResponse)(chunk, ...rest);
     }) as typeof res.end;
     res.once('finish', () => {
-      const head = (res as unknown as { _header?: string | null })._header;
-      if (typeof head !== 'string') return;
-      const { status, headers } = parseResponseHead(head);
+      if (head === undefined) return;
+      const { status, headers } = head;
       let body: Buffer;
       try {
         body = decodedBody(headers['content-encoding'], Buffer.concat(chunks));
@@ -70,4 +83,27 @@ export function watchAnswers(server: Server, settings: SiteSettings): void {
       reportUndocumentedAnswers(answerChecker().problems({ method, url, status, headers, body }, settings));
     });
   });
+}
+
+/**
+ * The header fields a writeHead just sent, as Node builds them (names in lower case, a field sent twice as a list):
+ * those set on `res` before it, with the ones it was `given` merged in, or, when none were set, the ones `given`
+ * alone, as an object, a flat `[name, value, …]` list (the response cache's, http/answer.ts) or a list of pairs.
+ * Node's own framing fields (Date, Connection, Content-Length, Transfer-Encoding) are not among them: the document
+ * describes none.
+ */
+function sentHeaders(res: ServerResponse, given: object | undefined): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {};
+  const add = (name: unknown, value: unknown) => {
+    const key = String(name).toLowerCase();
+    const before = headers[key];
+    const values = [...(before === undefined ? [] : [before].flat()), ...[value].flat().map(String)];
+    headers[key] = values.length === 1 ? (values[0] ?? '') : values;
+  };
+  const set = res.getHeaders();
+  if (Object.keys(set).length > 0 || given === undefined) for (const [name, value] of Object.entries(set)) add(name, value);
+  else if (!Array.isArray(given)) for (const [name, value] of Object.entries(given)) add(name, value);
+  else if (given.every((item) => Array.isArray(item))) for (const [name, value] of given as unknown[][]) add(name, value);
+  else for (let index = 0; index < given.length; index += 2) add(given[index], given[index + 1]);
+  return headers;
 }

@@ -237,18 +237,3 @@ export function decodedBody(encoding: string | string[] | undefined, bytes: Buff
   if (encoding === 'deflate') return inflateSync(bytes);
   throw new Error(`a Content-Encoding the checker cannot read: ${String(encoding)}`);
 }
-
-/** A raw response head (`HTTP/1.1 200 OK\r\nName: value\r\n…`) as its status and headers, repeated ones as arrays. */
-export function parseResponseHead(head: string): { status: number; headers: Record<string, string | string[]> } {
-  const [statusLine = '', ...lines] = head.split('\r\n');
-  const headers: Record<string, string | string[]> = {};
-  for (const line of lines) {
-    const colon = line.indexOf(':');
-    if (colon <= 0) continue;
-    const name = line.slice(0, colon).trim().toLowerCase();
-    const value = line.slice(colon + 1).trim();
-    const before = headers[name];
-    headers[name] = before === undefined ? value : [...(Array.isArray(before) ? before : [before]), value];
-  }
-  return { status: Number(statusLine.split(' ')[1]), headers };
-}

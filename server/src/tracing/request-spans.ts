@@ -1,10 +1,9 @@
 import type { RequestListener } from 'node:http';
 import { context, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Response } from 'express';
-import { UNLOGGED_PATHS } from '../http/access-log.js';
+import { requestIdFor, UNLOGGED_PATHS } from '../logger.js';
 import { routePatternOf } from '../http/metrics.js';
 import type { CacheLookup } from '../http/response-cache.js';
-import { requestIdFor } from '../logger.js';
 import { tracer } from './spans.js';
 
 /** What buildServer wires in when traces are on: a span around every request, and the response cache's word on it. */
