@@ -48,7 +48,6 @@ it.each(['/api/products?limit=5', '/api/products/1', '/api/products/search?q=shi
       await answer.arrayBuffer();
     });
     expect(files).toEqual([
-      'http/access-log.ts',
       'http/answer.ts',
       'http/cors.ts',
       'http/memoised-encoding.ts',
