@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
 import type { LogLevel } from './config.js';
+import type { CacheStatus } from './outcomes/cache-status.js';
 
 /** Where a logger's lines go, kept beside it for the one line this module writes itself (logAccess). */
 const DESTINATION = Symbol('log destination');
@@ -41,12 +42,8 @@ export interface AccessRecord {
   statusCode: number;
   /** Whole milliseconds from the request's arrival to its answer. */
   responseTime: number;
-  /**
-   * The answer's X-Cache, if it has one. Spelt out rather than imported from http/answer.ts, since http/ imports
-   * this module and never the reverse (docs/architecture.md, "Repository layout": the import rules); a status added
-   * there that this line does not know fails to compile where it is logged.
-   */
-  cache: 'HIT' | 'MISS' | 'STALE' | undefined;
+  /** The answer's X-Cache, if it has one. */
+  cache: CacheStatus | undefined;
 }
 
 /**
