@@ -33,9 +33,10 @@ const StyledGrid = styled.ul`
   }
 
   /* A card far from the screen is neither styled nor painted until it nears it: the theme switch restyles and
-     repaints what is on screen, not the whole list (docs/performance.md, "A slower phone"). Until a card has been
-     drawn once, it holds a card's usual height (its photo is square: one column is the screen's width less the
-     page's padding, the text under it some 110-150 px more; two to four columns make cards of 400-510 px). */
+     repaints what is near the screen, not the whole list (docs/performance.md, "The theme switch, second round").
+     Until a card has been drawn once, it holds a card's usual height (its photo is square: one column is the
+     screen's width less the page's padding, the text under it some 110-150 px more; two to four columns make cards
+     of 400-510 px). */
   > li {
     content-visibility: auto;
     contain-intrinsic-block-size: auto calc(100vw + 110px);
