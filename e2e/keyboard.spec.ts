@@ -5,6 +5,15 @@ import { focusIndicatorOf, waitForHomePage, waitForProductsPage } from './suppor
 /** What has focus, in words a failure message can show: role-ish tag plus accessible text. */
 function describeFocus(page: Page): Promise<string> {
   return page.evaluate(() => {
+    // The text of what is not hidden (the theme button holds both themes' names and shows one), as written.
+    const visibleText = (root: Element) => {
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      let text = '';
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (node.parentElement?.checkVisibility()) text += node.textContent;
+      }
+      return text.trim();
+    };
     const element = document.activeElement as HTMLElement | null;
     if (!element || element === document.body) return 'body';
     const label =
@@ -12,7 +21,7 @@ function describeFocus(page: Page): Promise<string> {
       ((element as HTMLInputElement).labels?.[0]?.textContent || null) ??
       (element instanceof HTMLInputElement ? element.placeholder : null) ??
       element.querySelector('img')?.getAttribute('alt') ??
-      element.textContent?.trim() ??
+      visibleText(element) ??
       '';
     return `${element.tagName.toLowerCase()}:${label.replace(/\s+/g, ' ').slice(0, 40)}`;
   });

@@ -64,6 +64,36 @@ for (const width of WIDTHS) {
         });
       }
 
+      test(`the list moves nothing as it is scrolled through, down and back, ${theme} theme`, async ({ page }) => {
+        if (theme === 'dark') await page.addInitScript(() => localStorage.setItem('theme', 'dark'));
+        await layoutShiftsOf(page, '/products');
+        const cards = page.locator('main ul > li > article');
+        // The cards far below the screen are skipped (their item's content-visibility: auto), held at an estimated height…
+        await expect(cards.first()).toBeVisible();
+        expect(await cards.last().evaluate((card) => card.checkVisibility({ contentVisibilityAuto: true }))).toBe(false);
+        // …and drawn as they near it, scrolling down a screen at a time, then jumping to the end and back up.
+        const lastDrawnAtTheEnd = await page.evaluate(async () => {
+          const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+          for (let y = 0; y < document.documentElement.scrollHeight; y += 600) {
+            window.scrollTo(0, y);
+            await frame();
+          }
+          const drawn = [...document.querySelectorAll('main ul > li > article')].at(-1)!.checkVisibility({ contentVisibilityAuto: true });
+          window.scrollTo(0, 0);
+          await frame();
+          window.scrollTo(0, document.documentElement.scrollHeight);
+          await frame();
+          for (let y = window.scrollY; y > 0; y -= 600) {
+            window.scrollTo(0, y);
+            await frame();
+          }
+          return drawn;
+        });
+        expect(lastDrawnAtTheEnd).toBe(true);
+        const shifts = await layoutShiftsSoFar(page);
+        expect(cumulativeShift(shifts), JSON.stringify(shifts)).toBeLessThanOrEqual(CLS_LIMIT);
+      });
+
       for (const { name, cut } of HOME_CUTS) {
         heldPageTest(`home does not move while its HTML is still arriving (${name}), ${theme} theme`, async ({ page, relay }) => {
           if (theme === 'dark') await page.addInitScript(() => localStorage.setItem('theme', 'dark'));

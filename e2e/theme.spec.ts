@@ -64,6 +64,37 @@ test.describe('Theme', () => {
     await expect.poll(() => page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(lightBackground);
   });
 
+  test('the switch changes <html> alone: the button’s icon and name follow the class, nothing is rendered again @both', async ({
+    page,
+  }) => {
+    await page.goto('/products');
+    await waitForProductsPage(page);
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { __mutations: string[] }).__mutations = seen;
+      new MutationObserver((records) => {
+        for (const record of records) seen.push(`${record.type} ${record.target.nodeName} ${record.attributeName ?? ''}`.trim());
+      }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    });
+    const toDark = page.getByRole('button', { name: 'Switch to dark theme' });
+    // The moon: the theme it switches to.
+    await expect(toDark.locator('svg:visible')).toHaveCount(1);
+    await expect(toDark.locator('svg:visible circle')).toHaveCount(0);
+
+    await toDark.click();
+    const toLight = page.getByRole('button', { name: 'Switch to light theme' });
+    await expect(toLight).toBeVisible();
+    // The sun, in the same button.
+    await expect(toLight.locator('svg:visible circle')).toHaveCount(1);
+    await expect(toLight.locator('svg:visible')).toHaveCount(1);
+    await expect(page.locator('html')).not.toHaveAttribute('data-theme-switching');
+    expect(await page.evaluate(() => (window as unknown as { __mutations: string[] }).__mutations)).toEqual([
+      'attributes HTML data-theme-switching',
+      'attributes HTML class',
+      'attributes HTML data-theme-switching',
+    ]);
+  });
+
   test('a dark choice survives a reload with no flash of the light theme', async ({ page }) => {
     await page.goto('/products');
     await waitForProductsPage(page);

@@ -94,7 +94,11 @@ afterEach(() => {
 async function hydrate(name: PageName, theme: 'light' | 'dark' = 'light', beforeApp?: () => Promise<void>) {
   const { url } = PAGES[name];
   const { html, styles, state } = rendered[name];
+  // The app's own style sheet stays: in this one realm styled-components remembers the rules it wrote there for an
+  // earlier page (the theme button's, once the app is in control) and would not write them again.
+  const appSheet = document.head.querySelector('style[data-styled="active"]');
   document.head.innerHTML = styles;
+  if (appSheet) document.head.prepend(appSheet);
   document.body.innerHTML = `<div id="root">${html}</div>`;
   // What theme-init.js does before the bundle runs.
   localStorage.setItem('theme', theme);

@@ -164,7 +164,9 @@ async function measureLighthouse(origin, runs, log, report) {
     const each = result.runs.map((run) => `${run.performance} (LCP ${ms(run.lcpMs)}, TBT ${ms(run.tbtMs)})`).join(', ');
     const { ttfb, loadDelay, loadTime, renderDelay } = result.lcpPhases;
     log(
-      `  Lighthouse ${result.path.padEnd(18)} performance ${result.performance}, LCP ${ms(result.lcpMs)}, TBT ${ms(result.tbtMs)} (medians of ${result.runs.length}: ${each})` +
+      `  Lighthouse ${result.path.padEnd(18)} performance ${result.performance}, LCP ${ms(result.lcpMs)}, TBT ${ms(result.tbtMs)}, ` +
+        `CLS ${result.cls?.toFixed(3) ?? 'n/a'}, accessibility ${result.accessibility}, best practices ${result.bestPractices} ` +
+        `(medians of ${result.runs.length}: ${each})` +
         (result.failedAudits.length ? `; failed: ${result.failedAudits.join(', ')}` : ''),
     );
     log(

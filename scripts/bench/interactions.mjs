@@ -3,7 +3,9 @@
 // - takeover: first paint → the app in control (takeover.mjs);
 // - interactions: Event Timing (`PerformanceObserver` type `event`, `durationThreshold` 16, grouped by
 //   `interactionId`) with the CPU slowed 4× (`Emulation.setCPUThrottlingRate`), each interaction's longest entry
-//   (its INP share), split into input delay, processing and presentation delay.
+//   (its INP share), split into input delay, processing and presentation delay: every control (typing at 20 and
+//   5,000 products, sort, category, the menu, the theme at 20 and 5,000 products, a card, a carousel slide).
+//   trace-interaction.mjs traces one of the presses to show where its time goes.
 // Part of `npm run bench`; `node scripts/bench/interactions.mjs` runs it alone on the last build
 // (BENCH_INTERACTION_RUNS, default 3: loads per figure; BENCH_SERVER_ENTRY measures another build;
 // BENCH_INTERACTIONS_ONLY, e.g. `theme,card,takeover`, measures only the figures whose names contain one of those words).
@@ -34,7 +36,7 @@ function observeInteractions() {
 }
 
 /** A page of the app with the CPU slowed, taken over and settled, observing interactions. */
-async function slowedPage(context, url) {
+export async function slowedPage(context, url) {
   const page = await openPage(context, { cpu: CPU_SLOWDOWN });
   await page.addInitScript(observeInteractions);
   await page.goto(url, { waitUntil: 'load', timeout: 60_000 });
@@ -45,7 +47,7 @@ async function slowedPage(context, url) {
 }
 
 /** Two frames and a quiet moment: what an interaction started is painted and its entries delivered. */
-async function settle(page) {
+export async function settle(page) {
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 300)))));
 }
 
@@ -69,6 +71,45 @@ async function interactions(page, act) {
     processing: entry.processingEnd - entry.processingStart,
     presentation: entry.startTime + entry.duration - entry.processingEnd,
   }));
+}
+
+/**
+ * A press as a pointer makes it: the target scrolled into view, then the pointer moved onto it, pressed and released,
+ * one event after the other (so the hover's work falls just before the press, as a thumb's does). Trusted input
+ * through CDP, without Playwright's `click()`, whose checks that the press lands on the target run listeners of their
+ * own in the page for each of its events (4–6 ms of the slowed main thread in the press's frame).
+ */
+async function pointerPress(page, target) {
+  await target.scrollIntoViewIfNeeded();
+  const box = await target.boundingBox();
+  if (!box) throw new Error('the target to press is not on the page');
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.up();
+}
+
+/** The presses measured: the page, the control, and what the press must have done before it counts as done. */
+export const PRESSES = {
+  menu: { path: '/products', locate: (page) => page.getByRole('button', { name: 'Open menu' }) },
+  theme: { path: '/products', locate: (page) => page.getByRole('button', { name: /^Switch to \w+ theme$/ }) },
+  card: {
+    path: '/products',
+    locate: (page) => page.locator('article a[href^="/productdetails/"]').first(),
+    done: (page) => page.waitForURL(/\/productdetails\//),
+  },
+  carousel: {
+    path: '/',
+    locate: (page) => page.locator('.swiper-slide-active a[href^="/productdetails/"]'),
+    done: (page) => page.waitForURL(/\/productdetails\//),
+  },
+};
+
+/** One press on a settled page: its interactions (as `interactions` answers them). */
+export async function pressOnce(page, { locate, done }) {
+  return interactions(page, async () => {
+    await pointerPress(page, locate(page));
+    await done?.(page);
+  });
 }
 
 /** The worst of an action's interactions (INP counts the worst), or a zero one if none reached 16 ms. */
@@ -104,46 +145,24 @@ function scenarios(origin, largeOrigin) {
     await page.close();
     return result;
   };
-  const press = (path, locate, done) => async (context) => {
-    const page = await slowedPage(context, origin + path);
-    const result = await interactions(page, async () => {
-      await locate(page).click();
-      await done?.(page);
-    });
-    await page.close();
-    return result;
-  };
+  const press =
+    (pressed, at = origin) =>
+    async (context) => {
+      const page = await slowedPage(context, at + pressed.path);
+      const result = await pressOnce(page, pressed);
+      await page.close();
+      return result;
+    };
   return [
     { name: 'search typing, 20 products (worst key of "jacket")', run: typeIn(`${origin}/products`) },
     { name: `search typing, ${fmt(LARGE_CATALOGUE)} products (worst key)`, run: typeIn(`${largeOrigin}/products`) },
     { name: 'each sort (worst of 3 Arrow Downs)', run: stepThrough('Sort products', 3) },
     { name: 'each category (worst of 4 Arrow Downs)', run: stepThrough('Filter by category', 4) },
-    {
-      name: 'menu opens',
-      onlyAt: '375 px',
-      run: press('/products', (page) => page.getByRole('button', { name: 'Open menu' })),
-    },
-    {
-      name: 'theme switch',
-      target: THEME_TARGET_MS,
-      run: press('/products', (page) => page.getByRole('button', { name: /^Switch to \w+ theme$/ })),
-    },
-    {
-      name: 'card → product page',
-      run: press(
-        '/products',
-        (page) => page.locator('article a[href^="/productdetails/"]').first(),
-        (page) => page.waitForURL(/\/productdetails\//),
-      ),
-    },
-    {
-      name: 'carousel slide → product page',
-      run: press(
-        '/',
-        (page) => page.locator('.swiper-slide-active a[href^="/productdetails/"]'),
-        (page) => page.waitForURL(/\/productdetails\//),
-      ),
-    },
+    { name: 'menu opens', onlyAt: '375 px', run: press(PRESSES.menu) },
+    { name: 'theme switch, 20 products', target: THEME_TARGET_MS, run: press(PRESSES.theme) },
+    { name: `theme switch, ${fmt(LARGE_CATALOGUE)} products`, target: THEME_TARGET_MS, run: press(PRESSES.theme, largeOrigin) },
+    { name: 'card → product page', run: press(PRESSES.card) },
+    { name: 'carousel slide → product page', run: press(PRESSES.carousel) },
   ];
 }
 

@@ -1,11 +1,29 @@
 import styled from 'styled-components';
 import { useHydrated } from '../hooks/use-hydrated';
-import { useThemeMode } from '../lib/theme-mode';
+import { toggleTheme } from '../lib/theme-mode';
+import { visuallyHidden } from '../styles/global-style';
 import { StyledIconButton } from './icon-button';
 
-/** Hidden, its place kept, until the app can respond to it: nothing in the bar moves when it appears. */
+/**
+ * Hidden, its place kept, until the app can respond to it: nothing in the bar moves when it appears. It holds the icon
+ * and the name for both themes, and the `dark` class on <html> shows one of them: switching the theme changes that
+ * class and renders nothing (docs/performance.md, "A slower phone").
+ */
 const StyledToggle = styled(StyledIconButton)<{ $ready: boolean }>`
   visibility: ${({ $ready }) => ($ready ? 'visible' : 'hidden')};
+
+  [data-switches-to] {
+    display: contents;
+  }
+
+  html:not(.dark) & [data-switches-to='light'],
+  html.dark & [data-switches-to='dark'] {
+    display: none;
+  }
+`;
+
+const StyledName = styled.span`
+  ${visuallyHidden}
 `;
 
 function SunIcon() {
@@ -26,16 +44,22 @@ function MoonIcon() {
 }
 
 /**
- * Names the theme it switches to, and shows the icon of that theme. Only the app can switch and store the theme, so
- * before it runs (and without scripts) the button is neither shown nor announced (docs/pages.md, "Before the app").
+ * Named by the theme it switches to ('Switch to dark theme'), with that theme's icon. Only the app can switch and
+ * store the theme, so before it runs (and without scripts) the button is neither shown nor announced (docs/pages.md,
+ * "Before the app"); its name and icon are the stored theme's from the first paint, since the class chooses them.
  */
 export function ThemeToggle() {
-  const { mode, toggle } = useThemeMode();
   const ready = useHydrated();
-  const next = mode === 'dark' ? 'light' : 'dark';
   return (
-    <StyledToggle type="button" onClick={toggle} aria-label={`Switch to ${next} theme`} $ready={ready}>
-      {next === 'dark' ? <MoonIcon /> : <SunIcon />}
+    <StyledToggle type="button" onClick={toggleTheme} $ready={ready}>
+      <span data-switches-to="dark">
+        <MoonIcon />
+        <StyledName>Switch to dark theme</StyledName>
+      </span>
+      <span data-switches-to="light">
+        <SunIcon />
+        <StyledName>Switch to light theme</StyledName>
+      </span>
     </StyledToggle>
   );
 }

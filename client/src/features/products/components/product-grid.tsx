@@ -31,6 +31,23 @@ const StyledGrid = styled.ul`
   ${media.lg} {
     grid-template-columns: repeat(4, minmax(0, 1fr));
   }
+
+  /* A card far from the screen is neither styled nor painted until it nears it: the theme switch restyles and
+     repaints what is near the screen, not the whole list (docs/performance.md, "The theme switch, second round").
+     Until a card has been drawn once, it holds a card's usual height (its photo is square: one column is the
+     screen's width less the page's padding, the text under it some 110-150 px more; two to four columns make cards
+     of 400-510 px). */
+  > li {
+    content-visibility: auto;
+    contain-intrinsic-block-size: auto calc(100vw + 110px);
+    /* What the card draws outside its box, which the containment would clip: its shadow (hovered, 40 px below),
+       its lift on hover and its focus ring. */
+    overflow-clip-margin: 48px;
+
+    ${media.sm} {
+      contain-intrinsic-block-size: auto 440px;
+    }
+  }
 `;
 
 interface ProductGridProps {
