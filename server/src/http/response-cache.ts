@@ -118,7 +118,7 @@ export function createResponseCache({
     let kept = urls.get(url);
     // Kept again at the end: the oldest kept goes first.
     if (kept !== undefined) forget(url, kept);
-    kept = { route, record: kept?.record ?? recorderOf(route.pattern), answers: kept?.answers ?? new Map<string, Kept>() };
+    kept = { route, record: recorderOf(route.pattern), answers: kept?.answers ?? new Map<string, Kept>() };
     const bytes = KEPT_OVERHEAD_BYTES + url.length + bytesInMemory(answer);
     const variant = route.variesBy?.(req) ?? '';
     kept.answers.set(variant, { answer: { ...answer, cacheStatus: 'HIT' }, freshness, bytes });
