@@ -35,9 +35,9 @@ describe('createApp', () => {
   it('answers an unexpected failure with a bare 500, never a stack or a path', async () => {
     const failing: CachedCatalogue = {
       sourceName: 'broken',
-      listProducts: () => Promise.reject(new Error('boom in /srv/app/secret.ts')),
+      withList: () => Promise.reject(new Error('boom in /srv/app/secret.ts')),
       getProduct: () => Promise.reject(new TypeError('cannot read x of undefined')),
-      hasAnyCopy: () => false,
+      readiness: () => Promise.reject(new Error('boom in /srv/app/secret.ts')),
       sharedCacheState: () => 'off',
       settled: () => Promise.resolve(),
       close: () => undefined,

@@ -58,7 +58,7 @@ describe(`a ${LARGE_CATALOGUE_SIZE.toLocaleString('en')}-product catalogue`, () 
   });
 
   it('answers the whole list from its files on disk: identity, gzip and brotli the same JSON, HEAD and 304 without a body', async () => {
-    const { body } = (await site.catalogue.listProducts()).value;
+    const body = await site.catalogue.withList(({ value }) => Promise.resolve(value.body));
     expect(Buffer.isBuffer(body.identity)).toBe(false);
     const expected = JSON.stringify(products.map(publicOf));
     for (const encoding of ['identity', 'gzip', 'br']) {

@@ -30,11 +30,15 @@ export interface CachedCatalogueOptions {
 export interface CachedCatalogue {
   /** 'http' or 'embedded', for logs. */
   readonly sourceName: string;
-  /** The list: its size, categories and body, and the questions asked of it (catalogue-list.ts). */
-  listProducts(): Promise<CacheEntry<CatalogueList>>;
+  /**
+   * `use` run with the list (its size, categories and bodies, and the questions asked of it: catalogue-list.ts), held
+   * for it until what it returns settles: no list closes while a request asks it questions across awaits. Rejects
+   * with the source's error when there is no list to use.
+   */
+  withList<R>(use: (entry: CacheEntry<CatalogueList>) => Promise<R>): Promise<R>;
   getProduct(id: number): Promise<CacheEntry<Product>>;
-  /** Whether a cached copy is held that could still be served (for readiness). */
-  hasAnyCopy(): boolean;
+  /** Whether catalogue requests can be answered now, and why not (readiness: docs/operations.md, "Probes"). */
+  readiness(): Promise<Readiness>;
   /** Whether the shared store responds ('up' or 'down', for readiness), or 'off' without one. */
   sharedCacheState(): 'up' | 'down' | 'off';
   /** Resolves when every source request started so far has settled (tests, shutdown). */
@@ -43,6 +47,13 @@ export interface CachedCatalogue {
 }
 
 const LIST_KEY = 'list';
+
+/**
+ * Ready: a list is held that answers a question, or none is held and one could be had now (filled, or a copy), or
+ * product copies are held. Not ready: the list held does not answer (`list_broken`), or nothing is held and the
+ * source fails (`unavailable`).
+ */
+export type Readiness = { ready: true } | { ready: false; reason: 'list_broken' | 'unavailable'; message: string };
 
 /**
  * How long one replica may hold the claim on a fill before the others ask the source themselves: the source's own
@@ -91,7 +102,7 @@ export function createCachedCatalogue({ source, config, logger, now, sharedStore
     logger,
     // The list comes with its body, written by the fill that made the list (list-files.ts, catalogue-list.ts).
     prepare: (held) => Promise.resolve(held.body),
-    letGo: (replaced) => replaced.letGo(),
+    ownership: { hold: (held) => held.hold(), release: (held) => held.release() },
     ...(sharedStore && { shared: { store: sharedStore, keyPrefix: 'list:', ...listCopies(source), holdMs } }),
   });
   const products = new ReadThroughCache<Product>({
@@ -107,19 +118,44 @@ export function createCachedCatalogue({ source, config, logger, now, sharedStore
     return entry;
   }
 
+  async function withList<R>(use: (entry: CacheEntry<CatalogueList>) => Promise<R>): Promise<R> {
+    const entry = await list.get(LIST_KEY, (held) => source.listProducts(held));
+    // Only a loader that can resolve null yields null; listing never does.
+    if (entry === null) throw new Error('the product list loader resolved null');
+    try {
+      return await use(entry);
+    } finally {
+      entry.value.release();
+    }
+  }
+
   return {
     sourceName: source.name,
 
-    async listProducts() {
-      const entry = await list.get(LIST_KEY, () => source.listProducts());
-      // Only a loader that can resolve null yields null; listing never does.
-      if (entry === null) throw new Error('the product list loader resolved null');
-      return entry;
-    },
+    withList,
 
     getProduct,
 
-    hasAnyCopy: () => list.hasAnyCopy() || products.hasAnyCopy(),
+    async readiness() {
+      const held = list.peek(LIST_KEY);
+      if (held !== undefined) {
+        return held.answers()
+          ? { ready: true }
+          : { ready: false, reason: 'list_broken', message: 'the list held does not answer a question from its database' };
+      }
+      if (products.hasAnyCopy()) return { ready: true };
+      // Asking for the list also warms the cache, so the first visitor after a deploy gets a hit.
+      try {
+        return await withList(async ({ value }) =>
+          value.answers()
+            ? { ready: true }
+            : { ready: false, reason: 'list_broken', message: 'the list just filled does not answer a question from its database' },
+        );
+      } catch (error) {
+        return { ready: false, reason: 'unavailable', message: error instanceof Error ? error.message : String(error) };
+      }
+    },
+
     sharedCacheState: () => (sharedStore === undefined ? 'off' : sharedStore.available ? 'up' : 'down'),
 
     async settled() {

@@ -5,6 +5,7 @@ import { inSpan } from '../tracing/spans.js';
 import type { CatalogueShape } from './catalogue-database.js';
 import { catalogueQueries, type ListSelection } from './catalogue-queries.js';
 import { listBody, type MadeList, removeListFiles } from './list-files.js';
+import type { UpstreamValidators } from './product-source.js';
 import { sitemapPage, sitemapXml } from './sitemap.js';
 
 export type { ListSelection } from './catalogue-queries.js';
@@ -20,30 +21,34 @@ export interface ProductsPageContent {
 
 /**
  * The product list as the request thread sees it (docs/decisions/catalogue-in-sqlite.md): its size and categories,
- * its public body, and the questions asked of it, each read from its SQLite file with what one request needs.
+ * its public bodies, and the questions asked of it, each read from its SQLite file with what one request needs.
+ *
+ * Owned by its holders (docs/decisions/list-ownership.md): whoever is handed a list holds it once, whoever keeps it
+ * past an await takes a hold of its own, and each hold is released exactly once. The last release closes the
+ * database and removes the list's files; nothing is closed on a timer.
  */
 export interface CatalogueList extends CatalogueShape {
   /** The whole public list, encoded: what `GET /api/products` answers. */
   readonly body: EncodedBody;
+  /** What the upstream said of the list it sent (its ETag, Last-Modified): the next refill's question. */
+  readonly validators: UpstreamValidators | undefined;
   /** One page of a search's products, encoded: what `/api/products/search` answers. */
   searchPage(query: ProductsQuery): Promise<CompressedBody>;
-  /** The Fake Store list's selection (`?limit&sort`, a category), encoded. */
-  selection(selection: ListSelection): Promise<CompressedBody>;
+  /** The Fake Store list's selection (`?limit&sort`, a category), encoded; the whole list in id order from its files. */
+  selection(selection: ListSelection): Promise<EncodedBody>;
   /** What `/` and `/products` render with. */
   productsPage(query: ProductsQuery): Promise<ProductsPageContent>;
   /** `/sitemap.xml` (page null) or a numbered file of it; undefined when there is no such file. */
   sitemap(origin: string, lastModified: Date, page: number | null): Promise<Buffer | undefined>;
   /** The list with the source's image locations, as JSON: the copy replicas share through Redis. */
   copyJson(): Promise<Buffer>;
-  /** Told by the catalogue that it no longer serves this list (a newer one replaced it): its files go. */
-  letGo(): void;
+  /** Whether its database answers a question as it should (readiness); false once closed. */
+  answers(): boolean;
+  /** One more holder. */
+  hold(): void;
+  /** A holder is done with it; the last closes its database and removes its files. */
+  release(): void;
 }
-
-/**
- * How long a list replaced stays open by default: a request that took it from the cache just before the switch may
- * still ask it a question after an await (a page renders with it); none takes this long.
- */
-export const CLOSE_AFTER_MS = 10_000;
 
 /** Each question asked of a list in a span of its own when traces are on, naming the question. */
 const asked = <T>(question: string, work: () => Promise<T>): Promise<T> =>
@@ -55,11 +60,18 @@ const EVERY_PRODUCT: ListSelection = { category: '', sort: null, limit: null };
 /** A JSON array of products' JSON as stored. */
 const arrayOf = (items: readonly string[]): string => `[${items.join(',')}]`;
 
-/** The list a fill wrote (list-fill.ts), opened for reading here; once let go of, closed and removed `closeAfterMs` later. */
-export async function openList({ files, shape, etag }: MadeList, closeAfterMs = CLOSE_AFTER_MS): Promise<CatalogueList> {
-  const body = await listBody(files, etag);
+/** The list a fill wrote (list-fill.ts), opened for reading here, with its one hold for the caller. */
+export async function openList({ files, shape, etags }: MadeList, validators?: UpstreamValidators): Promise<CatalogueList> {
+  const bodies = await Promise.all(
+    (['list', 'idAsc', 'idDesc'] as const).map((order) => {
+      const etag = etags[order];
+      return etag === undefined ? undefined : listBody(files, order, etag);
+    }),
+  );
+  const [body, idAsc = body, idDesc] = bodies as [EncodedBody, EncodedBody | undefined, EncodedBody];
   const queries = catalogueQueries(files.database, shape);
   const holds = (category: string) => category === '' || shape.categories.includes(category);
+  let holders = 1;
 
   function pageOf({ page, ...shown }: ProductsQuery): { items: string[]; total: number } {
     return queries.page(shown, (page - 1) * PRODUCTS_PAGE_SIZE, PRODUCTS_PAGE_SIZE);
@@ -68,6 +80,7 @@ export async function openList({ files, shape, etag }: MadeList, closeAfterMs = 
   return {
     ...shape,
     body,
+    validators,
 
     searchPage: (query) =>
       asked('searchPage', () => {
@@ -77,7 +90,15 @@ export async function openList({ files, shape, etag }: MadeList, closeAfterMs = 
         return encodeBody(Buffer.from(`{"items":${arrayOf(items)},${tail}`, 'utf8'));
       }),
 
-    selection: (selection) => asked('selection', () => encodeBody(Buffer.from(arrayOf(queries.listed(selection)), 'utf8'))),
+    selection: (selection) =>
+      asked('selection', () => {
+        const { category, sort, limit } = selection;
+        // The whole list in id order was written by the fill, as the list's own order was.
+        if (category === '' && sort !== null && (limit === null || limit >= shape.size)) {
+          return Promise.resolve(sort === 'asc' ? idAsc : idDesc);
+        }
+        return encodeBody(Buffer.from(arrayOf(queries.listed(selection)), 'utf8'));
+      }),
 
     productsPage: (query) =>
       asked('productsPage', () => {
@@ -105,11 +126,19 @@ export async function openList({ files, shape, etag }: MadeList, closeAfterMs = 
 
     copyJson: () => Promise.resolve(Buffer.from(arrayOf([...queries.sourceJson()]), 'utf8')),
 
-    letGo() {
-      setTimeout(() => {
-        queries.close();
-        void removeListFiles(files);
-      }, closeAfterMs).unref();
+    answers: () => holders > 0 && queries.answers(),
+
+    hold() {
+      if (holders === 0) throw new Error('a list was held after its last holder released it');
+      holders += 1;
+    },
+
+    release() {
+      if (holders === 0) throw new Error('a list was released more often than it was held');
+      holders -= 1;
+      if (holders > 0) return;
+      queries.close();
+      void removeListFiles(files);
     },
   };
 }

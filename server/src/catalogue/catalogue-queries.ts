@@ -28,6 +28,8 @@ export interface CatalogueQueries {
   ids: (offset: number, limit: number) => number[];
   /** Every product's JSON with the source's own image location: the copy replicas share (docs/scaling.md). */
   sourceJson(): Generator<string>;
+  /** Whether the file answers a question as it should (readiness): its products counted, as many as it was filled with. */
+  answers(): boolean;
   close(): void;
 }
 
@@ -66,9 +68,19 @@ const TRIGRAM = 3;
  */
 function trigramsOf(characters: readonly string[]): string {
   const trigrams = new Set<string>();
-  for (let at = 0; at + TRIGRAM <= characters.length; at++) trigrams.add(characters.slice(at, at + TRIGRAM).join(''));
+  for (let at = 0; at + TRIGRAM <= characters.length; at++) {
+    const trigram = characters.slice(at, at + TRIGRAM).join('');
+    // FTS5 reads its query as C text, which ends at a NUL: such a trigram cannot be asked, so `instr` checks it.
+    if (!trigram.includes('\0')) trigrams.add(trigram);
+  }
   return [...trigrams].map((trigram) => `"${trigram.replaceAll('"', '""')}"`).join(' ');
 }
+
+/** Whether a needle is looked up in the trigram index: long enough to have a trigram, and one FTS5 can read. */
+const hasTrigrams = (characters: readonly string[]): boolean => trigramsOf(characters) !== '';
+
+/** Whether the trigram index alone answers a needle: exactly one trigram, which it holds as it is. */
+const isOneTrigram = (characters: readonly string[]): boolean => characters.length === TRIGRAM && hasTrigrams(characters);
 
 /** A WHERE clause and its parameters; `none` when the selection can select nothing (an unknown category). */
 type Filter = { where: string; params: SQLInputValue[] } | 'none';
@@ -100,12 +112,12 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
     }
     if (needle !== '') {
       const characters = [...needle];
-      const looksUp = trigrams && characters.length >= TRIGRAM;
+      const looksUp = trigrams && hasTrigrams(characters);
       if (looksUp) {
         clauses.push('pos IN (SELECT rowid FROM title_trigrams WHERE title_trigrams MATCH ?)');
         params.push(trigramsOf(characters));
       }
-      if (!looksUp || characters.length !== TRIGRAM) {
+      if (!looksUp || !isOneTrigram(characters)) {
         clauses.push('instr(lower_title, ?) > 0');
         params.push(needle);
       }
@@ -113,16 +125,12 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
     return { where: clauses.length === 0 ? '' : `WHERE ${clauses.join(' AND ')}`, params };
   }
 
-  function jsonAt(positions: readonly number[]): string[] {
-    const read = statement('SELECT json FROM product_json WHERE pos = ?');
-    return positions.map((pos) => (read.get(pos) as { json: string }).json);
-  }
-
-  function positions(filter: Exclude<Filter, 'none'>, orderBy: string, limit: number, offset = 0): number[] {
-    const sql = `SELECT pos FROM products ${filter.where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
+  /** The public JSON of the products `filter` selects, in `orderBy`'s order, `limit` of them from the `offset`th: one query. */
+  function jsonOf(filter: Exclude<Filter, 'none'>, orderBy: string, limit: number, offset = 0): string[] {
+    const sql = `SELECT json FROM products JOIN product_json USING (pos) ${filter.where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
     return statement(sql)
       .all(...filter.params, limit, offset)
-      .map((row) => (row as { pos: number }).pos);
+      .map((row) => (row as { json: string }).json);
   }
 
   function totalOf(filter: Exclude<Filter, 'none'>, category: string, needle: string): number {
@@ -132,7 +140,7 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
     if (total === undefined) {
       // A needle of one trigram over every category is counted in the trigram index alone, without reading a row.
       const sql =
-        category === '' && [...needle].length === TRIGRAM
+        category === '' && isOneTrigram([...needle])
           ? 'SELECT count(*) AS total FROM title_trigrams WHERE title_trigrams MATCH ?'
           : `SELECT count(*) AS total FROM products ${filter.where}`;
       total = (statement(sql).get(...filter.params) as { total: number }).total;
@@ -152,14 +160,14 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
       const walk = ((offset + limit) * shape.size) / total <= WALK_MAX_ROWS;
       const pageFilter = walk ? filterOf(category, needle, false) : filter;
       if (pageFilter === 'none') return { items: [], total };
-      return { items: jsonAt(positions(pageFilter, ORDER_BY[sort][walk ? 'walk' : 'sort'], limit, offset)), total };
+      return { items: jsonOf(pageFilter, ORDER_BY[sort][walk ? 'walk' : 'sort'], limit, offset), total };
     },
 
     listed({ category, sort, limit }) {
       const filter = filterOf(category, '');
       if (filter === 'none') return [];
       // SQLite reads a negative LIMIT as none.
-      return jsonAt(positions(filter, sort === null ? 'pos' : ID_ORDER_BY[sort], limit ?? -1));
+      return jsonOf(filter, sort === null ? 'pos' : ID_ORDER_BY[sort], limit ?? -1);
     },
 
     ids: (offset, limit) =>
@@ -175,8 +183,24 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
       }
     },
 
+    answers: () => statement('SELECT count(*) AS size FROM products').get()?.size === shape.size,
+
     close() {
       if (db.isOpen) db.close();
     },
   };
+}
+
+/**
+ * The whole list's public JSON in id order, from a finished catalogue file, row after row with one query (a fill
+ * writes it into a body file: list-fill.ts).
+ */
+export function* wholeListInIdOrder(file: string, sort: 'asc' | 'desc'): Generator<string> {
+  const db = new DatabaseSync(file, { readOnly: true });
+  try {
+    const rows = db.prepare(`SELECT json FROM products JOIN product_json USING (pos) ORDER BY ${ID_ORDER_BY[sort]}`).iterate();
+    for (const row of rows) yield (row as { json: string }).json;
+  } finally {
+    db.close();
+  }
 }

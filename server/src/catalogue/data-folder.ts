@@ -12,8 +12,11 @@ import { join } from 'node:path';
 export function claimDataFolder(dataDir: string | null): string {
   const parent = dataDir ?? tmpdir();
   const host = hostname().replaceAll(/[^A-Za-z0-9.-]/g, '_');
+  // The whole name, as mkdtemp makes it (six characters after the pid): a host named `<this host>-<digits>` sharing the
+  // volume has folders that only begin like this host's.
+  const ownName = new RegExp(`^catalogue-${host.replaceAll('.', '\\.')}-(\\d+)-[A-Za-z0-9]{6}$`);
   for (const name of readdirSync(parent)) {
-    const pid = new RegExp(`^catalogue-${host.replaceAll('.', '\\.')}-(\\d+)-`).exec(name)?.[1];
+    const pid = ownName.exec(name)?.[1];
     const folder = join(parent, name);
     if (pid !== undefined && !madeHere.has(folder) && !isRunning(Number(pid))) rmSync(folder, { recursive: true, force: true });
   }

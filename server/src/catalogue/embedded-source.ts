@@ -22,6 +22,9 @@ export interface EmbeddedSourceOptions {
   dataDir?: string | null;
 }
 
+/** How long the embedded catalogue's fill may go without a word (fills/list-fills.ts). */
+const EMBEDDED_FILL_SILENT_MAX_MS = 10_000;
+
 const CONTENT_TYPES: Record<string, string> = {
   svg: 'image/svg+xml',
   png: 'image/png',
@@ -36,14 +39,14 @@ const IMAGE_FILE_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*\.(svg|png|jpe?g|webp)$/i;
 /**
  * The catalogue bundled with the server, so the site works offline. `products.json` is a Fake-Store-shaped array
  * whose `image` fields are bare file names in `images/`. It is read and validated once, on first use, and held in
- * memory for its products and photos; its list is written into a SQLite file once, as any other source's
- * (fills/list-fills.ts), and served as long as the server runs: the file does not change under it. A broken
+ * memory for its products and photos; its list is written into a SQLite file as any other source's
+ * (fills/list-fills.ts), and found unchanged at every refill: the file does not change under it. A broken
  * file is reported as an UpstreamError like any other source failure.
  */
 export function createEmbeddedSource({ directory = EMBEDDED_CATALOGUE_DIR, logger, dataDir = null }: EmbeddedSourceOptions): ProductSource {
-  const fills = createListFills({ logger, dataDir });
+  // Nothing is downloaded: a fill's process silent this long is stuck, whatever the upstream's settings.
+  const fills = createListFills({ logger, dataDir, silentMaxMs: EMBEDDED_FILL_SILENT_MAX_MS });
   let loading: Promise<Map<number, Product>> | undefined;
-  let listing: Promise<CatalogueList> | undefined;
 
   function products(): Promise<Map<number, Product>> {
     loading ??= load().catch((error: unknown) => {
@@ -82,12 +85,11 @@ export function createEmbeddedSource({ directory = EMBEDDED_CATALOGUE_DIR, logge
   return {
     name: 'embedded',
 
-    listProducts() {
-      listing ??= fillList().catch((error: unknown) => {
-        listing = undefined;
-        throw error;
-      });
-      return listing;
+    listProducts(held) {
+      // The bundled file does not change while the server runs: the list held is still its list.
+      if (held === undefined) return fillList();
+      held.hold();
+      return Promise.resolve(held);
     },
 
     async listFromCopy(json) {

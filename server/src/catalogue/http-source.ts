@@ -45,7 +45,7 @@ export function createHttpSource({
   registry,
   dataDir = null,
 }: HttpSourceOptions): ProductSource {
-  const fills = createListFills({ logger, dataDir, ...(registry && { registry }) });
+  const fills = createListFills({ logger, dataDir, silentMaxMs: timeoutMs, ...(registry && { registry }) });
   const jsonLimit = { bytes: maxJsonBytes, setting: 'UPSTREAM_MAX_BYTES' } as const;
   // The upstream names image URLs, and nothing it says is trusted: fetched as they are, they would let it point
   // this server at any address it can reach (an internal service on its own network). Images come only from
@@ -55,12 +55,10 @@ export function createHttpSource({
   const client = createUpstreamClient(timeoutMs);
   const revalidations = new Counter({
     name: 'catalogue_list_revalidations_total',
-    help: 'Refills of the list that asked the upstream whether it changed, by outcome: not_modified (a 304: the list held is kept, no body, no thread) or modified (downloaded and filled again)',
+    help: 'Refills of the list that asked the upstream whether it changed, by outcome: not_modified (a 304: the list held is kept, nothing downloaded or written) or modified (downloaded once and filled again)',
     labelNames: ['outcome'] as const,
     registers: registry === undefined ? [] : [registry],
   });
-  /** The list last filled from the upstream, with what the upstream said of it: the next refill's question. */
-  let lastFilled: { list: CatalogueList; validators: UpstreamValidators } | undefined;
 
   async function getJson(path: string): Promise<{ status: number; body: unknown }> {
     const url = `${baseUrl}${path}`;
@@ -77,19 +75,19 @@ export function createHttpSource({
   return {
     name: 'http',
 
-    async listProducts(): Promise<CatalogueList> {
+    async listProducts(held?: CatalogueList): Promise<CatalogueList> {
       const url = `${baseUrl}/products`;
-      const held = lastFilled;
-      if (held !== undefined) {
-        // An unchanged list (a 304) is the list held, fresh again: nothing downloaded, parsed or rebuilt.
-        const revalidated = await client.revalidate(url, held.validators);
-        revalidations.inc({ outcome: revalidated === 'not-modified' ? 'not_modified' : 'modified' });
-        if (revalidated === 'not-modified') return held.list;
-      }
-      const filled = await fills.fill({ url, timeoutMs, maxBytes: maxJsonBytes });
+      // With a list held, the fill asks whether it changed: a 304 is the list held, fresh again (nothing downloaded,
+      // nothing written); a 200 is the new list, downloaded once.
+      const validators = held?.validators;
+      const filled = await fills.fill({ url, timeoutMs, maxBytes: maxJsonBytes, ...(validators && { validators }) });
       if (!filled.ok) throw new UpstreamError(filled.message, { timedOut: filled.timedOut });
+      if (validators !== undefined) revalidations.inc({ outcome: 'notModified' in filled ? 'not_modified' : 'modified' });
+      if ('notModified' in filled) {
+        held!.hold();
+        return held!;
+      }
       for (const { index, issues } of filled.dropped) logger.warn({ index, issues }, 'Dropped an upstream product of the wrong shape');
-      lastFilled = filled.validators && { list: filled.list, validators: filled.validators };
       return filled.list;
     },
 

@@ -1,38 +1,52 @@
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, mkdirSync, openSync, writeSync } from 'node:fs';
 import { readFile, rm, stat } from 'node:fs/promises';
-import { Worker } from 'node:worker_threads';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { constants as zlib, createBrotliCompress, createGzip } from 'node:zlib';
 import type { BodyBytes, EncodedBody } from '../bodies/encoded-body.js';
 import type { CatalogueShape } from './catalogue-database.js';
 
 /**
- * The files of one filled list, side by side in the catalogue's folder (CATALOGUE_DATA_DIR): its SQLite database and
- * the whole public list's JSON, gzip and brotli (what `GET /api/products` answers), all named from one base.
+ * The files of one filled list, all in a folder of its own inside this process's folder (CATALOGUE_DATA_DIR): its
+ * SQLite database and the whole public list's JSON, gzip and brotli, in each order a Fake Store client asks for it
+ * whole (docs/decisions/catalogue-in-sqlite.md). Whatever else SQLite or a fill writes beside them (a journal) is in
+ * the same folder, so removing the folder removes every file of the list, whoever made it.
  */
 export interface ListFiles {
+  folder: string;
   database: string;
-  json: string;
-  gzip: string;
-  br: string;
 }
 
-/** A list written: its files, its shape and the whole list's ETag (what a fill's process replies). */
+/** The whole list in one order: what `GET /api/products`, `?sort=asc` and `?sort=desc` answer. */
+export type WholeListOrder = 'list' | 'idAsc' | 'idDesc';
+
+/** A list written: its files, its shape, the whole list's ETag in each order (what a fill's process replies). */
 export interface MadeList {
   files: ListFiles;
   shape: CatalogueShape;
-  etag: string;
+  /**
+   * The ETag of each whole-list body written; `idAsc` is absent when the list is in ascending id order already, and
+   * its body is then the list's own.
+   */
+  etags: Partial<Record<WholeListOrder, string>> & { list: string; idDesc: string };
 }
 
-export const listFilesAt = (base: string): ListFiles => ({
-  database: `${base}.sqlite`,
-  json: `${base}.json`,
-  gzip: `${base}.json.gz`,
-  br: `${base}.json.br`,
-});
+/** A new list's folder and the database's place in it (the folder made, empty). */
+export function listFilesIn(folder: string): ListFiles {
+  mkdirSync(folder);
+  return { folder, database: join(folder, 'products.sqlite') };
+}
 
-/** Removes a list's files; gone already is fine. */
+/** The three encodings of one whole-list body. */
+export const bodyFilesOf = ({ folder }: ListFiles, order: WholeListOrder) => {
+  const json = join(folder, `${order}.json`);
+  return { json, gzip: `${json}.gz`, br: `${json}.br` };
+};
+
+/** Removes a list's folder, every file in it; gone already is fine. */
 export async function removeListFiles(files: ListFiles): Promise<void> {
-  await Promise.all([files.database, files.json, files.gzip, files.br].map((file) => rm(file, { force: true })));
+  await rm(files.folder, { recursive: true, force: true });
 }
 
 /**
@@ -42,25 +56,25 @@ export async function removeListFiles(files: ListFiles): Promise<void> {
  */
 export const LIST_BODY_IN_MEMORY_MAX_BYTES = 1024 * 1024;
 
-/** The whole list's body from its files, with its validator as the fill made it: in memory, or the files themselves. */
-export async function listBody(files: ListFiles, etag: string): Promise<EncodedBody> {
-  const paths = [files.json, files.gzip, files.br] as const;
-  const inMemory = (await stat(files.json)).size <= LIST_BODY_IN_MEMORY_MAX_BYTES;
+/** One whole-list body from its files, with its validator as the fill made it: in memory, or the files themselves. */
+export async function listBody(files: ListFiles, order: WholeListOrder, etag: string): Promise<EncodedBody> {
+  const { json, gzip, br } = bodyFilesOf(files, order);
+  const inMemory = (await stat(json)).size <= LIST_BODY_IN_MEMORY_MAX_BYTES;
   const bytes = async (path: string): Promise<BodyBytes> => (inMemory ? readFile(path) : { path, length: (await stat(path)).size });
-  const [identity, gzip, br] = await Promise.all(paths.map(bytes));
-  return { identity: identity!, gzip: gzip!, br: br!, etag };
+  const [identity, gzipped, brotli] = await Promise.all([json, gzip, br].map(bytes));
+  return { identity: identity!, gzip: gzipped!, br: brotli!, etag };
 }
 
 /** Flushed to the file at this size: a few writes a megabyte, not one a product. */
 const CHUNK_CHARS = 256 * 1024;
 
 /**
- * The whole list's JSON written product by product as the fill adds them (never held whole), hashed as it goes for
- * its ETag, then compressed both ways from the file: gzip level 6 and brotli quality 5, as encoded-body.ts does for
- * every other body (its comment says why those levels).
+ * A whole list's JSON written product by product (never held whole), hashed as it goes for its ETag, then
+ * compressed both ways from the file by `compressBody`.
  */
-export function listBodyWriter(files: ListFiles) {
-  const fd = openSync(files.json, 'wx');
+export function listBodyWriter(files: ListFiles, order: WholeListOrder) {
+  const paths = bodyFilesOf(files, order);
+  const fd = openSync(paths.json, 'wx');
   const hash = createHash('sha1');
   let pending = '[';
   let count = 0;
@@ -70,46 +84,36 @@ export function listBodyWriter(files: ListFiles) {
     writeSync(fd, bytes);
     pending = '';
   };
+  let open = true;
+  const close = () => {
+    if (open) closeSync(fd);
+    open = false;
+  };
   return {
     add(json: string): void {
       pending += count++ === 0 ? json : `,${json}`;
       if (pending.length >= CHUNK_CHARS) flush();
     },
-    /**
-     * Closes the JSON and starts compressing it on a thread of its own, so the fill's own thread may go on (it
-     * indexes the database meanwhile); resolves with the ETag of the identity bytes once both files are written.
-     */
-    finish(): Promise<string> {
+    /** Closes the JSON; its ETag, the hash of its bytes. */
+    finish(): string {
       pending += ']';
       flush();
-      closeSync(fd);
-      const etag = `"${hash.digest('base64url')}"`;
-      return new Promise((resolve, reject) => {
-        const compressing = new Worker(COMPRESS_BOTH_WAYS, { eval: true, execArgv: [], workerData: files });
-        compressing.once('message', () => resolve(etag));
-        compressing.once('error', reject);
-        compressing.once('exit', (code) => reject(new Error(`the list's compression stopped (code ${code})`)));
-      });
+      close();
+      return `"${hash.digest('base64url')}"`;
     },
-    abandon(): void {
-      try {
-        closeSync(fd);
-      } catch {
-        // Closed already.
-      }
-    },
+    abandon: close,
   };
 }
 
-/** The compressing thread's program: the two pipelines from the JSON file, on libuv's pool, with nothing held whole. */
-const COMPRESS_BOTH_WAYS = `
-  const { workerData: files, parentPort } = require('node:worker_threads');
-  const { createReadStream, createWriteStream } = require('node:fs');
-  const { pipeline } = require('node:stream/promises');
-  const zlib = require('node:zlib');
-  const brotli = { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT };
-  Promise.all([
-    pipeline(createReadStream(files.json), zlib.createGzip({ level: 6 }), createWriteStream(files.gzip)),
-    pipeline(createReadStream(files.json), zlib.createBrotliCompress({ params: brotli }), createWriteStream(files.br)),
-  ]).then(() => parentPort.postMessage('written'), (error) => { throw error; });
-`;
+/**
+ * Both compressions of a whole-list body, from its JSON file, on libuv's pool: gzip level 6 and brotli quality 5,
+ * as encoded-body.ts does for every other body (its comment says why those levels). Nothing is held whole.
+ */
+export async function compressBody(files: ListFiles, order: WholeListOrder): Promise<void> {
+  const { json, gzip, br } = bodyFilesOf(files, order);
+  const brotli = { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT };
+  await Promise.all([
+    pipeline(createReadStream(json), createGzip({ level: 6 }), createWriteStream(gzip)),
+    pipeline(createReadStream(json), createBrotliCompress({ params: brotli }), createWriteStream(br)),
+  ]);
+}

@@ -30,27 +30,32 @@ describe("the list's refills against an upstream that answers 304 to its own ETa
     await upstream.close();
   });
 
-  it('keeps the list held on a 304 (one request, no body, no fill), and fills again once the list changed', async () => {
+  it('revalidates the list held: a 304 hands it back (nothing written), a changed list is downloaded once', async () => {
     const first = await source.listProducts();
     const asked = upstream.requestCount('/products');
-    const cpu = process.cpuUsage();
-    const unchanged = await source.listProducts();
-    const { user, system } = process.cpuUsage(cpu);
-    console.info(`a refill of an unchanged list of ${PRODUCTS.length} products: ${((user + system) / 1000).toFixed(1)} ms of CPU`);
-    // The very list held: a fill would have made another.
+    const unchanged = await source.listProducts(first);
+    // The very list held, with a hold of its own for the caller: a fill would have made another.
     expect(unchanged).toBe(first);
+    first.release();
+    expect(first.answers()).toBe(true);
     expect(upstream.requestCount('/products')).toBe(asked + 1);
     expect(upstream.notModifiedCount('/products')).toBe(1);
     expect(await revalidations()).toEqual({ not_modified: 1 });
 
     upstream.setProducts(PRODUCTS.slice(0, 2_900));
-    const changed = await source.listProducts();
+    const changed = await source.listProducts(first);
     expect(changed).not.toBe(first);
     expect(changed.size).toBe(2_900);
+    // One request: the conditional one's 200 is the download.
+    expect(upstream.requestCount('/products')).toBe(asked + 2);
     expect(upstream.notModifiedCount('/products')).toBe(1);
     expect(await revalidations()).toEqual({ not_modified: 1, modified: 1 });
+    first.release();
+    expect(first.answers()).toBe(false);
     // The new list's validators are the next refill's question.
-    expect(await source.listProducts()).toBe(changed);
+    expect(await source.listProducts(changed)).toBe(changed);
     expect(upstream.notModifiedCount('/products')).toBe(2);
+    changed.release();
+    changed.release();
   });
 });

@@ -32,7 +32,7 @@ export function measuredSource(source: ProductSource, registry: Registry): Produ
 
   return {
     name: source.name,
-    listProducts: () => measure('list', () => source.listProducts()),
+    listProducts: (held) => measure('list', () => source.listProducts(held)),
     listFromCopy: (json) => source.listFromCopy(json),
     getProduct: (id) => measure('product', () => source.getProduct(id)),
     getImage: (location, validators) => measure('image', () => source.getImage(location, validators)),

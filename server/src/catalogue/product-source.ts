@@ -32,8 +32,12 @@ export const IMAGE_NOT_MODIFIED = 'not-modified';
 export interface ProductSource {
   /** A short name for logs and metrics: 'http' or 'embedded'. */
   readonly name: string;
-  /** The whole list, held where its size says (catalogue-list.ts), its public body made with it. */
-  listProducts(): Promise<CatalogueList>;
+  /**
+   * The whole list, held where its size says (catalogue-list.ts), its public body made with it, handed over with
+   * one hold. `held`: the list the cache holds, if any, which the source may find unchanged and hand over again (a
+   * 304 to its validators) instead of filling a new one.
+   */
+  listProducts(held?: CatalogueList): Promise<CatalogueList>;
   /**
    * The list from the JSON of a copy another replica shared (docs/scaling.md), made as listProducts makes it;
    * `undefined` when the copy is not a valid list.
@@ -46,7 +50,7 @@ export interface ProductSource {
    * earlier response) the request is conditional, and a source that can tell may return IMAGE_NOT_MODIFIED.
    */
   getImage(location: string, validators?: UpstreamValidators): Promise<ProductImage | typeof IMAGE_NOT_MODIFIED>;
-  /** Releases what the source holds (the http source's worker thread); the catalogue calls it when it is closed. */
+  /** Ends the source's fills and removes its files; the catalogue calls it when it is closed. */
   close?(): Promise<void>;
 }
 

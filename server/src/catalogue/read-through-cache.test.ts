@@ -19,16 +19,8 @@ function controlledLoader<T>() {
 function setUp() {
   const clock = createTestClock();
   const { logger, records } = createCapturingLogger();
-  const letGo: { n: number }[] = [];
-  const cache = new ReadThroughCache<{ n: number }>({
-    ttlSeconds: 10,
-    staleMaxSeconds: 100,
-    prepare: encodeJsonBody,
-    logger,
-    now: clock.now,
-    letGo: (value) => letGo.push(value),
-  });
-  return { clock, records, cache, letGo };
+  const cache = new ReadThroughCache<{ n: number }>({ ttlSeconds: 10, staleMaxSeconds: 100, prepare: encodeJsonBody, logger, now: clock.now });
+  return { clock, records, cache };
 }
 
 describe('ReadThroughCache', () => {
@@ -78,26 +70,76 @@ describe('ReadThroughCache', () => {
     expect((await cache.get('k', loader.load))?.value).toEqual({ n: 1 });
   });
 
-  it('says which value it let go of: the one a refresh replaced, or one dropped past its use, never one still held', async () => {
-    const { cache, clock, letGo } = setUp();
-    const first = { n: 1 };
-    await cache.get('k', () => Promise.resolve(first));
+  it('holds each value it stores, gives a loader and hands out, and releases each hold once: none left, none twice', async () => {
+    const clock = createTestClock();
+    type Owned = { n: number; holders: number };
+    const cache = new ReadThroughCache<Owned>({
+      ttlSeconds: 10,
+      staleMaxSeconds: 100,
+      prepare: (value) => encodeJsonBody(value.n),
+      logger: createCapturingLogger().logger,
+      now: clock.now,
+      ownership: {
+        hold: (value) => void (value.holders += 1),
+        release: (value) => {
+          if (value.holders === 0) throw new Error(`value ${value.n} released past its last hold`);
+          value.holders -= 1;
+        },
+      },
+    });
+    // A loader hands over what it made with one hold.
+    const made = (n: number) => ({ n, holders: 1 });
+    const use = async (load: (held: Owned | undefined) => Promise<Owned>) => {
+      const entry = (await cache.get('k', load))!;
+      entry.value.holders -= 1; // the caller is done with it
+      return entry;
+    };
+    const first = made(1);
+    await use(() => Promise.resolve(first));
+    expect(first.holders).toBe(1);
+
+    // Stale: the refresh's loader is given the value held, held for it, and hands it back unchanged (a 304).
     clock.advanceSeconds(11);
-    // A refresh that hands back the very value held (a 304 renews the list it has) lets go of nothing.
-    await cache.get('k', () => Promise.resolve(first));
+    const given: (Owned | undefined)[] = [];
+    await use((held) => {
+      given.push(held);
+      expect(held?.holders).toBe(3); // stored, handed out to the caller, given to the loader
+      held!.holders += 1;
+      return Promise.resolve(held!);
+    });
     await cache.settled();
-    expect(letGo).toEqual([]);
+    expect(given).toEqual([first]);
+    expect(first.holders).toBe(1);
+
+    // Replaced by a new value: the old one's last hold goes.
     clock.advanceSeconds(11);
-    const second = { n: 2 };
-    await cache.get('k', () => Promise.resolve(second));
+    const second = made(2);
+    await use(() => Promise.resolve(second));
     await cache.settled();
-    expect(letGo).toEqual([first]);
-    expect(letGo[0]).toBe(first);
-    // Past freshness plus stale max: dropped, then filled afresh.
+    expect([first.holders, second.holders]).toEqual([0, 1]);
+
+    // Past freshness plus stale max: dropped, and the loader is given nothing to revalidate.
     clock.advanceSeconds(200);
-    await cache.get('k', () => Promise.resolve({ n: 3 }));
-    expect(letGo).toEqual([first, second]);
-    expect(letGo[1]).toBe(second);
+    const third = made(3);
+    await use((held) => {
+      expect(held).toBeUndefined();
+      return Promise.resolve(third);
+    });
+    expect([second.holders, third.holders]).toEqual([0, 1]);
+
+    // A value the loader made that the cache does not store (it failed to prepare) is released too.
+    clock.advanceSeconds(200);
+    const broken = { n: Number.NaN, holders: 1 };
+    Object.defineProperty(broken, 'n', { get: () => { throw new Error('unpreparable'); } });
+    await expect(cache.get('k', () => Promise.resolve(broken))).rejects.toThrow('unpreparable');
+    expect([third.holders, broken.holders]).toEqual([0, 0]);
+
+    // Closing the cache releases what it stores.
+    const fourth = made(4);
+    await use(() => Promise.resolve(fourth));
+    expect(fourth.holders).toBe(1);
+    cache.close();
+    expect(fourth.holders).toBe(0);
   });
 
   it('drops a copy past its freshness plus stale max, and reports copies it holds', async () => {

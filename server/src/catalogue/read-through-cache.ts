@@ -30,12 +30,20 @@ export interface ReadThroughCacheOptions<T> {
   now?: () => number;
   /** Copies shared with other replicas (docs/scaling.md); absent: this process's memory only. */
   shared?: SharedCopies<T>;
-  /** Told of a value the cache held and no longer does, replaced by a newer one or dropped past its use. */
-  letGo?: (value: T) => void;
+  /**
+   * For values owned by their holders (a list: catalogue-list.ts): the cache holds each value it stores, a value it
+   * hands a loader, and each value `get` hands out, which that caller releases; and releases each value it stops
+   * storing and each value handed to it that it does not store. Without it, values are plain data.
+   */
+  ownership?: { hold: (value: T) => void; release: (value: T) => void };
 }
 
-/** A loader resolves `null` when the source says definitively that the key does not exist. */
-export type Loader<T> = () => Promise<T | null>;
+/**
+ * A loader resolves `null` when the source says definitively that the key does not exist. `held` is the value the
+ * cache stores under the key, if any (held for the loader while it runs): a source may find it unchanged and resolve
+ * it again. What it resolves is handed to the cache with one hold.
+ */
+export type Loader<T> = (held: T | undefined) => Promise<T | null>;
 
 interface Entry<T> {
   value: T;
@@ -65,7 +73,8 @@ export class ReadThroughCache<T> {
   readonly #logger: Logger;
   readonly #now: () => number;
   readonly #shared: SharedFill<T> | undefined;
-  readonly #letGo: (value: T) => void;
+  readonly #hold: (value: T) => void;
+  readonly #release: (value: T) => void;
 
   constructor(options: ReadThroughCacheOptions<T>) {
     this.#ttlMs = options.ttlSeconds * 1000;
@@ -73,7 +82,8 @@ export class ReadThroughCache<T> {
     this.#prepare = options.prepare;
     this.#logger = options.logger;
     this.#now = options.now ?? Date.now;
-    this.#letGo = options.letGo ?? (() => {});
+    this.#hold = options.ownership?.hold ?? (() => {});
+    this.#release = options.ownership?.release ?? (() => {});
     // With caching off nothing is stored, so there is nothing to share, and claims would only make replicas queue.
     this.#shared =
       options.shared && this.#usableMs > 0
@@ -86,31 +96,40 @@ export class ReadThroughCache<T> {
       stdTTL: Math.max(1, options.ttlSeconds + options.staleMaxSeconds),
       checkperiod: 600,
     });
-    this.#entries.on('expired', (_key: string, entry: Entry<T>) => this.#letGo(entry.value));
+    this.#entries.on('expired', (_key: string, entry: Entry<T>) => this.#release(entry.value));
   }
 
-  /** Resolves `null` when the source says the key does not exist; rejects with the source's error otherwise. */
+  /**
+   * Resolves `null` when the source says the key does not exist; rejects with the source's error otherwise. With
+   * `ownership`, the entry's value is held for the caller, who releases it.
+   */
   async get(key: string, load: Loader<T>): Promise<CacheEntry<T> | null> {
     const entry = this.#entries.get<Entry<T>>(key);
     if (entry !== undefined) {
       const now = this.#now();
       const age = now - entry.storedAt;
-      if (age < this.#ttlMs) return this.#entryAt(entry, 'HIT', now);
+      if (age < this.#ttlMs) return this.#handOut(entry, 'HIT', now);
       if (age < this.#usableMs) {
         this.#refreshInBackground(key, load);
-        return this.#entryAt(entry, 'STALE', now);
+        return this.#handOut(entry, 'STALE', now);
       }
       this.#drop(key);
     }
     const filled = await this.#fill(key, load, (storedAt) => this.#now() - storedAt < this.#usableMs);
     if (filled === null) return null;
     // A miss returns what the source just gave: as fresh as an entry gets, whatever the time spent preparing it.
-    if (filled.from === 'source') return this.#entryAt(filled, 'MISS', filled.storedAt);
+    if (filled.from === 'source') return this.#handOut(filled, 'MISS', filled.storedAt);
     // A copy another replica stored keeps its own age: a HIT while fresh, else STALE with a refresh, as if held here.
     const now = this.#now();
-    if (now - filled.storedAt < this.#ttlMs) return this.#entryAt(filled, 'HIT', now);
+    if (now - filled.storedAt < this.#ttlMs) return this.#handOut(filled, 'HIT', now);
     this.#refreshInBackground(key, load);
-    return this.#entryAt(filled, 'STALE', now);
+    return this.#handOut(filled, 'STALE', now);
+  }
+
+  /** The value stored under `key` while it may still be served, for a question asked at once (no hold is taken). */
+  peek(key: string): T | undefined {
+    const entry = this.#entries.get<Entry<T>>(key);
+    return entry !== undefined && this.#now() - entry.storedAt < this.#usableMs ? entry.value : undefined;
   }
 
   /** Whether any value is held that could still be served. */
@@ -127,7 +146,9 @@ export class ReadThroughCache<T> {
     await Promise.allSettled(this.#inFlight.values());
   }
 
+  /** Releases every value stored; the cache is not used after. */
   close(): void {
+    for (const key of this.#entries.keys()) this.#drop(key);
     this.#entries.close();
   }
 
@@ -135,36 +156,53 @@ export class ReadThroughCache<T> {
   #fill(key: string, load: Loader<T>, accept: (storedAt: number) => boolean): Promise<Filled<T> | null> {
     let pending = this.#inFlight.get(key);
     if (pending === undefined) {
-      pending = this.#loadAndStore(key, load, accept).finally(() => this.#inFlight.delete(key));
+      // What is stored now is the loader's to revalidate, held for it until it settles, whatever replaces it meanwhile.
+      const held = this.#entries.get<Entry<T>>(key)?.value;
+      if (held !== undefined) this.#hold(held);
+      const loadHeld = () => load(held);
+      pending = this.#loadAndStore(key, loadHeld, accept).finally(() => {
+        this.#inFlight.delete(key);
+        if (held !== undefined) this.#release(held);
+      });
       this.#inFlight.set(key, pending);
     }
     return pending;
   }
 
-  async #loadAndStore(key: string, load: Loader<T>, accept: (storedAt: number) => boolean): Promise<Filled<T> | null> {
+  async #loadAndStore(key: string, load: () => Promise<T | null>, accept: (storedAt: number) => boolean): Promise<Filled<T> | null> {
     const loaded = this.#shared ? await this.#shared.load(key, load, accept) : await this.#loadFromSource(load);
     if (loaded === null) {
       this.#drop(key);
       return null;
     }
-    const entry: Entry<T> = { value: loaded.value, body: await this.#prepare(loaded.value), storedAt: loaded.storedAt };
-    // A refresh that found nothing newer than what is held (only possible with shared copies) keeps what is held.
+    let body: EncodedBody;
+    try {
+      body = await this.#prepare(loaded.value);
+    } catch (error) {
+      this.#release(loaded.value);
+      throw error;
+    }
+    const entry: Entry<T> = { value: loaded.value, body, storedAt: loaded.storedAt };
     const held = this.#entries.get<Entry<T>>(key);
     if (held === undefined || held.storedAt <= entry.storedAt) {
       this.#entries.set(key, entry);
-      if (held !== undefined && held.value !== entry.value) this.#letGo(held.value);
+      // The value replaced, or the very value stored again (the source found it unchanged): its older hold goes.
+      if (held !== undefined) this.#release(held.value);
+      return { ...entry, from: loaded.from };
     }
-    return { ...entry, from: loaded.from };
+    // A refresh that found nothing newer than what is held (only possible with shared copies) keeps what is held.
+    this.#release(entry.value);
+    return { ...held, from: loaded.from };
   }
 
-  /** Forgets what is held under `key`, if anything, and says so. */
+  /** Forgets what is held under `key`, if anything, and releases it. */
   #drop(key: string): void {
     const held = this.#entries.get<Entry<T>>(key);
     this.#entries.del(key);
-    if (held !== undefined) this.#letGo(held.value);
+    if (held !== undefined) this.#release(held.value);
   }
 
-  async #loadFromSource(load: Loader<T>): Promise<LoadedValue<T> | null> {
+  async #loadFromSource(load: () => Promise<T | null>): Promise<LoadedValue<T> | null> {
     const value = await load();
     return value === null ? null : { value, storedAt: this.#now(), from: 'source' };
   }
@@ -176,8 +214,9 @@ export class ReadThroughCache<T> {
     });
   }
 
-  /** The entry as it stands at `now`: its value and body, with how the lookup came out and its age. */
-  #entryAt(entry: Entry<T>, cacheStatus: CacheStatus, now: number): CacheEntry<T> {
+  /** The entry as it stands at `now`: its value (held for the caller) and body, how the lookup came out and its age. */
+  #handOut(entry: Entry<T>, cacheStatus: CacheStatus, now: number): CacheEntry<T> {
+    this.#hold(entry.value);
     const ageMs = Math.max(0, now - entry.storedAt);
     return {
       value: entry.value,

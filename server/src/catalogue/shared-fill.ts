@@ -72,8 +72,8 @@ export class SharedFill<T> {
     // Real time, not `now`: tests move `now` to age copies, and this bounds a wait the process really does.
     const waitUntil = performance.now() + holdMs;
     for (;;) {
-      const shared = await this.#read(storeKey);
-      if (shared !== undefined && accept(shared.storedAt)) return shared;
+      const shared = await this.#read(storeKey, accept);
+      if (shared !== undefined) return shared;
       // The read just failed (Redis down or too slow): no claim, no write, each of which would wait as long again.
       if (!store.available) return this.#fromSource(storeKey, fromSource);
       const claim = await store.claimFill(storeKey, holdMs);
@@ -89,9 +89,10 @@ export class SharedFill<T> {
     }
   }
 
-  async #read(storeKey: string): Promise<LoadedValue<T> | undefined> {
+  /** A copy in the store that `accept`s, decoded; one it does not accept is never decoded (a list's is a fill). */
+  async #read(storeKey: string, accept: (storedAt: number) => boolean): Promise<LoadedValue<T> | undefined> {
     const copy = await this.#copies.store.read(storeKey);
-    if (copy === undefined) return undefined;
+    if (copy === undefined || !accept(copy.storedAt)) return undefined;
     const value = await this.#copies.decode(copy.json);
     if (value === undefined) {
       this.#logger.warn({ key: storeKey }, 'Ignored a shared cache copy that is not a valid value');
@@ -108,7 +109,14 @@ export class SharedFill<T> {
       return null;
     }
     const storedAt = this.#now();
-    if (store.available) await store.write(storeKey, { json: await this.#copies.encode(value), storedAt }, this.#usableMs);
+    if (store.available) {
+      try {
+        await store.write(storeKey, { json: await this.#copies.encode(value), storedAt }, this.#usableMs);
+      } catch (error) {
+        // The value is this fill's to hand over: a copy that could not be made is logged, never the fill's failure.
+        this.#logger.warn({ err: error, key: storeKey }, 'Could not share a copy of a value');
+      }
+    }
     return { value, storedAt, from: 'source' };
   }
 }

@@ -37,6 +37,11 @@ export interface Answer {
    * itself until it is no longer fresh (response-cache.ts); absent for one no cache keeps (a search page's HTML).
    */
   freshness?: Freshness;
+  /**
+   * For a body read from files someone owns (a large whole list: catalogue/catalogue-list.ts): called once when the
+   * answer's response has ended, however it ended. No cache keeps such an answer (response-cache.ts).
+   */
+  release?: () => void;
 }
 
 /** When an entry was stored and when it stops being fresh, in milliseconds since the epoch. */
@@ -266,9 +271,8 @@ export function writeAnswer(res: ServerResponse, { status, headers, body }: Prep
   res.writeHead(status, headers);
   if (body === undefined || Buffer.isBuffer(body)) return void res.end(body);
   if (res.req.method === 'HEAD') return void res.end();
-  // The file is opened at once: a list replaced removes its files only seconds later (catalogue-list.ts), and an
-  // open file is read to its end whatever happens to its name. A read that fails cuts the answer short, as a
-  // broken upstream connection would: the client sees a body shorter than its Content-Length.
+  // The files' owner is held until the response ends (Answer's `release`). A read that fails cuts the answer short,
+  // as a broken upstream connection would: the client sees a body shorter than its Content-Length.
   const file = createReadStream(body.path);
   file.once('error', (error) => res.destroy(error));
   file.pipe(res);

@@ -115,6 +115,9 @@ export function createResponseCache({
   function keep(url: string, req: IncomingMessage, route: KeptRoute, answer: Answer): void {
     const { freshness } = answer;
     if (freshness === undefined || freshness.freshUntil <= now() || url.length > MAX_API_URL_LENGTH) return;
+    // Its files are owned by the list they came from, held only while one response reads them: kept here, they would
+    // hold that list's files as long as the answer is kept (docs/decisions/list-ownership.md).
+    if (answer.release !== undefined) return;
     let kept = urls.get(url);
     // Kept again at the end: the oldest kept goes first.
     if (kept !== undefined) forget(url, kept);

@@ -30,5 +30,7 @@ export function sendCachedAnswer(req: Request, res: Response, answer: Answer, po
   );
   context.cacheStatus = answer.cacheStatus;
   context.headWritten = true;
+  // 'close' comes once for every response, sent whole or cut short.
+  if (answer.release) res.once('close', answer.release);
   writeAnswer(res, prepared);
 }

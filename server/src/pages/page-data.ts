@@ -33,8 +33,10 @@ export async function loadPage(route: PageRoute, catalogue: CachedCatalogue, log
     switch (route.kind) {
       case 'home':
       case 'products': {
-        const entry = await catalogue.listProducts();
-        const content = await entry.value.productsPage(productsQueryOf(route));
+        const { entry, content } = await catalogue.withList(async (entry) => ({
+          entry,
+          content: await entry.value.productsPage(productsQueryOf(route)),
+        }));
         const data = productsPageData(content);
         // A category the catalogue does not hold shows the list with no products (docs/product.md, "Products"),
         // and so does a page past the last; both answer 404 and are not kept, so stale or made-up links are
@@ -76,9 +78,10 @@ async function relatedOf(
   logger: Logger,
 ): Promise<{ products: Product[]; entry: CacheEntry<unknown> } | undefined> {
   try {
-    const entry = await catalogue.listProducts();
-    const { page } = await entry.value.productsPage(relatedProductsQuery(product.category));
-    return { products: relatedProducts(page.items, product), entry };
+    return await catalogue.withList(async (entry) => {
+      const { page } = await entry.value.productsPage(relatedProductsQuery(product.category));
+      return { products: relatedProducts(page.items, product), entry };
+    });
   } catch (error) {
     if (!(error instanceof UpstreamError)) throw error;
     logger.warn({ err: error, page: 'product' }, 'The product list failed; the product page shows no related products');

@@ -1,4 +1,4 @@
-import { type RequestHandler, type Response, Router } from 'express';
+import { type RequestHandler, Router } from 'express';
 import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
 import { UpstreamError } from '../catalogue/product-source.js';
 import type { Config } from '../config.js';
@@ -18,28 +18,25 @@ export function createSitemapRouter({ catalogue, config, now }: SitemapRouterOpt
   const sitemap: RequestHandler = async (req, res) => {
     const origin = publicOrigin(req, config);
     if (origin === undefined) return sendText(res, 400, BAD_HOST);
-    const entry = await listOrUnavailable(res);
-    if (entry === undefined) return;
     const pageNumber = req.params.page;
-    // Made where the list is held (catalogue-list.ts): 200,000 products' URLs are megabytes of XML.
-    const xml = await entry.value.sitemap(
-      origin,
-      new Date(now() - entry.ageSeconds * 1000),
-      pageNumber === undefined ? null : Number(pageNumber),
-    );
-    if (xml === undefined) return sendText(res, 404, 'Not found\n');
-    res.status(200).set('Cache-Control', `public, max-age=${entry.freshForSeconds}`).type('application/xml; charset=utf-8').send(xml);
-  };
-
-  async function listOrUnavailable(res: Response) {
+    let made: { xml: Buffer | undefined; freshForSeconds: number };
     try {
-      return await catalogue.listProducts();
+      // Made where the list is held (catalogue-list.ts): 200,000 products' URLs are megabytes of XML.
+      made = await catalogue.withList(async (entry) => ({
+        xml: await entry.value.sitemap(
+          origin,
+          new Date(now() - entry.ageSeconds * 1000),
+          pageNumber === undefined ? null : Number(pageNumber),
+        ),
+        freshForSeconds: entry.freshForSeconds,
+      }));
     } catch (error) {
       if (!(error instanceof UpstreamError)) throw error;
-      sendText(res.set('Retry-After', String(RETRY_AFTER_SECONDS)), 503, 'The product catalogue is unavailable right now\n');
-      return undefined;
+      return sendText(res.set('Retry-After', String(RETRY_AFTER_SECONDS)), 503, 'The product catalogue is unavailable right now\n');
     }
-  }
+    if (made.xml === undefined) return sendText(res, 404, 'Not found\n');
+    res.status(200).set('Cache-Control', `public, max-age=${made.freshForSeconds}`).type('application/xml; charset=utf-8').send(made.xml);
+  };
 
   const router = Router();
   router.get('/robots.txt', (req, res) => {

@@ -255,12 +255,12 @@ describe('the views of the list', () => {
     const all = await answer({ ...selection, sort: null, limit: 4 });
     expect((await answer({ ...selection, sort: null, limit: 400 })).body).toBe(all.body);
     // Fresh as the list is, to the millisecond: what the response cache keeps it by.
-    const list = await catalogue.listProducts();
+    const list = await catalogue.withList((entry) => Promise.resolve(entry));
     expect(first.freshness).toEqual({ storedAt: list.storedAt, freshUntil: list.freshUntil });
 
     upstream.setProducts(FIXTURE_PRODUCTS.slice(0, 7));
     clock.advanceSeconds(301);
-    await catalogue.listProducts();
+    await catalogue.withList(() => Promise.resolve());
     await catalogue.settled();
     const refilled = await answer(selection);
     expect(refilled.body).not.toBe(first.body);

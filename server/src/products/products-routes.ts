@@ -47,6 +47,9 @@ function jsonAnswer(entry: CacheEntry<unknown>, body: EncodedBody = entry.body):
   return { body, contentType: JSON_CONTENT_TYPE, cacheStatus, ageSeconds, freshForSeconds, freshness: { storedAt, freshUntil } };
 }
 
+/** Whether any encoding of a body is a file (a large whole list: catalogue/list-files.ts). */
+const inFiles = (body: EncodedBody): boolean => [body.identity, body.gzip, body.br].some((bytes) => bytes !== undefined && !Buffer.isBuffer(bytes));
+
 /**
  * A route answered from the cached list, with the list entry's freshness and never another upstream request: its
  * body cut from the list where it is held (catalogue-list.ts) and compressed once per list fill, under `bodyKey`
@@ -64,11 +67,15 @@ function fromTheList<Input>({
     ...route,
     scope: 'api',
     failures: LIST_FAILURES,
-    async answer(input, { catalogue, bodies }) {
-      const list = await catalogue.listProducts();
-      const key = bodyKey(input, list.value);
-      return jsonAnswer(list, key === null ? list.body : await bodies.get(key, list.body, () => body(input, list.value), true));
-    },
+    answer: (input, { catalogue, bodies }) =>
+      catalogue.withList(async (list) => {
+        const key = bodyKey(input, list.value);
+        const answer = jsonAnswer(list, key === null ? list.body : await bodies.get(key, list.body, () => body(input, list.value), true));
+        if (!inFiles(answer.body)) return answer;
+        // Read from the list's files after this returns: the list is held until the answer is sent.
+        list.value.hold();
+        return { ...answer, release: () => list.value.release() };
+      }),
   };
 }
 

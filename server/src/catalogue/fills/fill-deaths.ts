@@ -3,9 +3,10 @@ import type { Logger } from '../../logger.js';
 
 /**
  * Why a fill's process stopped before it replied: out of its heap (V8 aborts past its cap,
- * NODE_OPTIONS=--max-old-space-size), killed by a signal (the kernel's out-of-memory killer sends SIGKILL), or an exit.
+ * NODE_OPTIONS=--max-old-space-size), killed by a signal (the kernel's out-of-memory killer sends SIGKILL), an exit, or
+ * ended by the server after it went silent (stalled).
  */
-export type DeathCause = 'out_of_memory' | 'killed' | 'exit';
+export type DeathCause = 'out_of_memory' | 'killed' | 'exit' | 'stalled';
 
 /** What an operator raises when a fill runs out of heap. */
 const HEAP_SETTING = 'NODE_OPTIONS=--max-old-space-size';
@@ -27,6 +28,11 @@ export function deathOf(exitCode: number | null, signal: NodeJS.Signals | null):
   }
   if (signal !== null) return { cause: 'killed', reason: `${NAME} was killed (${signal}); if it was for memory, give the container more` };
   return { cause: 'exit', reason: `${NAME} exited (code ${exitCode})` };
+}
+
+/** A fill's process that said nothing for longer than it may (fills/list-fills.ts), ended by the server. */
+export function stalledDeath(silentMaxMs: number): FillDeath {
+  return { cause: 'stalled', reason: `${NAME} stalled (silent for ${silentMaxMs} ms, UPSTREAM_TIMEOUT_MS) and was ended` };
 }
 
 /**

@@ -5,17 +5,29 @@
  * in the server's process at 20,000 products.
  */
 import { setPriority } from 'node:os';
-import type { FillJob, FillOutcome } from './protocol.js';
+import { ALIVE_EVERY_MS, type FillJob, type FillMessage, type FillOutcome } from './protocol.js';
 import { runFill } from './list-fill.js';
 
 // This process yields the processor to the server's: it answers no visitor, and a fill's seconds of parsing and
 // indexing on a core the event loop wants would stall the answers served meanwhile.
 setPriority(19);
 
+/** Tells the parent this process still works; a process blocked past the upstream's time limit is ended by it. */
+const alive = () => process.send?.('alive' satisfies FillMessage);
+
 process.once('message', (job: FillJob) => {
-  void runFill(job)
+  // Between the steps of a fill the event loop runs, and so does this; the long synchronous steps call `alive` too.
+  const beat = setInterval(alive, ALIVE_EVERY_MS);
+  void runFill(job, alive)
     // What the upstream did is a FillFailed already; this is the disk (full, past a file size limit) or a bug: a
     // failed fill all the same, said with its cause, its files removed by runFill.
     .catch((error: unknown): FillOutcome => ({ failed: `the list could not be written: ${String(error)}`, timedOut: false }))
-    .then((outcome) => process.send?.(outcome, () => process.exit(0)));
+    .then((outcome) => {
+      clearInterval(beat);
+      process.send?.(outcome satisfies FillMessage, () => process.exit(0));
+    });
 });
+
+// The parent gone (it was killed, or closed the channel): nobody waits for this fill, and its files are the parent's
+// to remove, or the next process's on this host (data-folder.ts).
+process.once('disconnect', () => process.exit(0));

@@ -6,29 +6,46 @@
  * (fill-process.ts): the request thread never waits on the writing, and what comes back is the files' names and the
  * list's shape.
  */
-import { type CatalogueShape, type CatalogueWriter, catalogueWriter } from '../catalogue-database.js';
-import { listBodyWriter, type ListFiles, removeListFiles } from '../list-files.js';
+import { type CatalogueWriter, catalogueWriter } from '../catalogue-database.js';
+import { compressBody, listBodyWriter, type ListFiles, type MadeList, removeListFiles } from '../list-files.js';
+import { wholeListInIdOrder } from '../catalogue-queries.js';
 import { eachJsonArrayItem, jsonArrayReader } from '../json-array-items.js';
 import { describeProductIssues, productSchema } from '../product-schema.js';
 import { UpstreamError, type UpstreamValidators } from '../product-source.js';
-import { createUpstreamClient, isSuccess, type StreamedResponse, validatorsOf } from '../upstream-request.js';
-import type { Dropped, FillFailed, FillJob, FillOutcome } from './protocol.js';
+import { conditionalHeaders, createUpstreamClient, isSuccess, type StreamedResponse, validatorsOf } from '../upstream-request.js';
+import type { Dropped, FillFailed, FillJob, FillOutcome, NotModified } from './protocol.js';
 
-/** The list being written of the valid products, and those dropped. */
-type Validated = { dropped: Dropped; validators?: UpstreamValidators } | FillFailed;
+/** The list being written of the valid products, and those dropped; or the list held, unchanged (a 304). */
+type Validated = { dropped: Dropped; validators?: UpstreamValidators } | NotModified | FillFailed;
 
-/** Both of a fill's writers: the database and the whole list's body. */
+/** Both of a fill's writers: the database and the whole list's body in its own order. */
 function listWriter(files: ListFiles) {
   const database: CatalogueWriter = catalogueWriter(files.database);
-  const body = listBodyWriter(files);
+  const body = listBodyWriter(files, 'list');
+  let lastId = -Infinity;
+  let idsAscending = true;
   return {
-    add: (product: Parameters<CatalogueWriter['add']>[0]) => body.add(database.add(product)),
-    async finish(): Promise<{ shape: CatalogueShape; etag: string }> {
-      // The body is compressed on its own thread while this one indexes the database: at 200,000 products each
-      // takes seconds.
-      const compressed = body.finish();
+    add(product: Parameters<CatalogueWriter['add']>[0]) {
+      if (product.id < lastId) idsAscending = false;
+      lastId = product.id;
+      body.add(database.add(product));
+    },
+    /**
+     * Indexes the database, writes the whole list in id order from it (descending, and ascending unless the list's own
+     * order is that already) and compresses every body: each order a Fake Store client asks for whole is made once per
+     * fill, never on a request. `alive` is called between the long steps, which the parent watches for.
+     */
+    async finish(alive: () => void): Promise<Pick<MadeList, 'shape' | 'etags'>> {
+      const etags: MadeList['etags'] = { list: body.finish(), idDesc: '' };
       const shape = database.finish();
-      return { shape, etag: await compressed };
+      alive();
+      const orders: ('idDesc' | 'idAsc')[] = idsAscending ? ['idDesc'] : ['idDesc', 'idAsc'];
+      for (const order of orders) {
+        etags[order] = writeInIdOrder(files, order);
+        alive();
+      }
+      await Promise.all((['list', ...orders] as const).map((order) => compressBody(files, order)));
+      return { shape, etags };
     },
     abandon() {
       database.abandon();
@@ -36,16 +53,28 @@ function listWriter(files: ListFiles) {
     },
   };
 }
+
+/** The whole list in id order, read from the finished database with one query, row after row into its file. */
+function writeInIdOrder(files: ListFiles, order: 'idAsc' | 'idDesc'): string {
+  const body = listBodyWriter(files, order);
+  try {
+    for (const json of wholeListInIdOrder(files.database, order === 'idAsc' ? 'asc' : 'desc')) body.add(json);
+    return body.finish();
+  } finally {
+    body.abandon();
+  }
+}
+
 type ListWriter = ReturnType<typeof listWriter>;
 
-export async function runFill(job: FillJob): Promise<FillOutcome> {
+export async function runFill(job: FillJob, alive: () => void = () => {}): Promise<FillOutcome> {
   const list = listWriter(job.files);
   let made: FillOutcome | undefined;
   try {
     const had = job.op === 'load' ? validatedCopy(job.json, list) : await download(job, list);
-    if ('failed' in had) return had;
-    const { shape, etag } = await list.finish();
-    made = { made: { files: job.files, shape, etag }, dropped: had.dropped, ...(had.validators && { validators: had.validators }) };
+    if ('failed' in had || 'notModified' in had) return had;
+    const { shape, etags } = await list.finish(alive);
+    made = { made: { files: job.files, shape, etags }, dropped: had.dropped, ...(had.validators && { validators: had.validators }) };
     return made;
   } finally {
     // A list that failed half-way (the upstream, the disk) is never left behind: nobody opens a file of it.
@@ -72,7 +101,7 @@ function validatedCopy(json: Uint8Array, list: ListWriter): Validated {
 }
 
 async function download(
-  { url, timeoutMs, maxBytes, traceHeaders }: Extract<FillJob, { op: 'fill' }>,
+  { url, timeoutMs, maxBytes, traceHeaders, validators }: Extract<FillJob, { op: 'fill' }>,
   list: ListWriter,
 ): Promise<Validated> {
   let streamed: StreamedResponse;
@@ -81,12 +110,17 @@ async function download(
     streamed = await createUpstreamClient(timeoutMs).stream(
       url,
       { bytes: maxBytes, setting: 'UPSTREAM_MAX_BYTES' },
-      { headers: traceHeaders },
+      // Asked whether the list held changed: a 304 ends the fill with nothing written, a 200 is read once, here.
+      { headers: { ...traceHeaders, ...conditionalHeaders(validators) } },
     );
   } catch (error) {
     return upstreamFailed(error);
   }
   const { response, chunks, discard } = streamed;
+  if (response.status === 304 && validators !== undefined) {
+    discard();
+    return { notModified: true };
+  }
   if (!isSuccess(response)) {
     discard();
     return failed(`${url} answered ${response.status}`);
@@ -113,8 +147,8 @@ async function download(
   const verdict = reader.end();
   if (verdict === 'broken') return failed(`${url} answered ${response.status} with a body that is not JSON`);
   if (verdict === 'not-an-array') return whyNotAnArray(url, response.status, Buffer.concat(whole ?? []));
-  const validators = validatorsOf(response);
-  return validators === undefined ? { dropped } : { dropped, validators };
+  const sent = validatorsOf(response);
+  return sent === undefined ? { dropped } : { dropped, validators: sent };
 }
 
 /** An UpstreamError (the limit named, timed out, failed) as the fill's failure: errors do not cross processes. */

@@ -26,7 +26,7 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 const filesInData = (): string[] => readdirSync(dataDir, { recursive: true, encoding: 'utf8' }).sort();
 
 const listOf = (filled: Filled): CatalogueList => {
-  if (!filled.ok) throw new Error(filled.message);
+  if (!('list' in filled)) throw new Error(JSON.stringify(filled));
   return filled.list;
 };
 
@@ -38,25 +38,31 @@ describe("the list's fills", () => {
   afterAll(() => upstream.close());
 
   const createFills = (options: Partial<ListFillsOptions> = {}) =>
-    createListFills({ logger: createCapturingLogger().logger, dataDir, closeAfterMs: 0, ...options });
+    createListFills({ logger: createCapturingLogger().logger, dataDir, silentMaxMs: 20_000, ...options });
 
-  it('writes each fill into new files in a folder of its own, and removes a list let go of, and the folder when closed', async () => {
+  it('writes each fill into a new folder inside one of its own, removes a list with its last release, and the folder when closed', async () => {
     const fills = createFills();
     const fill = () => fills.fill({ url: `${upstream.url}/products`, timeoutMs: 20_000, maxBytes: MAX_BYTES });
     try {
       const first = listOf(await fill());
       const [folder] = readdirSync(dataDir);
       expect(folder).toMatch(new RegExp(`^catalogue-${hostname()}-${process.pid}-`));
+      // The generated catalogue is in id order: its own body is the ascending one, and only the descending is written.
+      const bodies = ['list.json', 'idDesc.json'].flatMap((body) => [body, `${body}.br`, `${body}.gz`]);
       expect(filesInData()).toEqual(
-        [folder, ...['list-1.json', 'list-1.json.br', 'list-1.json.gz', 'list-1.sqlite'].map((file) => `${folder}/${file}`)].sort(),
+        [folder, `${folder}/list-1`, ...[...bodies, 'products.sqlite'].map((file) => `${folder}/list-1/${file}`)].sort(),
       );
       expect(first.size).toBe(PRODUCTS.length);
 
       const second = listOf(await fill());
-      expect(filesInData().filter((file) => file.includes('list-2'))).toHaveLength(4);
-      first.letGo();
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(filesInData().filter((file) => file.includes('list-1'))).toEqual([]);
+      expect(filesInData().filter((file) => file.includes('list-2/'))).toHaveLength(7);
+      first.hold();
+      first.release();
+      expect(filesInData().filter((file) => file.includes('list-1'))).toHaveLength(8);
+      first.release();
+      await expect.poll(() => filesInData().filter((file) => file.includes('list-1'))).toEqual([]);
+      expect(() => first.release()).toThrow(/released more often than it was held/);
+      expect(first.answers()).toBe(false);
       expect((await second.searchPage(query)).identity.toString('utf8')).toMatch(/^\{"items":\[\{"id":/);
     } finally {
       await fills.close();
@@ -102,10 +108,45 @@ describe("the list's fills", () => {
     }
   });
 
+  it('ends a fill process that goes silent past its limit (stopped, as a hung process is), counts it as stalled, and leaves nothing', async () => {
+    const { logger, records } = createCapturingLogger();
+    const registry = new Registry();
+    const fills = createFills({ logger, registry, silentMaxMs: 1_000 });
+    try {
+      await upstream.setMode('stallMidBody');
+      const asked = upstream.requestCount('/products');
+      const failing = fills.fill({ url: `${upstream.url}/products`, timeoutMs: 60_000, maxBytes: MAX_BYTES });
+      await upstream.waitForRequests('/products', asked + 1);
+      const [pid] = fillProcesses();
+      process.kill(pid!, 'SIGSTOP');
+      expect(await failing).toEqual({
+        ok: false,
+        message: "the list's fill process stalled (silent for 1000 ms, UPSTREAM_TIMEOUT_MS) and was ended",
+        timedOut: true,
+      });
+      expect(records.filter((record) => record.thread === 'fill')).toMatchObject([{ level: 50, cause: 'stalled', pid }]);
+      const restarts = (await registry.getSingleMetric('catalogue_list_thread_restarts_total')!.get()).values;
+      expect(restarts).toMatchObject([{ labels: { thread: 'fill', cause: 'stalled' }, value: 1 }]);
+      expect(fillProcesses()).toEqual([]);
+      // Only this process's own folder, empty.
+      expect(filesInData().filter((file) => file.includes('list-'))).toEqual([]);
+    } finally {
+      await upstream.setMode('normal');
+      await fills.close();
+    }
+  });
+
   it('removes the folders a dead process left on this host, never one of a process that runs or another host', async () => {
     const host = hostname();
-    const left = [`catalogue-${host}-999999999-dead`, `catalogue-${host}-${process.pid}-restarted`];
-    const kept = [`catalogue-${host}-1-init`, 'catalogue-another-host-999999999-x', 'unrelated'];
+    const left = [`catalogue-${host}-999999999-dead00`, `catalogue-${host}-${process.pid}-restrt`];
+    // A running process's; another host's; a host whose name is this one's and a number; not mkdtemp's; not ours.
+    const kept = [
+      `catalogue-${host}-1-init00`,
+      'catalogue-another-host-999999999-xxxxxx',
+      `catalogue-${host}-2-999999999-xxxxxx`,
+      `catalogue-${host}-999999999-toolong`,
+      'unrelated',
+    ];
     for (const name of [...left, ...kept]) {
       mkdirSync(join(dataDir, name));
       // A database file of a list that was never finished: never opened again, only removed.

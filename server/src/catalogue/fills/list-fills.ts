@@ -8,13 +8,22 @@ import type { Logger } from '../../logger.js';
 import { inSpan, traceHeaders } from '../../tracing/spans.js';
 import { type CatalogueList, openList } from '../catalogue-list.js';
 import { claimDataFolder } from '../data-folder.js';
-import { type ListFiles, listFilesAt, removeListFiles } from '../list-files.js';
+import { type ListFiles, listFilesIn, removeListFiles } from '../list-files.js';
 import type { UpstreamValidators } from '../product-source.js';
-import { deathOf, fillDeaths } from './fill-deaths.js';
-import type { Dropped, FillJob, FillOutcome } from './protocol.js';
+import { deathOf, fillDeaths, stalledDeath } from './fill-deaths.js';
+import type { Dropped, FillJob, FillMessage, FillOutcome } from './protocol.js';
 
+/**
+ * A fill's result: a new list, owned by the caller (one hold: catalogue-list.ts); the list held unchanged (the
+ * upstream's 304 to the validators sent); or a failure.
+ */
 export type Filled =
-  { ok: true; list: CatalogueList; dropped: Dropped; validators?: UpstreamValidators } | { ok: false; message: string; timedOut: boolean };
+  | { ok: true; list: CatalogueList; dropped: Dropped; validators?: UpstreamValidators }
+  | { ok: true; notModified: true }
+  | { ok: false; message: string; timedOut: boolean };
+
+/** A list written from a whole list's JSON, owned by the caller, or a failure: a copy is never "unchanged". */
+export type Loaded = Exclude<Filled, { notModified: true }>;
 
 /**
  * The product list's fills, each in a process of its own that writes a new SQLite file and exits
@@ -24,12 +33,13 @@ export type Filled =
  */
 export interface ListFills {
   /**
-   * Downloads the upstream's list into a new file; `ok: false` with the message of the UpstreamError to throw when
-   * the upstream failed (refused, timed out, past UPSTREAM_MAX_BYTES, not a JSON array) or the fill's process stopped.
+   * Downloads the upstream's list into a new file, asking first whether the list held changed when `validators`
+   * are given; `ok: false` with the message of the UpstreamError to throw when the upstream failed (refused, timed
+   * out, past UPSTREAM_MAX_BYTES, not a JSON array) or the fill's process stopped.
    */
-  fill(request: { url: string; timeoutMs: number; maxBytes: number }): Promise<Filled>;
+  fill(request: { url: string; timeoutMs: number; maxBytes: number; validators?: UpstreamValidators }): Promise<Filled>;
   /** A list from a whole list's JSON of valid products: a copy another replica shared, or the embedded catalogue's. */
-  load(json: Buffer): Promise<Filled>;
+  load(json: Buffer): Promise<Loaded>;
   close(): Promise<void>;
 }
 
@@ -39,11 +49,14 @@ export interface ListFillsOptions {
   registry?: Registry;
   /** CATALOGUE_DATA_DIR; null: the OS temporary folder. This process writes in a folder of its own inside it. */
   dataDir: string | null;
-  /** How long a list let go of stays open before its files are removed (catalogue-list.ts's CLOSE_AFTER_MS). */
-  closeAfterMs?: number;
+  /**
+   * How long a fill's process may go without a word (UPSTREAM_TIMEOUT_MS): past it, it is stalled, and ended. Its
+   * own waits on the upstream are bounded by the same limit, so only a process that hangs runs this out.
+   */
+  silentMaxMs: number;
 }
 
-export function createListFills({ logger, registry, dataDir, closeAfterMs }: ListFillsOptions): ListFills {
+export function createListFills({ logger, registry, dataDir, silentMaxMs }: ListFillsOptions): ListFills {
   const died = fillDeaths(logger, registry);
   const filling = new Set<ChildProcess>();
   let folder: string | undefined;
@@ -53,7 +66,7 @@ export function createListFills({ logger, registry, dataDir, closeAfterMs }: Lis
   /** Where the next list is written: a folder of this process's own (data-folder.ts), made at its first fill. */
   function nextFiles() {
     folder ??= claimDataFolder(dataDir);
-    return listFilesAt(join(folder, `list-${nextList++}`));
+    return listFilesIn(join(folder, `list-${nextList++}`));
   }
 
   /**
@@ -65,20 +78,39 @@ export function createListFills({ logger, registry, dataDir, closeAfterMs }: Lis
     filling.add(child);
     return new Promise<FillOutcome>((resolve, reject) => {
       let outcome: FillOutcome | undefined;
-      child.once('message', (message: FillOutcome) => (outcome = message));
+      let stalled = false;
+      // Ended when it has said nothing for too long: a hung process would hold its files and a fill forever.
+      let watchdog = setTimeout(stall, silentMaxMs);
+      function stall() {
+        stalled = true;
+        child.kill('SIGKILL');
+      }
+      child.on('message', (message: FillMessage) => {
+        clearTimeout(watchdog);
+        if (message === 'alive') watchdog = setTimeout(stall, silentMaxMs);
+        else outcome = message;
+      });
+      // Its channel closed before it answered (it closed it, or it is dying): nothing more can come, so it is ended.
+      child.once('disconnect', () => {
+        if (outcome === undefined) child.kill('SIGKILL');
+      });
       // Could not be started (no memory, too many processes): 'exit' may never come.
       child.once('error', (error) => {
+        clearTimeout(watchdog);
         filling.delete(child);
-        resolve({ failed: `the list's fill process could not be started: ${error.message}`, timedOut: false });
+        void removeListFiles(job.files).then(() =>
+          resolve({ failed: `the list's fill process could not be started: ${error.message}`, timedOut: false }),
+        );
       });
       child.once('exit', (exitCode, signal) => {
+        clearTimeout(watchdog);
         filling.delete(child);
         if (outcome !== undefined) return resolve(outcome);
         if (closed) return reject(new Error(`the list's fill process ended (${signal ?? exitCode}) as the server stopped`));
-        const death = deathOf(exitCode, signal);
+        const death = stalled ? stalledDeath(silentMaxMs) : deathOf(exitCode, signal);
         died(death, { exitCode, signal, pid: child.pid ?? null });
         // What it had begun writing: never opened, and removed here, since the process could not.
-        void removeListFiles(job.files).then(() => resolve({ failed: death.reason, timedOut: false }));
+        void removeListFiles(job.files).then(() => resolve({ failed: death.reason, timedOut: stalled }));
       });
       child.send(job);
     });
@@ -100,9 +132,10 @@ export function createListFills({ logger, registry, dataDir, closeAfterMs }: Lis
     const job = jobAt(files);
     const outcome = await inItsOwnProcess(job);
     if ('failed' in outcome) return { ok: false, message: outcome.failed, timedOut: outcome.timedOut };
+    if ('notModified' in outcome) return { ok: true, notModified: true };
     let list: CatalogueList;
     try {
-      list = await openList(outcome.made, closeAfterMs);
+      list = await openList(outcome.made, outcome.validators);
     } catch (error) {
       // Written whole but unreadable (removed under us, a disk that lies): never served, and a failed fill like any other.
       await removeListFiles(outcome.made.files);
@@ -113,12 +146,17 @@ export function createListFills({ logger, registry, dataDir, closeAfterMs }: Lis
 
   return {
     // In a span when traces are on; the fill's process has no SDK, so it is handed the trace-context headers to send.
-    fill: ({ url, timeoutMs, maxBytes }) =>
+    fill: ({ url, timeoutMs, maxBytes, validators }) =>
       inSpan('list fill', { 'url.full': url }, () =>
-        run((files) => ({ op: 'fill', url, timeoutMs, maxBytes, traceHeaders: traceHeaders(), files })),
+        run((files) => ({ op: 'fill', url, timeoutMs, maxBytes, traceHeaders: traceHeaders(), files, ...(validators && { validators }) })),
       ),
     // A copy of its own (the reply to a Redis read may share Node's pool with other Buffers) for the process.
-    load: (json) => run((files) => ({ op: 'load', json: new Uint8Array(json), files })),
+    async load(json) {
+      const loaded = await run((files) => ({ op: 'load', json: new Uint8Array(json), files }));
+      // Only a fill sends validators, so only a fill can be answered "not modified".
+      if ('notModified' in loaded) throw new Error('a copy was taken for an unchanged list');
+      return loaded;
+    },
     async close() {
       closed = true;
       // Each fill's process ended, and waited for: none outlives the server.

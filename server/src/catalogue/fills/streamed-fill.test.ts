@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listFilesAt } from '../list-files.js';
+import { bodyFilesOf, listFilesIn } from '../list-files.js';
 import { toPublicProduct } from '../public-product.js';
 import { runFill } from './list-fill.js';
 import type { FillOutcome } from './protocol.js';
@@ -20,13 +20,13 @@ const folder = mkdtempSync(join(tmpdir(), 'streamed-fill-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 let nextList = 1;
 /** Where the next fill writes: files that do not exist yet. */
-const newFiles = () => listFilesAt(join(folder, `list-${nextList++}`));
+const newFiles = () => listFilesIn(join(folder, `list-${nextList++}`));
 /** The whole list's body the fill wrote, as text. */
 const listJson = (outcome: FillOutcome) => {
-  if ('failed' in outcome) throw new Error(outcome.failed);
-  const { database, json, gzip, br } = outcome.made.files;
-  for (const file of [database, json, gzip, br]) expect(existsSync(file)).toBe(true);
-  return readFileSync(outcome.made.files.json, 'utf8');
+  if (!('made' in outcome)) throw new Error(JSON.stringify(outcome));
+  const { json, gzip, br } = bodyFilesOf(outcome.made.files, 'list');
+  for (const file of [outcome.made.files.database, json, gzip, br]) expect(existsSync(file)).toBe(true);
+  return readFileSync(json, 'utf8');
 };
 const publicJson = (products: readonly Product[]) => JSON.stringify(products.map(toPublicProduct));
 
