@@ -1,7 +1,7 @@
 import { productsInCategory } from './categories.js';
 import type { Product } from './product.js';
 import { PAGE_PATHS, PRODUCTS_PARAMS } from './routes.js';
-import { COMPARATORS, isSortOption, searchNeedle, SORT_OPTIONS, type SortOption } from './sort.js';
+import { COMPARATORS, isSortOption, searchableText, searchNeedle, SORT_OPTIONS, type SortOption } from './sort.js';
 
 /**
  * The products list is shown one page at a time (docs/product.md, "Products"): 24 cards, six full rows at four
@@ -60,7 +60,7 @@ export function filterAndSortProducts<T extends Product>(
 ): T[] {
   const inCategory = category === '' ? products : productsInCategory(products, category);
   const needle = searchNeedle(search);
-  const filtered = needle ? inCategory.filter((product) => product.title.toLocaleLowerCase().includes(needle)) : [...inCategory];
+  const filtered = needle ? inCategory.filter((product) => searchableText(product.title).includes(needle)) : [...inCategory];
   return sort === 'none' ? filtered : filtered.sort(COMPARATORS[sort]);
 }
 

@@ -29,5 +29,17 @@ export const COMPARATORS: Record<ProductOrder, (a: Sortable, b: Sortable) => num
 
 /** The search text as the rule compares it: the ends' spaces dropped, lower case; '' means every title. */
 export function searchNeedle(search: string): string {
-  return search.trim().toLocaleLowerCase();
+  return searchableText(search.trim());
+}
+
+/** Half of a surrogate pair with no other half: text no UTF-8 (a URL, SQLite, an answer's JSON) can carry. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * A title as the search compares it: lower case, each lone half of a surrogate pair (an upstream's JSON may say
+ * "\ud800") read as U+FFFD, as UTF-8 carries it: so a title matches the same needles here and in the catalogue's
+ * database, which holds text as UTF-8 (server/src/catalogue/catalogue-database.ts).
+ */
+export function searchableText(text: string): string {
+  return text.replace(LONE_SURROGATE, '\uFFFD').toLocaleLowerCase();
 }

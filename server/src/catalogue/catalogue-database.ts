@@ -1,5 +1,6 @@
 import { DatabaseSync } from 'node:sqlite';
 import type { Product } from '@catalogue/shared/product';
+import { searchableText } from '@catalogue/shared/sort';
 import { toPublicProduct } from './public-product.js';
 
 /**
@@ -108,7 +109,7 @@ export function catalogueWriter(file: string): CatalogueWriter {
       }
       const insertProduct = db.prepare('INSERT INTO products (pos, id, price, category, name_rank, lower_title) VALUES (?, ?, ?, ?, ?, ?)');
       for (const [pos, title] of titles.entries()) {
-        insertProduct.run(pos, held.ids[pos]!, held.prices[pos]!, held.categories[pos]!, ranks[pos]!, title.toLocaleLowerCase());
+        insertProduct.run(pos, held.ids[pos]!, held.prices[pos]!, held.categories[pos]!, ranks[pos]!, searchableText(title));
       }
       const insertCategory = db.prepare('INSERT INTO categories (number, name, size) VALUES (?, ?, ?)');
       for (const [name, { number, size }] of categories) insertCategory.run(number, name, size);

@@ -7,6 +7,7 @@ import { SORT_OPTIONS } from '@catalogue/shared/sort';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { catalogueWriter } from './catalogue-database.js';
 import { catalogueQueries, type CatalogueQueries } from './catalogue-queries.js';
@@ -134,6 +135,35 @@ describe('the catalogue in SQLite answers exactly what filterAndSortProducts doe
       }
     });
   }
+
+  it('searches every needle the document accepts, drawn from the whole of Unicode with controls and NUL, as the rule does', () => {
+    // Titles as messy as an upstream's: NUL, controls, a half surrogate pair (JSON can say "\ud800"), combining marks.
+    const junk = ['\0', 'a\0b', '\u0001', '\u001f', '\u007f', '\ud800', '\udfff x', 'e\u0301', '\u00a0', '\t', '\n'];
+    const random = seededRandom(7);
+    const products = messyCatalogue(200, 7).map((product) => ({
+      ...product,
+      title: random() < 0.5 ? `${product.title}${junk[Math.floor(random() * junk.length)]!}${product.title}` : product.title,
+    }));
+    const queries = filled(products, 'whole-unicode');
+    // Any code point (a URL's `q` is decoded as UTF-8, so half a surrogate pair arrives as U+FFFD), mixed with the
+    // titles' own characters so that needles also match.
+    const character = fc.oneof(
+      fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+      fc.constantFrom('\0', '\u0001', '\ufffd', ' ', 'a', 'b', 'ß', '"', '*'),
+      fc.constantFrom(...[...products.map(({ title }) => title).join('')].filter((c) => c.isWellFormed())),
+    );
+    const needle = fc.array(character, { maxLength: 6 }).map((characters) => characters.join(''));
+    fc.assert(
+      fc.property(needle, fc.constantFrom(...SORT_OPTIONS.map(({ value }) => value)), (search, sort) => {
+        const query = { search, category: '', sort };
+        const expected = filterAndSortProducts(products, query).map(({ id }) => id);
+        const whole = queries.page(query, 0, products.length);
+        expect(whole.items.map((json) => (JSON.parse(json) as Product).id)).toEqual(expected);
+        expect(whole.total).toBe(expected.length);
+      }),
+      { numRuns: 1_000 },
+    );
+  });
 
   it('lists the Fake Store selections by id, ties in catalogue order, and keeps the source image for the shared copy', () => {
     const products = messyCatalogue(50, 9).map((product, index) => ({

@@ -318,3 +318,19 @@ describe('bad query input', () => {
     expect(upstream.requestCount()).toBe(0);
   });
 });
+
+describe('search text the document accepts, however odd', () => {
+  it('searches a NUL, controls, a replacement character and text at its longest, each a 200 with what the rule finds', async () => {
+    const withNul = { ...FIXTURE_PRODUCTS[0]!, id: 901, title: 'zip\0zap \u0001 \uFFFD' };
+    const { server } = await start({ products: [...FIXTURE_PRODUCTS, withNul] });
+    const found = async (q: string) =>
+      ((await request(server).get('/api/products/search').query({ q }).expect(200)).body as { items: Product[] }).items.map(({ id }) => id);
+    expect(await found('p\0z')).toEqual([901]);
+    expect(await found('\0')).toEqual([901]);
+    expect(await found('zip\0zap')).toEqual([901]);
+    expect(await found('\u0001')).toEqual([901]);
+    expect(await found('\uFFFD')).toEqual([901]);
+    expect(await found('a\0b')).toEqual([]);
+    expect(await found('\0'.repeat(200))).toEqual([]);
+  });
+});

@@ -43,6 +43,9 @@ export interface ListFills {
   close(): Promise<void>;
 }
 
+/** How long a fill's process may take to start and say its first word. */
+const START_MAX_MS = 30_000;
+
 export interface ListFillsOptions {
   logger: Logger;
   /** Where catalogue_list_thread_restarts_total is registered (the app's /metrics); none: not counted. */
@@ -79,8 +82,9 @@ export function createListFills({ logger, registry, dataDir, silentMaxMs }: List
     return new Promise<FillOutcome>((resolve, reject) => {
       let outcome: FillOutcome | undefined;
       let stalled = false;
-      // Ended when it has said nothing for too long: a hung process would hold its files and a fill forever.
-      let watchdog = setTimeout(stall, silentMaxMs);
+      // Ended when it has said nothing for too long: a hung process would hold its files and a fill forever. Its start
+      // (loading its modules on a busy machine) is given longer than a silence once it works.
+      let watchdog = setTimeout(stall, Math.max(silentMaxMs, START_MAX_MS));
       function stall() {
         stalled = true;
         child.kill('SIGKILL');
