@@ -6,20 +6,13 @@ import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCapturingLogger } from '../../testing/capturing-logger.js';
+import { fillProcesses } from '../../testing/process-files.js';
 import type { CatalogueList } from '../catalogue-list.js';
 import { createListFills, type Filled, type ListFillsOptions } from './list-fills.js';
 
 const PRODUCTS = generateCatalogue(3_000);
 const query = { search: 'ba', category: '', sort: 'nameAZ', page: 2 } as const;
 const MAX_BYTES = 64 * 1024 * 1024;
-/** This process's children, as the kernel lists them. */
-const children = (): number[] =>
-  readdirSync('/proc/self/task').flatMap((task) =>
-    readFileSync(`/proc/self/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
-  );
-/** The pids of this process's children running a fill (fill-process.ts). */
-const fillProcesses = () => children().filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('fill-process'));
-
 const dataDir = mkdtempSync(join(tmpdir(), 'list-fills-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 /** Every file under the data folder, by its path inside it. */

@@ -46,6 +46,9 @@ export interface ListFills {
 /** How long a fill's process may take to start and say its first word. */
 const START_MAX_MS = 30_000;
 
+/** The shortest silence taken for a stall, whatever the upstream's limit: five of its beats (protocol.ts's ALIVE_EVERY_MS). */
+const SILENT_MIN_MS = 1_000;
+
 export interface ListFillsOptions {
   logger: Logger;
   /** Where catalogue_list_thread_restarts_total is registered (the app's /metrics); none: not counted. */
@@ -59,7 +62,8 @@ export interface ListFillsOptions {
   silentMaxMs: number;
 }
 
-export function createListFills({ logger, registry, dataDir, silentMaxMs }: ListFillsOptions): ListFills {
+export function createListFills({ logger, registry, dataDir, silentMaxMs: silentLimitMs }: ListFillsOptions): ListFills {
+  const silentMaxMs = Math.max(silentLimitMs, SILENT_MIN_MS);
   const died = fillDeaths(logger, registry);
   const filling = new Set<ChildProcess>();
   let folder: string | undefined;
