@@ -150,7 +150,7 @@ describe('the catalogue in SQLite answers exactly what filterAndSortProducts doe
     const character = fc.oneof(
       fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
       fc.constantFrom('\0', '\u0001', '\ufffd', ' ', 'a', 'b', 'ß', '"', '*'),
-      fc.constantFrom(...[...products.map(({ title }) => title).join('')].filter((c) => c.isWellFormed())),
+      fc.constantFrom(...[...products.map(({ title }) => title).join('')].filter((c) => !/[\uD800-\uDFFF]/.test(c))),
     );
     const needle = fc.array(character, { maxLength: 6 }).map((characters) => characters.join(''));
     fc.assert(

@@ -1,6 +1,7 @@
 import { MESSAGES } from '@catalogue/shared/messages';
 import type { Product } from '@catalogue/shared/product';
-import type { StubMode } from '@catalogue/testing/upstream-double';
+import { findRedisServer, startRedisServer } from '@catalogue/testing/redis-server';
+import { startUpstreamStub, type StubMode, type UpstreamStub } from '@catalogue/testing/upstream-double';
 import fc from 'fast-check';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,8 +25,9 @@ const PRODUCT_COUNT = 24;
 const CATEGORIES = ['tools', 'toys', 'tea'];
 /** A hang is cut at this: each costs the sequence this long. */
 const TIMEOUT_MS = 500;
-/** Sequences a run: the issue's floor in CI. */
+/** Sequences of one replica; and of a fleet of two, each sequence costing twice as much. */
 const RUNS = Number(process.env.LIST_LIFE_RUNS ?? 500);
+const FLEET_RUNS = Number(process.env.LIST_LIFE_FLEET_RUNS ?? 100);
 
 /** The upstream's list at `version`: every title carries it, so any answer says which list it came from. */
 const productsAt = (version: number): Product[] =>
@@ -47,42 +49,67 @@ interface Held {
   storedAt: number;
 }
 
-interface Model {
-  now: number;
-  version: number;
-  mode: UpstreamMode;
+/** What one replica's caches hold. */
+interface Replica {
   list?: Held;
   products: Map<number, Held>;
 }
 
+interface Model {
+  now: number;
+  version: number;
+  mode: UpstreamMode;
+  replicas: Replica[];
+  /** The copies the replicas share through Redis, by key (`list`, `product:<id>`); absent without Redis. */
+  shared?: Map<string, Held>;
+}
+
 interface Real {
-  site: TestSite;
-  dataDir: string;
+  replicas: { site: TestSite; dataDir: string }[];
+  upstream: UpstreamStub;
 }
 
 /** What a lookup serves: a version of the list, or the failure of a miss. */
 type Served = number | 'unavailable' | 'timed-out';
 
 /**
- * The catalogue's caching rule (docs/api.md, "Caching") for one entry: fresh is served; stale is served and refreshed
- * from the upstream (a 304 and a changed list alike leave the upstream's version stored at this moment); past its use,
- * or none, a miss that waits for the upstream, whose failure is the answer.
+ * The catalogue's caching rule (docs/api.md, "Caching"; docs/scaling.md for the shared copies) for one entry of one
+ * replica: fresh is served; stale is served and refreshed (from a fresh shared copy, or the upstream, where a 304 and a
+ * changed list alike leave the upstream's version stored at this moment); past its use, or none, a miss that takes a
+ * usable shared copy (refreshed at once if it is stale) or waits for the upstream, whose failure is the answer.
  */
-function lookUp(model: Model, entry: Held | undefined): { served: Served; next: Held | undefined } {
-  const age = entry === undefined ? Infinity : model.now - entry.storedAt;
-  const fromUpstream = { version: model.version, storedAt: model.now };
-  if (entry !== undefined && age < TTL * 1000) return { served: entry.version, next: entry };
-  if (entry !== undefined && age < (TTL + STALE) * 1000) {
-    return { served: entry.version, next: model.mode === 'normal' ? fromUpstream : entry };
-  }
-  if (model.mode === 'normal') return { served: model.version, next: fromUpstream };
-  return { served: model.mode === 'hang' ? 'timed-out' : 'unavailable', next: undefined };
+function lookUp(model: Model, key: string, entry: Held | undefined): { served: Served; next: Held | undefined } {
+  const { now, shared } = model;
+  const age = (held: Held | undefined) => (held === undefined ? Infinity : now - held.storedAt);
+  const fresh = (held: Held | undefined) => age(held) < TTL * 1000;
+  const usable = (held: Held | undefined) => age(held) < (TTL + STALE) * 1000;
+  /** A fill: a shared copy that `accept`s, or the upstream (whose answer is then shared), or its failure. */
+  const fill = (accept: (held: Held | undefined) => boolean): { got: Held; from: 'shared' | 'source' } | { failed: Exclude<Served, number> } => {
+    const copy = shared?.get(key);
+    if (copy !== undefined && accept(copy)) return { got: copy, from: 'shared' };
+    if (model.mode !== 'normal') return { failed: model.mode === 'hang' ? 'timed-out' : 'unavailable' };
+    const got = { version: model.version, storedAt: now };
+    shared?.set(key, got);
+    return { got, from: 'source' };
+  };
+  /** What a refresh leaves stored: what it got, unless what is held is newer. */
+  const refreshed = (held: Held) => {
+    const filled = fill(fresh);
+    return 'got' in filled && filled.got.storedAt >= held.storedAt ? filled.got : held;
+  };
+  if (entry !== undefined && fresh(entry)) return { served: entry.version, next: entry };
+  if (entry !== undefined && usable(entry)) return { served: entry.version, next: refreshed(entry) };
+  const filled = fill(usable);
+  if ('failed' in filled) return { served: filled.failed, next: undefined };
+  if (filled.from === 'source' || fresh(filled.got)) return { served: filled.got.version, next: filled.got };
+  return { served: filled.got.version, next: refreshed(filled.got) };
 }
 
-function lookUpList(model: Model): Served {
-  const { served, next } = lookUp(model, model.list);
-  if (next === undefined) delete model.list;
-  else model.list = next;
+function lookUpList(model: Model, replica: number): Served {
+  const held = model.replicas[replica]!;
+  const { served, next } = lookUp(model, 'list', held.list);
+  if (next === undefined) delete held.list;
+  else held.list = next;
   return served;
 }
 
@@ -91,7 +118,7 @@ const titlesOf = (products: readonly Product[], version: number) => {
   expect(products.map(({ title }) => title.endsWith(` v${version}`))).toEqual(products.map(() => true));
 };
 
-const get = (real: Real, path: string) => fetch(`${real.site.url}${path}`);
+const get = (site: TestSite, path: string) => fetch(`${site.url}${path}`, { signal: AbortSignal.timeout(20_000) });
 
 /** What the API answers for a list it cannot have: 502, or 504 when the upstream timed out (docs/api.md, "Errors"). */
 async function expectListFailure(response: Response, served: Exclude<Served, number>) {
@@ -101,24 +128,24 @@ async function expectListFailure(response: Response, served: Exclude<Served, num
 
 /** A request that reads the list: what it asks, and what its answer must be for the version served. */
 const LIST_REQUESTS = {
-  async whole(real: Real, served: Served) {
-    const response = await get(real, '/api/products');
+  async whole(site: TestSite, served: Served) {
+    const response = await get(site, '/api/products');
     if (typeof served !== 'number') return expectListFailure(response, served);
     expect(response.status).toBe(200);
     const products = (await response.json()) as Product[];
     expect(products.map(({ id }) => id)).toEqual(productsAt(served).map(({ id }) => id));
     titlesOf(products, served);
   },
-  async byIdDescending(real: Real, served: Served) {
-    const response = await get(real, '/api/products?sort=desc');
+  async byIdDescending(site: TestSite, served: Served) {
+    const response = await get(site, '/api/products?sort=desc');
     if (typeof served !== 'number') return expectListFailure(response, served);
     expect(response.status).toBe(200);
     const products = (await response.json()) as Product[];
     expect(products.map(({ id }) => id)).toEqual(productsAt(served).map(({ id }) => PRODUCT_COUNT + 1 - id));
     titlesOf(products, served);
   },
-  async search(real: Real, served: Served) {
-    const response = await get(real, '/api/products/search?q=item%201&sort=nameAZ&category=toys');
+  async search(site: TestSite, served: Served) {
+    const response = await get(site, '/api/products/search?q=item%201&sort=nameAZ&category=toys');
     if (typeof served !== 'number') return expectListFailure(response, served);
     expect(response.status).toBe(200);
     const page = (await response.json()) as { items: Product[]; total: number };
@@ -126,15 +153,15 @@ const LIST_REQUESTS = {
     expect(page.total).toBe(expected.length);
     titlesOf(page.items, served);
   },
-  async page(real: Real, served: Served) {
-    const response = await get(real, '/products?q=item&sort=priceHighLow');
+  async page(site: TestSite, served: Served) {
+    const response = await get(site, '/products?q=item&sort=priceHighLow');
     const html = await response.text();
     if (typeof served !== 'number') return expect(response.status).toBe(503);
     expect(response.status).toBe(200);
     expect(html).toContain(`Item ${PRODUCT_COUNT} v${served}`);
   },
-  async sitemap(real: Real, served: Served) {
-    const response = await get(real, '/sitemap.xml');
+  async sitemap(site: TestSite, served: Served) {
+    const response = await get(site, '/sitemap.xml');
     const xml = await response.text();
     if (typeof served !== 'number') return expect(response.status).toBe(503);
     expect(response.status).toBe(200);
@@ -144,15 +171,18 @@ const LIST_REQUESTS = {
 
 type ListRequest = keyof typeof LIST_REQUESTS;
 
-/** After every command: no fill left running, and on disk only the list the model holds. */
+/** After every command: no fill left running, and on each replica's disk only the list the model says it holds. */
 async function expectNothingLeftOver(model: Model, real: Real) {
-  await real.site.catalogue.settled();
+  for (const { site } of real.replicas) await site.catalogue.settled();
   expect(fillProcesses()).toEqual([]);
-  const lists = () => readdirSync(real.dataDir, { recursive: true, encoding: 'utf8' }).filter((path) => /(^|\/)list-\d+$/.test(path));
-  // A list's last holder removes its folder without waiting for the disk: it is gone within moments.
-  await expect.poll(() => lists().length, { timeout: 5_000 }).toBe(model.list === undefined ? 0 : 1);
-  const open = openFilesUnder(real.dataDir);
-  expect(open.map((file) => file.replace(/^.*\//, ''))).toEqual(model.list === undefined ? [] : ['products.sqlite']);
+  for (const [index, { dataDir }] of real.replicas.entries()) {
+    const held = model.replicas[index]!.list === undefined ? 0 : 1;
+    const lists = () => readdirSync(dataDir, { recursive: true, encoding: 'utf8' }).filter((path) => /(^|\/)list-\d+$/.test(path));
+    // A list's last holder removes its folder without waiting for the disk: it is gone within moments.
+    await expect.poll(() => lists().length, { timeout: 5_000 }).toBe(held);
+    const open = openFilesUnder(dataDir).map((file) => file.replace(/^.*\//, ''));
+    expect(open).toEqual(held === 0 ? [] : ['products.sqlite']);
+  }
 }
 
 class PassTime implements fc.AsyncCommand<Model, Real> {
@@ -160,7 +190,7 @@ class PassTime implements fc.AsyncCommand<Model, Real> {
   check = () => true;
   async run(model: Model, real: Real) {
     model.now += this.seconds * 1000;
-    real.site.clock.advanceSeconds(this.seconds);
+    for (const { site } of real.replicas) site.clock.advanceSeconds(this.seconds);
     await expectNothingLeftOver(model, real);
   }
   toString = () => `pass ${this.seconds} s`;
@@ -170,7 +200,7 @@ class ChangeUpstream implements fc.AsyncCommand<Model, Real> {
   check = () => true;
   async run(model: Model, real: Real) {
     model.version += 1;
-    real.site.upstream.setProducts(productsAt(model.version));
+    real.upstream.setProducts(productsAt(model.version));
     await expectNothingLeftOver(model, real);
   }
   toString = () => 'the upstream changes its list';
@@ -180,33 +210,40 @@ class SetUpstream implements fc.AsyncCommand<Model, Real> {
   constructor(readonly mode: UpstreamMode) {}
   check = (model: Readonly<Model>) => model.mode !== this.mode;
   async run(model: Model, real: Real) {
-    if (model.mode === 'hang') real.site.upstream.dropHangingRequests();
+    if (model.mode === 'hang') real.upstream.dropHangingRequests();
     model.mode = this.mode;
-    await real.site.upstream.setMode(this.mode);
+    await real.upstream.setMode(this.mode);
     await expectNothingLeftOver(model, real);
   }
   toString = () => `the upstream answers ${this.mode}`;
 }
 
 class AskList implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly kind: ListRequest) {}
-  check = () => true;
+  constructor(
+    readonly kind: ListRequest,
+    readonly replica: number,
+  ) {}
+  check = (model: Readonly<Model>) => this.replica < model.replicas.length;
   async run(model: Model, real: Real) {
-    const served = lookUpList(model);
-    await LIST_REQUESTS[this.kind](real, served);
+    const served = lookUpList(model, this.replica);
+    await LIST_REQUESTS[this.kind](real.replicas[this.replica]!.site, served);
     await expectNothingLeftOver(model, real);
   }
-  toString = () => `ask for ${this.kind}`;
+  toString = () => `ask replica ${this.replica} for ${this.kind}`;
 }
 
 class AskProductPage implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly id: number) {}
-  check = () => true;
+  constructor(
+    readonly id: number,
+    readonly replica: number,
+  ) {}
+  check = (model: Readonly<Model>) => this.replica < model.replicas.length;
   async run(model: Model, real: Real) {
-    const { served, next } = lookUp(model, model.products.get(this.id));
-    if (next === undefined) model.products.delete(this.id);
-    else model.products.set(this.id, next);
-    const response = await get(real, `/productdetails/${this.id}`);
+    const { products } = model.replicas[this.replica]!;
+    const { served, next } = lookUp(model, `product:${this.id}`, products.get(this.id));
+    if (next === undefined) products.delete(this.id);
+    else products.set(this.id, next);
+    const response = await get(real.replicas[this.replica]!.site, `/productdetails/${this.id}`);
     const html = await response.text();
     if (typeof served !== 'number') {
       expect(response.status).toBe(503);
@@ -214,75 +251,135 @@ class AskProductPage implements fc.AsyncCommand<Model, Real> {
       expect(response.status).toBe(200);
       expect(html).toContain(`Item ${this.id} v${served}`);
       // Its related products come from the list: a lookup of its own, whose failure only leaves them out.
-      const related = lookUpList(model);
+      const related = lookUpList(model, this.replica);
       if (typeof related === 'number') expect(html).toMatch(new RegExp(`Item \\d+ v${related}`));
     }
     await expectNothingLeftOver(model, real);
   }
-  toString = () => `ask for /productdetails/${this.id}`;
+  toString = () => `ask replica ${this.replica} for /productdetails/${this.id}`;
 }
 
-/** A fill killed half-way, as the out-of-memory killer would: only when a list request would fill. */
+/**
+ * A fill from the upstream killed half-way, as the out-of-memory killer would: only where a list request would fill
+ * from the upstream (no shared copy would do).
+ */
 class KillFill implements fc.AsyncCommand<Model, Real> {
-  check = (model: Readonly<Model>) =>
-    model.mode === 'normal' && (model.list === undefined || model.now - model.list.storedAt >= TTL * 1000);
+  constructor(readonly replica: number) {}
+  check = (model: Readonly<Model>) => {
+    if (this.replica >= model.replicas.length || model.mode !== 'normal') return false;
+    const held = model.replicas[this.replica]!.list;
+    const age = (copy: Held | undefined) => (copy === undefined ? Infinity : model.now - copy.storedAt);
+    const refreshes = age(held) >= TTL * 1000;
+    const copy = model.shared?.get('list');
+    const copyWouldDo = age(held) < (TTL + STALE) * 1000 ? age(copy) < TTL * 1000 : age(copy) < (TTL + STALE) * 1000;
+    return refreshes && !copyWouldDo;
+  };
   async run(model: Model, real: Real) {
-    const stale = model.list !== undefined && model.now - model.list.storedAt < (TTL + STALE) * 1000;
-    if (!stale) delete model.list;
-    await real.site.upstream.setMode('stallMidBody');
-    const answer = get(real, '/api/products');
+    const replica = model.replicas[this.replica]!;
+    const stale = replica.list !== undefined && model.now - replica.list.storedAt < (TTL + STALE) * 1000;
+    if (!stale) delete replica.list;
+    await real.upstream.setMode('stallMidBody');
+    const answer = get(real.replicas[this.replica]!.site, '/api/products');
     await expect.poll(() => fillProcesses().length, { timeout: 10_000 }).toBe(1);
     process.kill(fillProcesses()[0]!, 'SIGKILL');
     const response = await answer;
-    await real.site.catalogue.settled();
-    await real.site.upstream.setMode('normal');
+    for (const { site } of real.replicas) await site.catalogue.settled();
+    await real.upstream.setMode('normal');
     if (stale) {
       expect(response.status).toBe(200);
-      titlesOf((await response.json()) as Product[], model.list!.version);
+      titlesOf((await response.json()) as Product[], replica.list!.version);
     } else {
       await expectListFailure(response, 'unavailable');
     }
     await expectNothingLeftOver(model, real);
   }
-  toString = () => 'a fill is killed mid-way';
+  toString = () => `a fill of replica ${this.replica} is killed mid-way`;
 }
 
-const commands = [
-  fc.constantFrom(1, TTL / 2, TTL + 1, TTL + STALE + 1).map((seconds) => new PassTime(seconds)),
-  fc.constant(new ChangeUpstream()),
-  fc.constantFrom<UpstreamMode>('normal', 'status500', 'hang').map((mode) => new SetUpstream(mode)),
-  fc.constantFrom(...(Object.keys(LIST_REQUESTS) as ListRequest[])).map((kind) => new AskList(kind)),
-  fc.integer({ min: 1, max: PRODUCT_COUNT }).map((id) => new AskProductPage(id)),
-  fc.constant(new KillFill()),
-];
+/** The commands, for a fleet of `replicas` (requests and killed fills go to any of them). */
+const commandsFor = (replicas: number) => {
+  const replica = fc.integer({ min: 0, max: replicas - 1 });
+  return [
+    fc.constantFrom(1, TTL / 2, TTL + 1, TTL + STALE + 1).map((seconds) => new PassTime(seconds)),
+    fc.constant(new ChangeUpstream()),
+    fc.constantFrom<UpstreamMode>('normal', 'status500', 'hang').map((mode) => new SetUpstream(mode)),
+    fc.tuple(fc.constantFrom(...(Object.keys(LIST_REQUESTS) as ListRequest[])), replica).map(([kind, at]) => new AskList(kind, at)),
+    fc.tuple(fc.integer({ min: 1, max: PRODUCT_COUNT }), replica).map(([id, at]) => new AskProductPage(id, at)),
+    replica.map((at) => new KillFill(at)),
+  ];
+};
 
-describe("the catalogue's list over its whole life", () => {
-  it(`answers every request as the model says, and leaves no file, descriptor or process behind (${RUNS} sequences)`, { timeout: 900_000 }, async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.commands(commands, { maxCommands: 10 }), async (sequence) => {
-        const dataDir = mkdtempSync(join(tmpdir(), 'list-life-'));
-        const site = await startTestSite({
-          built: true,
-          products: productsAt(1),
-          config: {
-            CACHE_TTL_SECONDS: String(TTL),
-            STALE_MAX_SECONDS: String(STALE),
-            UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS),
-            RATE_LIMIT_PER_MINUTE: '0',
-            CATALOGUE_DATA_DIR: dataDir,
-            LOG_LEVEL: 'fatal',
-          },
-        });
-        try {
-          const model: Model = { now: 0, version: 1, mode: 'normal', products: new Map() };
-          await fc.asyncModelRun(() => ({ model, real: { site, dataDir } }), sequence);
-        } finally {
-          site.upstream.dropHangingRequests();
+/** The server as production builds it, one per replica, each writing its lists in a folder of its own. */
+async function startReplicas(count: number, upstream: UpstreamStub, redisUrl: string | undefined): Promise<Real['replicas']> {
+  return Promise.all(
+    Array.from({ length: count }, async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'list-life-'));
+      const site = await startTestSite({
+        built: true,
+        config: {
+          PRODUCTS_API_URL: upstream.url,
+          CACHE_TTL_SECONDS: String(TTL),
+          STALE_MAX_SECONDS: String(STALE),
+          UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS),
+          RATE_LIMIT_PER_MINUTE: '0',
+          CATALOGUE_DATA_DIR: dataDir,
+          LOG_LEVEL: 'fatal',
+          ...(redisUrl !== undefined && { REDIS_URL: redisUrl }),
+        },
+      });
+      return { site, dataDir };
+    }),
+  );
+}
+
+/** Runs `runs` sequences of commands against `replicas` fresh replicas each (sharing Redis when `redisUrl` is given). */
+async function walkTheModel(replicas: number, runs: number, redisUrl?: string) {
+  await fc.assert(
+    fc.asyncProperty(fc.commands(commandsFor(replicas), { maxCommands: 10 }), async (sequence) => {
+      // Its own upstream a run, so its own Redis namespace too (the shared store's keys are named for the upstream).
+      const upstream = await startUpstreamStub({ products: productsAt(1) });
+      const real: Real = { replicas: await startReplicas(replicas, upstream, redisUrl), upstream };
+      try {
+        const model: Model = {
+          now: 0,
+          version: 1,
+          mode: 'normal',
+          replicas: Array.from({ length: replicas }, () => ({ products: new Map() })),
+          ...(redisUrl !== undefined && { shared: new Map() }),
+        };
+        await fc.asyncModelRun(() => ({ model, real }), sequence);
+      } finally {
+        upstream.dropHangingRequests();
+        for (const { site, dataDir } of real.replicas) {
           await site.close();
           rmSync(dataDir, { recursive: true, force: true });
         }
-      }),
-      { numRuns: RUNS },
-    );
+        await upstream.close();
+      }
+    }),
+    { numRuns: runs },
+  );
+}
+
+// Without redis-server the fleet cannot mean anything: skipped with the install command, except in CI, where a missing
+// redis-server is a failure (startRedisServer throws, naming the command).
+const redisMissing = findRedisServer() === undefined && !process.env.CI;
+
+describe("the catalogue's list over its whole life", () => {
+  it(`answers every request as the model says, and leaves no file, descriptor or process behind (${RUNS} sequences)`, { timeout: 900_000 }, async () => {
+    await walkTheModel(1, RUNS);
   });
+
+  it.skipIf(redisMissing)(
+    `does so in a fleet of two replicas sharing Redis, each taking the other's copies (${FLEET_RUNS} sequences)`,
+    { timeout: 900_000 },
+    async () => {
+      const redis = await startRedisServer();
+      try {
+        await walkTheModel(2, FLEET_RUNS, redis.url);
+      } finally {
+        await redis.stop();
+      }
+    },
+  );
 });
