@@ -1,7 +1,10 @@
 import type { Product } from '@catalogue/shared/product';
 import type { ProductSearchPage } from '@catalogue/shared/product-paging';
 import { LARGE_CATALOGUE_SIZE, largeCatalogue } from '@catalogue/testing/generated-catalogue';
-import { get as httpGet, type IncomingHttpHeaders } from 'node:http';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { get as httpGet, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { dirname } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { startTestSite, type TestSite } from './testing/test-site.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -126,5 +129,40 @@ describe(`a ${LARGE_CATALOGUE_SIZE.toLocaleString('en')}-product catalogue`, () 
     console.info(
       `/healthz through ${refills.length} refills of ${LARGE_CATALOGUE_SIZE} products: ${probes.length} probes, slowest ${slowest.toFixed(0)} ms`,
     );
+  });
+
+  it('streams the whole list from the files of the list it began with, though a refill replaces that list meanwhile', async () => {
+    await site.catalogue.settled();
+    const held = await site.catalogue.withList(({ value }) => Promise.resolve(value.body.identity));
+    if (Buffer.isBuffer(held)) throw new Error('the whole list is expected in its files at this size');
+    const folder = dirname(held.path);
+    const expected = await rawGet(`${site.url}/api/products`, { 'accept-encoding': 'identity' });
+    await site.catalogue.settled();
+    const changed = products.map((product, index) => (index === 0 ? { ...product, title: 'Changed while streamed' } : product));
+    site.upstream.setProducts(changed);
+    try {
+      // A client that reads the first bytes and stops: the rest waits in the list's files while this request starts
+      // a refill (with no freshness, every request does) that replaces the list.
+      const reading = await new Promise<IncomingMessage>((resolve, reject) => {
+        httpGet(`${site.url}/api/products`, { headers: { 'accept-encoding': 'identity' } }, (response) => {
+          response.pause();
+          resolve(response);
+        }).on('error', reject);
+      });
+      await site.catalogue.settled();
+      expect(await site.catalogue.withList(({ value }) => Promise.resolve(value.body.identity))).not.toEqual(held);
+      // Nothing else holds the list it began with: the response does, and its files are there until it ends.
+      expect(existsSync(folder)).toBe(true);
+      const chunks: Buffer[] = [];
+      reading.on('data', (chunk: Buffer) => chunks.push(chunk));
+      reading.resume();
+      await once(reading, 'end');
+      expect(Buffer.concat(chunks).equals(expected.body)).toBe(true);
+      await expect.poll(() => existsSync(folder), { timeout: 5_000 }).toBe(false);
+    } finally {
+      site.upstream.setProducts(products);
+      await site.catalogue.withList(() => Promise.resolve());
+      await site.catalogue.settled();
+    }
   });
 });
