@@ -37,7 +37,7 @@ export interface CachedCatalogue {
    */
   withList<R>(use: (entry: CacheEntry<CatalogueList>) => Promise<R>): Promise<R>;
   getProduct(id: number): Promise<CacheEntry<Product>>;
-  /** Whether catalogue requests can be answered now, and why not (readiness: docs/operations.md, "Probes"). */
+  /** Whether catalogue requests can be answered now, and why not (readiness: docs/operations.md, "Probes and metrics"). */
   readiness(): Promise<Readiness>;
   /** Whether the shared store responds ('up' or 'down', for readiness), or 'off' without one. */
   sharedCacheState(): 'up' | 'down' | 'off';
@@ -146,10 +146,12 @@ export function createCachedCatalogue({ source, config, logger, now, sharedStore
       if (products.hasAnyCopy()) return { ready: true };
       // Asking for the list also warms the cache, so the first visitor after a deploy gets a hit.
       try {
-        return await withList(async ({ value }) =>
-          value.answers()
-            ? { ready: true }
-            : { ready: false, reason: 'list_broken', message: 'the list just filled does not answer a question from its database' },
+        return await withList(({ value }) =>
+          Promise.resolve<Readiness>(
+            value.answers()
+              ? { ready: true }
+              : { ready: false, reason: 'list_broken', message: 'the list just filled does not answer a question from its database' },
+          ),
         );
       } catch (error) {
         return { ready: false, reason: 'unavailable', message: error instanceof Error ? error.message : String(error) };

@@ -5,7 +5,7 @@ import { inSpan } from '../tracing/spans.js';
 import type { CatalogueShape } from './catalogue-database.js';
 import { catalogueQueries, type ListSelection } from './catalogue-queries.js';
 import { listBody, type MadeList, removeListFiles } from './list-files.js';
-import type { UpstreamValidators } from './product-source.js';
+import type { UpstreamValidators } from './upstream-validators.js';
 import { sitemapPage, sitemapXml } from './sitemap.js';
 
 export type { ListSelection } from './catalogue-queries.js';
@@ -62,13 +62,13 @@ const arrayOf = (items: readonly string[]): string => `[${items.join(',')}]`;
 
 /** The list a fill wrote (list-fill.ts), opened for reading here, with its one hold for the caller. */
 export async function openList({ files, shape, etags }: MadeList, validators?: UpstreamValidators): Promise<CatalogueList> {
-  const bodies = await Promise.all(
-    (['list', 'idAsc', 'idDesc'] as const).map((order) => {
-      const etag = etags[order];
-      return etag === undefined ? undefined : listBody(files, order, etag);
-    }),
-  );
-  const [body, idAsc = body, idDesc] = bodies as [EncodedBody, EncodedBody | undefined, EncodedBody];
+  const [body, idAscending, idDesc] = await Promise.all([
+    listBody(files, 'list', etags.list),
+    etags.idAsc === undefined ? undefined : listBody(files, 'idAsc', etags.idAsc),
+    listBody(files, 'idDesc', etags.idDesc),
+  ]);
+  // Absent when the list's own order is ascending by id already: its own body is that one.
+  const idAsc = idAscending ?? body;
   const queries = catalogueQueries(files.database, shape);
   const holds = (category: string) => category === '' || shape.categories.includes(category);
   let holders = 1;

@@ -4,7 +4,8 @@ import type { Logger } from '../logger.js';
 import type { CatalogueList } from './catalogue-list.js';
 import { createListFills } from './fills/list-fills.js';
 import { describeProductIssues, productSchema } from './product-schema.js';
-import { IMAGE_NOT_MODIFIED, type ProductImage, type ProductSource, UpstreamError, type UpstreamValidators } from './product-source.js';
+import { IMAGE_NOT_MODIFIED, type ProductImage, type ProductSource, UpstreamError } from './product-source.js';
+import type { UpstreamValidators } from './upstream-validators.js';
 import { conditionalHeaders, createUpstreamClient, isSuccess, validatorsOf } from './upstream-request.js';
 
 export interface HttpSourceOptions {

@@ -84,7 +84,9 @@ function lookUp(model: Model, key: string, entry: Held | undefined): { served: S
   const fresh = (held: Held | undefined) => age(held) < TTL * 1000;
   const usable = (held: Held | undefined) => age(held) < (TTL + STALE) * 1000;
   /** A fill: a shared copy that `accept`s, or the upstream (whose answer is then shared), or its failure. */
-  const fill = (accept: (held: Held | undefined) => boolean): { got: Held; from: 'shared' | 'source' } | { failed: Exclude<Served, number> } => {
+  const fill = (
+    accept: (held: Held | undefined) => boolean,
+  ): { got: Held; from: 'shared' | 'source' } | { failed: Exclude<Served, number> } => {
     const copy = shared?.get(key);
     if (copy !== undefined && accept(copy)) return { got: copy, from: 'shared' };
     if (model.mode !== 'normal') return { failed: model.mode === 'hang' ? 'timed-out' : 'unavailable' };
@@ -366,9 +368,13 @@ async function walkTheModel(replicas: number, runs: number, redisUrl?: string) {
 const redisMissing = findRedisServer() === undefined && !process.env.CI;
 
 describe("the catalogue's list over its whole life", () => {
-  it(`answers every request as the model says, and leaves no file, descriptor or process behind (${RUNS} sequences)`, { timeout: 900_000 }, async () => {
-    await walkTheModel(1, RUNS);
-  });
+  it(
+    `answers every request as the model says, and leaves no file, descriptor or process behind (${RUNS} sequences)`,
+    { timeout: 900_000 },
+    async () => {
+      await walkTheModel(1, RUNS);
+    },
+  );
 
   it.skipIf(redisMissing)(
     `does so in a fleet of two replicas sharing Redis, each taking the other's copies (${FLEET_RUNS} sequences)`,

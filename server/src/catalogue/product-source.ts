@@ -1,6 +1,7 @@
 import type { Product } from '@catalogue/shared/product';
 import { type Failure, FailureError } from '../outcomes/failure.js';
 import type { CatalogueList } from './catalogue-list.js';
+import type { UpstreamValidators } from './upstream-validators.js';
 
 /** Image bytes as a source holds them, with the content type to send. */
 export interface ProductImage {
@@ -8,15 +9,6 @@ export interface ProductImage {
   contentType: string;
   /** The source's own validators for these bytes, when it gave any: what a later conditional request sends. */
   validators?: UpstreamValidators;
-}
-
-/**
- * An HTTP upstream's `ETag` and `Last-Modified` for what it sent (an image, the list), sent back as
- * `If-None-Match`/`If-Modified-Since`.
- */
-export interface UpstreamValidators {
-  etag?: string;
-  lastModified?: string;
 }
 
 /** The source confirmed that the image has not changed since the validators it was sent (a 304). */

@@ -19,7 +19,13 @@ function controlledLoader<T>() {
 function setUp() {
   const clock = createTestClock();
   const { logger, records } = createCapturingLogger();
-  const cache = new ReadThroughCache<{ n: number }>({ ttlSeconds: 10, staleMaxSeconds: 100, prepare: encodeJsonBody, logger, now: clock.now });
+  const cache = new ReadThroughCache<{ n: number }>({
+    ttlSeconds: 10,
+    staleMaxSeconds: 100,
+    prepare: encodeJsonBody,
+    logger,
+    now: clock.now,
+  });
   return { clock, records, cache };
 }
 
@@ -130,7 +136,11 @@ describe('ReadThroughCache', () => {
     // A value the loader made that the cache does not store (it failed to prepare) is released too.
     clock.advanceSeconds(200);
     const broken = { n: Number.NaN, holders: 1 };
-    Object.defineProperty(broken, 'n', { get: () => { throw new Error('unpreparable'); } });
+    Object.defineProperty(broken, 'n', {
+      get: () => {
+        throw new Error('unpreparable');
+      },
+    });
     await expect(cache.get('k', () => Promise.resolve(broken))).rejects.toThrow('unpreparable');
     expect([third.holders, broken.holders]).toEqual([0, 0]);
 

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { ImageWidth } from '@catalogue/shared/image-widths';
 import { LRUCache } from 'lru-cache';
-import { IMAGE_NOT_MODIFIED, type UpstreamValidators, type ProductImage } from '../catalogue/product-source.js';
+import { IMAGE_NOT_MODIFIED, type ProductImage } from '../catalogue/product-source.js';
+import type { UpstreamValidators } from '../catalogue/upstream-validators.js';
 import type { CacheStatus } from '../outcomes/cache-status.js';
 import type { Logger } from '../logger.js';
 import type { ImageResizer } from './resize-image.js';

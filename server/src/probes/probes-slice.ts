@@ -10,7 +10,7 @@ import type { Logger } from '../logger.js';
  * `/healthz` (liveness: the process serves) and `/readyz` (readiness: catalogue requests can be answered from the list
  * held, a cached copy or the source: catalogue/cached-catalogue.ts's `readiness`). Probes must see the truth each time,
  * so neither answer may be cached. Each change of readiness is one log line; `catalogue_ready` shows it and
- * `catalogue_readiness_failures_total` counts the failed probes by why (docs/operations.md, "Probes").
+ * `catalogue_readiness_failures_total` counts the failed probes by why (docs/operations.md, "Probes and metrics").
  */
 export function createProbesSlice({ catalogue, logger, metrics }: { catalogue: CachedCatalogue; logger: Logger; metrics: Metrics }): Slice {
   const router = Router();

@@ -48,7 +48,8 @@ function jsonAnswer(entry: CacheEntry<unknown>, body: EncodedBody = entry.body):
 }
 
 /** Whether any encoding of a body is a file (a large whole list: catalogue/list-files.ts). */
-const inFiles = (body: EncodedBody): boolean => [body.identity, body.gzip, body.br].some((bytes) => bytes !== undefined && !Buffer.isBuffer(bytes));
+const inFiles = (body: EncodedBody): boolean =>
+  [body.identity, body.gzip, body.br].some((bytes) => bytes !== undefined && !Buffer.isBuffer(bytes));
 
 /**
  * A route answered from the cached list, with the list entry's freshness and never another upstream request: its

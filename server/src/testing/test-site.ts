@@ -81,7 +81,7 @@ export async function startTestSite(options: TestSiteOptions = {}): Promise<Test
   const clock = createTestClock();
   const statics = createStaticDir();
   if (options.withoutClient) rmSync(join(statics.staticDir, 'index.html'));
-  const build = options.built ? ((await import(BUILT_SERVER)) as typeof import('../build-server.js')).buildServer : buildServer;
+  const build = options.built ? ((await import(BUILT_SERVER)) as { buildServer: typeof buildServer }).buildServer : buildServer;
   const built = await build(config, {
     logger,
     now: clock.now,

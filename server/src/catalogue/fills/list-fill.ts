@@ -11,7 +11,8 @@ import { compressBody, listBodyWriter, type ListFiles, type MadeList, removeList
 import { wholeListInIdOrder } from '../catalogue-queries.js';
 import { eachJsonArrayItem, jsonArrayReader } from '../json-array-items.js';
 import { describeProductIssues, productSchema } from '../product-schema.js';
-import { UpstreamError, type UpstreamValidators } from '../product-source.js';
+import { UpstreamError } from '../product-source.js';
+import type { UpstreamValidators } from '../upstream-validators.js';
 import { conditionalHeaders, createUpstreamClient, isSuccess, type StreamedResponse, validatorsOf } from '../upstream-request.js';
 import type { Dropped, FillFailed, FillJob, FillOutcome, NotModified } from './protocol.js';
 

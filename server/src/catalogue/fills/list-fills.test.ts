@@ -1,6 +1,6 @@
 import { generateCatalogue } from '@catalogue/testing/generated-catalogue';
 import { startUpstreamStub, type UpstreamStub } from '@catalogue/testing/upstream-double';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';

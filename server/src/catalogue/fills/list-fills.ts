@@ -9,7 +9,7 @@ import { inSpan, traceHeaders } from '../../tracing/spans.js';
 import { type CatalogueList, openList } from '../catalogue-list.js';
 import { claimDataFolder } from '../data-folder.js';
 import { type ListFiles, listFilesIn, removeListFiles } from '../list-files.js';
-import type { UpstreamValidators } from '../product-source.js';
+import type { UpstreamValidators } from '../upstream-validators.js';
 import { deathOf, fillDeaths, stalledDeath } from './fill-deaths.js';
 import type { Dropped, FillJob, FillMessage, FillOutcome } from './protocol.js';
 
