@@ -1,12 +1,13 @@
 import { generateCatalogue } from '@catalogue/testing/generated-catalogue';
 import { startUpstreamStub, type UpstreamStub } from '@catalogue/testing/upstream-double';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCapturingLogger } from '../../testing/capturing-logger.js';
-import { fillProcesses } from '../../testing/process-files.js';
+import { fillProcesses, openFilesUnder } from '../../testing/process-files.js';
+import { startTestSite } from '../../testing/test-site.js';
 import type { CatalogueList } from '../catalogue-list.js';
 import { createListFills, type Filled, type ListFillsOptions } from './list-fills.js';
 
@@ -180,6 +181,61 @@ describe("the list's fills", () => {
       expect(readdirSync(dataDir)).toHaveLength(2);
     } finally {
       await Promise.all([one.close(), two.close()]);
+    }
+  });
+});
+
+describe('a hundred refills', () => {
+  it('changed, unchanged (304) and killed mid-way, leave the same files and descriptors as the first', { timeout: 300_000 }, async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'hundred-refills-'));
+    const products = PRODUCTS.slice(0, 200);
+    const site = await startTestSite({
+      built: true,
+      products,
+      config: { CACHE_TTL_SECONDS: '0', RATE_LIMIT_PER_MINUTE: '0', CATALOGUE_DATA_DIR: folder, LOG_LEVEL: 'fatal' },
+    });
+    /** Every descriptor but sockets and pipes (the requests' connections come and go): files, and what else it opens. */
+    const descriptors = () =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return !/^(socket|pipe|anon_inode):/.test(readlinkSync(`/proc/self/fd/${fd}`));
+        } catch {
+          return false;
+        }
+      }).length;
+    const state = () => ({
+      files: readdirSync(folder, { recursive: true, encoding: 'utf8' })
+        .map((path) => path.replace(/list-\d+/, 'list-n'))
+        .sort(),
+      openUnderFolder: openFilesUnder(folder).length,
+      descriptors: descriptors(),
+      fills: fillProcesses().length,
+    });
+    const ask = () => fetch(`${site.url}/api/products/categories`).then((response) => response.status);
+    try {
+      expect(await ask()).toBe(200);
+      let after: ReturnType<typeof state> | undefined;
+      for (let refill = 0; refill < 100; refill++) {
+        const kind = refill % 3;
+        if (kind === 0) site.upstream.setProducts(products.map((product) => ({ ...product, title: `${product.title} ${refill}` })));
+        if (kind === 2) await site.upstream.setMode('stallMidBody');
+        // With no freshness, each request is answered from the list held while it refills.
+        const answered = ask();
+        if (kind === 2) {
+          await expect.poll(() => fillProcesses().length, { timeout: 10_000 }).toBe(1);
+          process.kill(fillProcesses()[0]!, 'SIGKILL');
+        }
+        expect(await answered).toBe(200);
+        await site.catalogue.settled();
+        if (kind === 2) await site.upstream.setMode('normal');
+        await expect.poll(() => state().files.filter((path) => /^[^/]+\/list-n$/.test(path)).length).toBe(1);
+        after ??= state();
+        expect(state(), `after refill ${refill + 1}`).toEqual(after);
+      }
+      expect(after).toMatchObject({ openUnderFolder: 1, fills: 0 });
+    } finally {
+      await site.close();
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 });
