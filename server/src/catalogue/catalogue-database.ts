@@ -54,6 +54,11 @@ export interface CatalogueShape {
   categories: string[];
   /** How many products each of `categories` holds. */
   categorySizes: number[];
+  /**
+   * Whether a title holds a NUL. The trigram index reads past one, so the characters either side of it are
+   * neighbours there: it then finds a superset of the titles holding a trigram, which `instr` must check.
+   */
+  titlesHoldNul: boolean;
 }
 
 export interface CatalogueWriter {
@@ -116,7 +121,12 @@ export function catalogueWriter(file: string): CatalogueWriter {
       db.exec(INDEXES);
       db.exec('COMMIT');
       db.close();
-      return { size: titles.length, categories: [...categories.keys()], categorySizes: [...categories.values()].map(({ size }) => size) };
+      return {
+        size: titles.length,
+        categories: [...categories.keys()],
+        categorySizes: [...categories.values()].map(({ size }) => size),
+        titlesHoldNul: titles.some((title) => title.includes('\0')),
+      };
     },
 
     abandon() {

@@ -138,8 +138,15 @@ describe('the catalogue in SQLite answers exactly what filterAndSortProducts doe
 
   it('searches every needle the document accepts, drawn from the whole of Unicode with controls and NUL, as the rule does', () => {
     // Titles as messy as an upstream's: NUL, controls, a half surrogate pair (JSON can say "\ud800"), combining marks.
-    const junk = ['\0', 'a\0b', '\u0001', '\u001f', '\u007f', '\ud800', '\udfff x', 'e\u0301', '\u00a0', '\t', '\n'];
     const random = seededRandom(7);
+    const anyCodePoint = () => {
+      const point = Math.floor(random() * 0x110000);
+      return point >= 0xd800 && point <= 0xdfff ? '\ufffd' : String.fromCodePoint(point);
+    };
+    const junk = [
+      ...['\0', 'a\0b', 'ab\0a', '\u0001', '\u001f', '\u007f', '\ud800', '\udfff x', 'e\u0301', '\u00a0', '\t', '\n'],
+      ...Array.from({ length: 20 }, () => `${anyCodePoint()}a${anyCodePoint()}`),
+    ];
     const products = messyCatalogue(200, 7).map((product) => ({
       ...product,
       title: random() < 0.5 ? `${product.title}${junk[Math.floor(random() * junk.length)]!}${product.title}` : product.title,

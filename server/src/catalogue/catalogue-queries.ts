@@ -79,7 +79,7 @@ function trigramsOf(characters: readonly string[]): string {
 /** Whether a needle is looked up in the trigram index: long enough to have a trigram, and one FTS5 can read. */
 const hasTrigrams = (characters: readonly string[]): boolean => trigramsOf(characters) !== '';
 
-/** Whether the trigram index alone answers a needle: exactly one trigram, which it holds as it is. */
+/** Whether a needle is exactly one trigram the index can be asked for. */
 const isOneTrigram = (characters: readonly string[]): boolean => characters.length === TRIGRAM && hasTrigrams(characters);
 
 /** A WHERE clause and its parameters; `none` when the selection can select nothing (an unknown category). */
@@ -96,6 +96,8 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
     return prepared;
   };
   const totals = new Map<string, number>();
+  /** Whether the trigram index alone decides a needle: one trigram, in titles it indexed as they are (no NUL). */
+  const indexDecides = (characters: readonly string[]): boolean => !shape.titlesHoldNul && isOneTrigram(characters);
 
   /**
    * `trigrams`: whether the needle is looked up in the trigram index (to gather few matches, or count them) or only
@@ -117,7 +119,7 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
         clauses.push('pos IN (SELECT rowid FROM title_trigrams WHERE title_trigrams MATCH ?)');
         params.push(trigramsOf(characters));
       }
-      if (!looksUp || !isOneTrigram(characters)) {
+      if (!looksUp || !indexDecides(characters)) {
         clauses.push('instr(lower_title, ?) > 0');
         params.push(needle);
       }
@@ -140,7 +142,7 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
     if (total === undefined) {
       // A needle of one trigram over every category is counted in the trigram index alone, without reading a row.
       const sql =
-        category === '' && isOneTrigram([...needle])
+        category === '' && indexDecides([...needle])
           ? 'SELECT count(*) AS total FROM title_trigrams WHERE title_trigrams MATCH ?'
           : `SELECT count(*) AS total FROM products ${filter.where}`;
       total = (statement(sql).get(...filter.params) as { total: number }).total;
