@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type { Product } from '@catalogue/shared/product';
 import type { Logger } from '../logger.js';
 import type { CatalogueList } from './catalogue-list.js';
-import { createListFills } from './fills/list-fills.js';
+import { createListFills, FILL_SILENT_MIN_MS } from './fills/list-fills.js';
 import { describeProductIssues, productSchema } from './product-schema.js';
 import { type ProductImage, type ProductSource, UpstreamError } from './product-source.js';
 
@@ -21,9 +21,6 @@ export interface EmbeddedSourceOptions {
   /** CATALOGUE_DATA_DIR: where the list's files are written; null: the OS temporary folder. */
   dataDir?: string | null;
 }
-
-/** How long the embedded catalogue's fill may go without a word (fills/list-fills.ts). */
-const EMBEDDED_FILL_SILENT_MAX_MS = 10_000;
 
 const CONTENT_TYPES: Record<string, string> = {
   svg: 'image/svg+xml',
@@ -44,8 +41,7 @@ const IMAGE_FILE_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*\.(svg|png|jpe?g|webp)$/i;
  * file is reported as an UpstreamError like any other source failure.
  */
 export function createEmbeddedSource({ directory = EMBEDDED_CATALOGUE_DIR, logger, dataDir = null }: EmbeddedSourceOptions): ProductSource {
-  // Nothing is downloaded: a fill's process silent this long is stuck, whatever the upstream's settings.
-  const fills = createListFills({ logger, dataDir, silentMaxMs: EMBEDDED_FILL_SILENT_MAX_MS });
+  const fills = createListFills({ logger, dataDir, silentMaxMs: FILL_SILENT_MIN_MS });
   let loading: Promise<Map<number, Product>> | undefined;
 
   function products(): Promise<Map<number, Product>> {

@@ -2,7 +2,7 @@ import type { Product } from '@catalogue/shared/product';
 import { Counter, type Registry } from 'prom-client';
 import type { Logger } from '../logger.js';
 import type { CatalogueList } from './catalogue-list.js';
-import { createListFills } from './fills/list-fills.js';
+import { createListFills, FILL_SILENT_MIN_MS } from './fills/list-fills.js';
 import { describeProductIssues, productSchema } from './product-schema.js';
 import { IMAGE_NOT_MODIFIED, type ProductImage, type ProductSource, UpstreamError } from './product-source.js';
 import type { UpstreamValidators } from './upstream-validators.js';
@@ -46,7 +46,7 @@ export function createHttpSource({
   registry,
   dataDir = null,
 }: HttpSourceOptions): ProductSource {
-  const fills = createListFills({ logger, dataDir, silentMaxMs: timeoutMs, ...(registry && { registry }) });
+  const fills = createListFills({ logger, dataDir, silentMaxMs: Math.max(timeoutMs, FILL_SILENT_MIN_MS), ...(registry && { registry }) });
   const jsonLimit = { bytes: maxJsonBytes, setting: 'UPSTREAM_MAX_BYTES' } as const;
   // The upstream names image URLs, and nothing it says is trusted: fetched as they are, they would let it point
   // this server at any address it can reach (an internal service on its own network). Images come only from

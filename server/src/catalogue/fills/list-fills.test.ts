@@ -105,7 +105,7 @@ describe("the list's fills", () => {
   it('ends a fill process that goes silent past its limit (stopped, as a hung process is), counts it as stalled, and leaves nothing', async () => {
     const { logger, records } = createCapturingLogger();
     const registry = new Registry();
-    const fills = createFills({ logger, registry, silentMaxMs: 1_000 });
+    const fills = createFills({ logger, registry, silentMaxMs: 5_000 });
     try {
       await upstream.setMode('stallMidBody');
       const asked = upstream.requestCount('/products');
@@ -115,7 +115,7 @@ describe("the list's fills", () => {
       process.kill(pid!, 'SIGSTOP');
       expect(await failing).toEqual({
         ok: false,
-        message: "the list's fill process stalled (silent for 1000 ms, UPSTREAM_TIMEOUT_MS) and was ended",
+        message: "the list's fill process stalled (silent for 5000 ms, UPSTREAM_TIMEOUT_MS) and was ended",
         timedOut: true,
       });
       expect(records.filter((record) => record.thread === 'fill')).toMatchObject([{ level: 50, cause: 'stalled', pid }]);

@@ -46,8 +46,12 @@ export interface ListFills {
 /** How long a fill's process may take to start and say its first word. */
 const START_MAX_MS = 30_000;
 
-/** The shortest silence taken for a stall, whatever the upstream's limit: five of its beats (protocol.ts's ALIVE_EVERY_MS). */
-const SILENT_MIN_MS = 1_000;
+/**
+ * The shortest silence the sources take for a stall, whatever the upstream's limit: a fill's process yields to the
+ * server's (fill-process.ts), so on a machine whose cores are all busy it may wait seconds for its turn, and that is
+ * not a hang.
+ */
+export const FILL_SILENT_MIN_MS = 10_000;
 
 export interface ListFillsOptions {
   logger: Logger;
@@ -56,14 +60,14 @@ export interface ListFillsOptions {
   /** CATALOGUE_DATA_DIR; null: the OS temporary folder. This process writes in a folder of its own inside it. */
   dataDir: string | null;
   /**
-   * How long a fill's process may go without a word (UPSTREAM_TIMEOUT_MS): past it, it is stalled, and ended. Its
-   * own waits on the upstream are bounded by the same limit, so only a process that hangs runs this out.
+   * How long a fill's process may go without a word once started (UPSTREAM_TIMEOUT_MS, at least FILL_SILENT_MIN_MS):
+   * past it, it is stalled, and ended. Its own waits on the upstream are bounded by the upstream's limit, so only a
+   * process that hangs runs this out.
    */
   silentMaxMs: number;
 }
 
-export function createListFills({ logger, registry, dataDir, silentMaxMs: silentLimitMs }: ListFillsOptions): ListFills {
-  const silentMaxMs = Math.max(silentLimitMs, SILENT_MIN_MS);
+export function createListFills({ logger, registry, dataDir, silentMaxMs }: ListFillsOptions): ListFills {
   const died = fillDeaths(logger, registry);
   const filling = new Set<ChildProcess>();
   let folder: string | undefined;
