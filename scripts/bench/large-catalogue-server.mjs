@@ -7,7 +7,7 @@
 // are large-catalogue-browser.mjs's. `node scripts/bench/large-catalogue-server.mjs` runs this part alone on the
 // last build (`npm run build`); LARGE_CATALOGUE_SIZES (`50000,200000`) chooses the sizes, and BENCH_SERVER_ENTRY
 // another build's entry, to measure before and after in one sitting.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,7 +15,7 @@ import { Worker } from 'node:worker_threads';
 import { categoriesOf } from '@catalogue/shared/categories';
 import { startBuiltServer } from './built-server.mjs';
 import { get } from './http.mjs';
-import { killChildrenOnExit, stopAllProcesses } from './processes.mjs';
+import { cpuSeconds, killChildrenOnExit, stopAllProcesses } from './processes.mjs';
 import { fmt, loadAverage, median, Report } from './report.mjs';
 import { startUpstream } from './upstream.mjs';
 
@@ -190,12 +190,7 @@ function startProber(url) {
 }
 
 /** The server's CPU time so far (user + system, all its threads), in ms, at the kernel's tick (10 ms). */
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  // utime and stime, the stat file's 14th and 15th fields (the 12th and 13th after the command's name).
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S;
-}
-const CLOCK_TICKS_PER_S = 100;
+const cpuMs = (pid) => cpuSeconds(pid) * 1000;
 
 /**
  * The CPU a refill of an unchanged list costs: UNCHANGED_REFILLS requests with CACHE_TTL_SECONDS=0, each starting a
