@@ -9,12 +9,11 @@
 // Part of `npm run bench`; `node scripts/bench/interactions.mjs` runs it alone on the last build
 // (BENCH_INTERACTION_RUNS, default 3: loads per figure; BENCH_SERVER_ENTRY measures another build;
 // BENCH_INTERACTIONS_ONLY, e.g. `theme,card,takeover`, measures only the figures whose names contain one of those words).
-import { pathToFileURL } from 'node:url';
 import { startUpstreamStub } from '@catalogue/testing/upstream-double';
-import { launchChromium } from './browser.mjs';
+import { runAlone, runsAlone } from './alone.mjs';
 import { startBuiltServer } from './built-server.mjs';
-import { killChildrenOnExit, stopAllProcesses, stopProcess } from './processes.mjs';
-import { fmt, loadAverage, median, Report } from './report.mjs';
+import { stopProcess } from './processes.mjs';
+import { fmt, loadAverage, median } from './report.mjs';
 import { CPU_SLOWDOWN, measureTakeover, openPage, VIEWPORTS, waitForControl } from './takeover.mjs';
 import { startUpstream } from './upstream.mjs';
 
@@ -222,21 +221,14 @@ export async function measureTakeoverAndInteractions({ browser, log, report, run
 }
 
 // Alone: `node scripts/bench/interactions.mjs` (after `npm run build`).
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  killChildrenOnExit();
-  const report = new Report();
-  const browser = await launchChromium();
-  try {
-    await measureTakeoverAndInteractions({
-      browser,
-      log: (line = '') => console.log(line),
-      report,
-      runs: Number(process.env.BENCH_INTERACTION_RUNS) || 3,
-      only: (process.env.BENCH_INTERACTIONS_ONLY ?? '').split(',').filter(Boolean),
-    });
-  } finally {
-    await browser.close();
-    await stopAllProcesses();
-  }
-  console.log(['', ...report.lines()].join('\n'));
+if (runsAlone(import.meta.url)) {
+  await runAlone(
+    (parts) =>
+      measureTakeoverAndInteractions({
+        ...parts,
+        runs: Number(process.env.BENCH_INTERACTION_RUNS) || 3,
+        only: (process.env.BENCH_INTERACTIONS_ONLY ?? '').split(',').filter(Boolean),
+      }),
+    { browser: true },
+  );
 }

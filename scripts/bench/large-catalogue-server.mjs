@@ -10,13 +10,13 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { categoriesOf } from '@catalogue/shared/categories';
+import { runAlone, runsAlone } from './alone.mjs';
 import { startBuiltServer } from './built-server.mjs';
 import { get } from './http.mjs';
-import { cpuSeconds, killChildrenOnExit, stopAllProcesses } from './processes.mjs';
-import { fmt, loadAverage, median, Report } from './report.mjs';
+import { cpuSeconds } from './processes.mjs';
+import { fmt, loadAverage, median } from './report.mjs';
 import { startUpstream } from './upstream.mjs';
 
 const PAGE_SIZE = 24;
@@ -326,14 +326,7 @@ export async function runLargeCatalogueServer({ log, report, sizes }) {
 }
 
 // Alone: `node scripts/bench/large-catalogue-server.mjs` (after `npm run build`), printing the figures and their summary.
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  killChildrenOnExit();
-  const report = new Report();
+if (runsAlone(import.meta.url)) {
   const sizes = (process.env.LARGE_CATALOGUE_SIZES ?? '50000,200000').split(',').map(Number);
-  try {
-    await runLargeCatalogueServer({ log: (line = '') => console.log(line), report, sizes });
-  } finally {
-    await stopAllProcesses();
-  }
-  console.log(['', ...report.lines()].join('\n'));
+  await runAlone((parts) => runLargeCatalogueServer({ ...parts, sizes }));
 }
