@@ -4,7 +4,6 @@
 // Part of `npm run bench`; `node scripts/bench/images.mjs` runs it alone on the last build, and with
 // BENCH_SERVER_ENTRY (built-server.mjs) on another build, e.g. an older commit's, for before/after figures.
 // Node loads the upstream double from the testing workspace's built `dist`: import this after `npm run build`.
-import { startUpstreamStub } from '@catalogue/testing/upstream-double';
 import { runAlone, runsAlone } from './alone.mjs';
 import { startBuiltServer } from './built-server.mjs';
 import { get } from './http.mjs';
@@ -12,6 +11,7 @@ import { LIGHTHOUSE_PAGES, runLighthouse } from './lighthouse.mjs';
 import { IMAGE_VIEWPORTS, measureRouteImages } from './page-budgets.mjs';
 import { stopProcess } from './processes.mjs';
 import { median } from './report.mjs';
+import { startPhotoUpstream } from './upstream.mjs';
 
 /** What Chromium sends for an image: it takes AVIF. */
 const CHROMIUM_ACCEPT = 'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8';
@@ -31,7 +31,7 @@ const ms = (value) => (value === null ? 'n/a' : `${value.toFixed(0)} ms`);
  * those (BENCH_PHOTOS=lighthouse when run alone).
  */
 export async function measureProductPhotos({ browser, log, report, lighthouseRuns = 3, lighthouseOnly = false }) {
-  const upstream = await startUpstreamStub({ photos: true });
+  const upstream = await startPhotoUpstream();
   if (!lighthouseOnly) {
     const server = await startBuiltServer({ productsApiUrl: upstream.url });
     try {
