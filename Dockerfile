@@ -5,12 +5,13 @@
 #   docker run --rm -p 3000:3000 -e PRODUCTS_API_URL=https://fakestoreapi.com product-catalogue
 #
 # Three stages: `build` compiles every workspace with all dev dependencies and `prod-deps` installs only what the
-# server needs at run time, both on the official Node 24 image; `runtime` is Debian's slim image (the one the Node
-# image is made of) with the Node binary alone, those node_modules and the built output, and nothing else (no npm,
+# server needs at run time, both on the official image of the Node the project pins (docs/decisions/node-runtime.md;
+# `npm run lint` holds every FROM node:… to it); `runtime` is Debian's slim image (the one the Node image is made of)
+# with that image's Node binary alone, those node_modules and the built output, and nothing else (no npm,
 # corepack or yarn, which nothing runs in production; no TypeScript sources, no dev tools, no npm cache).
 
 # ---- build: npm ci + build the three workspaces the image runs ---------------------------------------------------
-FROM node:24-bookworm-slim AS build
+FROM node:24.21.0-bookworm-slim AS build
 WORKDIR /app
 # Manifests first, so that editing source code does not invalidate the (slow) npm ci layer. npm ci needs every
 # workspace's manifest the lockfile names, the dev-only `testing` workspace included.
@@ -19,6 +20,8 @@ COPY shared/package.json shared/
 COPY testing/package.json testing/
 COPY server/package.json server/
 COPY client/package.json client/
+# npm ci installs the pinned Node's platform package too (an optional dependency, its integrity in the lockfile), and
+# npm runs the build's scripts on it: the same version as this image's own node, which runs npm itself.
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.base.json ./
 COPY shared shared
@@ -30,14 +33,15 @@ COPY testing testing
 RUN npm run build --workspace shared --workspace server --workspace client
 
 # ---- prod-deps: the server's production dependencies only -------------------------------------------------------
-FROM node:24-bookworm-slim AS prod-deps
+FROM node:24.21.0-bookworm-slim AS prod-deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY shared/package.json shared/
 COPY testing/package.json testing/
 COPY server/package.json server/
 COPY client/package.json client/
-# The server declares @catalogue/shared as a dependency, so selecting the server workspace links shared too.
+# The server declares @catalogue/shared as a dependency, so selecting the server workspace links shared too; the
+# root's optional dependencies (the pinned Node's platform packages) are not selected, so no second Node is copied.
 # Optional dependencies stay included: sharp's native binary for this platform (@img/sharp-linux-x64) is one.
 # npm nests a dependency under server/node_modules when the root holds another version of it (p-limit, say), so
 # that folder is part of what the runtime needs; created empty when nothing is nested, for the COPY below.

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Make sure the two base images the Dockerfiles start from exist in the local Docker daemon: `debian:bookworm-slim`
-# (deploy/nginx, deploy/redis) and `node:24-bookworm-slim` (the app).
+# (deploy/nginx, deploy/redis) and `node:<the pinned version>-bookworm-slim` (the app, as the Dockerfile's FROM names it).
 #
 # The Dockerfiles are written for the official images of those names. Where the Docker Hub is reachable we pull
 # them. Where it is not (CI sandboxes with no container registry), we build stand-ins with the same names and the
 # same shape: Debian bookworm (debootstrap, variant minbase) slimmed as debian:bookworm-slim is, and on top of it
-# the project's Node 24 (node_modules/.bin/node, from the npm registry) under /usr/local like the official Node image, a `node` user with uid/gid 1000, no tini. Only
+# the project's pinned Node (node_modules/.bin/node, from the npm registry) under /usr/local like the official Node image, a `node` user with uid/gid 1000, no tini. Only
 # for this machine: the Node stand-in gets the host's CA bundle and NODE_EXTRA_CA_CERTS pointing at it, because
 # here TLS to the npm registry goes through an intercepting proxy whose CA the build must trust. That stays out of
 # the published Dockerfile.
@@ -19,7 +19,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 source "$here/lib.sh"
 
 DEBIAN_IMAGE=debian:bookworm-slim
-NODE_IMAGE=node:24-bookworm-slim
+NODE_IMAGE=$NODE_BASE_IMAGE
 DEBIAN_MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # Try the real images first unless told not to; a registry that is absent fails in well under a second.
 CATALOGUE_DOCKER_PULL=${CATALOGUE_DOCKER_PULL:-1}
@@ -55,8 +55,8 @@ import_rootfs() {
 }
 
 # --- the project's Node, whose libraries the Debian root filesystem must hold ---------------------------------
-# The runtime the project pins (the `node` devDependency, docs/decisions/node-runtime.md), installed by `npm ci`
-# into node_modules; the machine's own node only where that is missing and is already the same major version.
+# The runtime the project pins (its platform package, docs/decisions/node-runtime.md), installed by `npm ci` into
+# node_modules; the machine's own node only where that is missing and is already the same version (checked below).
 project_node="$here/../../node_modules/.bin/node"
 if [ -x "$project_node" ]; then
   node_bin=$(readlink -f "$project_node")
@@ -159,12 +159,12 @@ if [ ! -s "$debian_tarball" ] && { [ $need_debian = 1 ] || [ ! -s "$node_tarball
 fi
 if [ $need_debian = 1 ]; then import_rootfs "$debian_tarball" "$DEBIAN_IMAGE" "$PATH_ENV" 'CMD ["bash"]'; fi
 
-# --- node:24-bookworm-slim: the Debian root filesystem and the project's Node ----------------------------------
+# --- node:<version>-bookworm-slim: the Debian root filesystem and the project's Node ----------------------------
 [ $need_node = 1 ] || exit 0
-case "$node_version" in
-  v24.*) ;;
-  *) die "the project's node is $node_version; a stand-in for $NODE_IMAGE needs Node 24 (run npm ci first)" ;;
-esac
+# A stand-in must hold the version its name promises.
+node_tag=${NODE_IMAGE#node:}
+[ "$node_version" = "v${node_tag%%-*}" ] \
+  || die "the project's node is $node_version; a stand-in for $NODE_IMAGE needs Node ${node_tag%%-*} (run npm ci first)"
 
 if [ ! -s "$node_tarball" ]; then
   started=$(now_ms)

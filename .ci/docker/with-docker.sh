@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CI's way into Docker on a machine that is not set up for it: `bash .ci/docker/with-docker.sh <command...>`
 #   1. starts dockerd when none answers (with the fallbacks sandboxes need; .ci/docker/lib.sh),
-#   2. makes sure the base images node:24-bookworm-slim and debian:bookworm-slim exist (pulled, or built from Debian with debootstrap when
+#   2. makes sure the base images the Dockerfile starts from (node:<the pinned version>-bookworm-slim) and debian:bookworm-slim exist (pulled, or built from Debian with debootstrap when
 #      no container registry answers; .ci/docker/build-base-image.sh),
 #   3. picks the network builds must use (DOCKER_NET: bridge, or host when the bridge cannot reach the npm
 #      registry), and runs the command with DOCKER_NET exported,
@@ -34,8 +34,8 @@ bash "$here/build-base-image.sh"
 registry=$(npm config get registry 2>/dev/null || echo https://registry.npmjs.org/)
 net_probe="fetch('${registry%/}/-/ping',{signal:AbortSignal.timeout(15000)}).then(()=>process.exit(0),()=>process.exit(1))"
 if [ "$DOCKER_NET" = bridge ] \
-    && ! timeout 60 docker run --rm --network bridge node:24-bookworm-slim node -e "$net_probe" >/dev/null 2>&1; then
-  if timeout 60 docker run --rm --network host node:24-bookworm-slim node -e "$net_probe" >/dev/null 2>&1; then
+    && ! timeout 60 docker run --rm --network bridge "$NODE_BASE_IMAGE" node -e "$net_probe" >/dev/null 2>&1; then
+  if timeout 60 docker run --rm --network host "$NODE_BASE_IMAGE" node -e "$net_probe" >/dev/null 2>&1; then
     log "containers on the bridge cannot reach $registry, the host network can: building with --network host"
     DOCKER_NET=host
   else

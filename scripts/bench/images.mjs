@@ -4,15 +4,14 @@
 // Part of `npm run bench`; `node scripts/bench/images.mjs` runs it alone on the last build, and with
 // BENCH_SERVER_ENTRY (built-server.mjs) on another build, e.g. an older commit's, for before/after figures.
 // Node loads the upstream double from the testing workspace's built `dist`: import this after `npm run build`.
-import { pathToFileURL } from 'node:url';
-import { startUpstreamStub } from '@catalogue/testing/upstream-double';
-import { launchChromium } from './browser.mjs';
+import { runAlone, runsAlone } from './alone.mjs';
 import { startBuiltServer } from './built-server.mjs';
 import { get } from './http.mjs';
 import { LIGHTHOUSE_PAGES, runLighthouse } from './lighthouse.mjs';
 import { IMAGE_VIEWPORTS, measureRouteImages } from './page-budgets.mjs';
-import { killChildrenOnExit, stopAllProcesses, stopProcess } from './processes.mjs';
-import { median, Report } from './report.mjs';
+import { stopProcess } from './processes.mjs';
+import { median } from './report.mjs';
+import { startPhotoUpstream } from './upstream.mjs';
 
 /** What Chromium sends for an image: it takes AVIF. */
 const CHROMIUM_ACCEPT = 'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8';
@@ -32,7 +31,7 @@ const ms = (value) => (value === null ? 'n/a' : `${value.toFixed(0)} ms`);
  * those (BENCH_PHOTOS=lighthouse when run alone).
  */
 export async function measureProductPhotos({ browser, log, report, lighthouseRuns = 3, lighthouseOnly = false }) {
-  const upstream = await startUpstreamStub({ photos: true });
+  const upstream = await startPhotoUpstream();
   if (!lighthouseOnly) {
     const server = await startBuiltServer({ productsApiUrl: upstream.url });
     try {
@@ -203,21 +202,14 @@ async function measureLighthouse(origin, runs, log, report) {
 }
 
 // Alone: `node scripts/bench/images.mjs` (after `npm run build`), printing the figures and their summary.
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  killChildrenOnExit();
-  const report = new Report();
-  const browser = await launchChromium();
-  try {
-    await measureProductPhotos({
-      browser,
-      log: (line = '') => console.log(line),
-      report,
-      lighthouseRuns: Number(process.env.BENCH_LIGHTHOUSE_RUNS) || 3,
-      lighthouseOnly: process.env.BENCH_PHOTOS === 'lighthouse',
-    });
-  } finally {
-    await browser.close();
-    await stopAllProcesses();
-  }
-  console.log(['', ...report.lines()].join('\n'));
+if (runsAlone(import.meta.url)) {
+  await runAlone(
+    (parts) =>
+      measureProductPhotos({
+        ...parts,
+        lighthouseRuns: Number(process.env.BENCH_LIGHTHOUSE_RUNS) || 3,
+        lighthouseOnly: process.env.BENCH_PHOTOS === 'lighthouse',
+      }),
+    { browser: true },
+  );
 }

@@ -9,14 +9,12 @@
 // Part of `npm run bench`; `node scripts/bench/interactions.mjs` runs it alone on the last build
 // (BENCH_INTERACTION_RUNS, default 3: loads per figure; BENCH_SERVER_ENTRY measures another build;
 // BENCH_INTERACTIONS_ONLY, e.g. `theme,card,takeover`, measures only the figures whose names contain one of those words).
-import { pathToFileURL } from 'node:url';
-import { startUpstreamStub } from '@catalogue/testing/upstream-double';
-import { launchChromium } from './browser.mjs';
+import { runAlone, runsAlone } from './alone.mjs';
 import { startBuiltServer } from './built-server.mjs';
-import { killChildrenOnExit, stopAllProcesses, stopProcess } from './processes.mjs';
-import { fmt, loadAverage, median, Report } from './report.mjs';
+import { stopProcess } from './processes.mjs';
+import { fmt, loadAverage, median } from './report.mjs';
 import { CPU_SLOWDOWN, measureTakeover, openPage, VIEWPORTS, waitForControl } from './takeover.mjs';
-import { startUpstream } from './upstream.mjs';
+import { startPhotoUpstream, startUpstream } from './upstream.mjs';
 
 const LARGE_CATALOGUE = 5_000;
 /** Every interaction answered within 80 ms with the CPU slowed 4×; the theme switch within 64 (docs/performance.md). */
@@ -204,7 +202,7 @@ async function measureInteractions(browser, origin, largeOrigin, runs, log, repo
  */
 export async function measureTakeoverAndInteractions({ browser, log, report, runs = 3, only = [] }) {
   const wanted = (name) => only.length === 0 || only.some((word) => name.includes(word));
-  const photos = await startUpstreamStub({ photos: true });
+  const photos = await startPhotoUpstream();
   const large = await startUpstream(LARGE_CATALOGUE);
   const server = await startBuiltServer({ productsApiUrl: photos.url, pinned: false });
   const largeServer = await startBuiltServer({ productsApiUrl: large.url, pinned: false });
@@ -222,21 +220,14 @@ export async function measureTakeoverAndInteractions({ browser, log, report, run
 }
 
 // Alone: `node scripts/bench/interactions.mjs` (after `npm run build`).
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  killChildrenOnExit();
-  const report = new Report();
-  const browser = await launchChromium();
-  try {
-    await measureTakeoverAndInteractions({
-      browser,
-      log: (line = '') => console.log(line),
-      report,
-      runs: Number(process.env.BENCH_INTERACTION_RUNS) || 3,
-      only: (process.env.BENCH_INTERACTIONS_ONLY ?? '').split(',').filter(Boolean),
-    });
-  } finally {
-    await browser.close();
-    await stopAllProcesses();
-  }
-  console.log(['', ...report.lines()].join('\n'));
+if (runsAlone(import.meta.url)) {
+  await runAlone(
+    (parts) =>
+      measureTakeoverAndInteractions({
+        ...parts,
+        runs: Number(process.env.BENCH_INTERACTION_RUNS) || 3,
+        only: (process.env.BENCH_INTERACTIONS_ONLY ?? '').split(',').filter(Boolean),
+      }),
+    { browser: true },
+  );
 }

@@ -4,16 +4,15 @@
 // memory, /healthz through refills, at 50,000 and 200,000 products) are large-catalogue-server.mjs's.
 // `node scripts/bench/large-catalogue-browser.mjs` runs this part alone on the last build (`npm run build`),
 // printing its figures.
-import { pathToFileURL } from 'node:url';
 import { categoriesOf } from '@catalogue/shared/categories';
-import { filterAndSortProducts } from '@catalogue/shared/sort';
-import { launchChromium } from './browser.mjs';
+import { filterAndSortProducts } from '@catalogue/shared/product-paging';
+import { runAlone, runsAlone } from './alone.mjs';
 import { startBuiltServer } from './built-server.mjs';
 import { get } from './http.mjs';
 import { recordFirstCard, setControlAndTime } from './in-page-timing.mjs';
 import { runLighthouse } from './lighthouse.mjs';
-import { killChildrenOnExit, stopAllProcesses, stopProcess } from './processes.mjs';
-import { fmt, median, Report } from './report.mjs';
+import { stopProcess } from './processes.mjs';
+import { fmt, median } from './report.mjs';
 import { startUpstream } from './upstream.mjs';
 
 const PRODUCTS = 50_000;
@@ -261,15 +260,4 @@ export async function runLargeCatalogue({ browser, log, report }) {
 }
 
 // Alone: `node scripts/bench/large-catalogue-browser.mjs` (after `npm run build`), printing the figures and their summary.
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  killChildrenOnExit();
-  const report = new Report();
-  const browser = await launchChromium();
-  try {
-    await runLargeCatalogue({ browser, log: (line = '') => console.log(line), report });
-  } finally {
-    await browser.close();
-    await stopAllProcesses();
-  }
-  console.log(['', ...report.lines()].join('\n'));
-}
+if (runsAlone(import.meta.url)) await runAlone(runLargeCatalogue, { browser: true });

@@ -5,19 +5,18 @@
 // catalogue held and those pages served, and where it goes (the main thread's live heap after a full GC, its
 // Buffers); and /healthz probed every 10 ms through repeated refills (CACHE_TTL_SECONDS=0). The browser's figures
 // are large-catalogue-browser.mjs's. `node scripts/bench/large-catalogue-server.mjs` runs this part alone on the
-// last build (`npm run build`); LARGE_CATALOGUE_SIZES (`50000,200000`) chooses the sizes, and SOAK_SERVER_ENTRY
+// last build (`npm run build`); LARGE_CATALOGUE_SIZES (`50000,200000`) chooses the sizes, and BENCH_SERVER_ENTRY
 // another build's entry, to measure before and after in one sitting.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { categoriesOf } from '@catalogue/shared/categories';
-import { RUNTIME_ENV } from '../runtime-settings.mjs';
-import { startSoakedServer } from '../soak/soaked-server.mjs';
+import { runAlone, runsAlone } from './alone.mjs';
+import { startBuiltServer } from './built-server.mjs';
 import { get } from './http.mjs';
-import { killChildrenOnExit, stopAllProcesses } from './processes.mjs';
-import { fmt, loadAverage, median, Report } from './report.mjs';
+import { cpuSeconds } from './processes.mjs';
+import { fmt, loadAverage, median } from './report.mjs';
 import { startUpstream } from './upstream.mjs';
 
 const PAGE_SIZE = 24;
@@ -81,9 +80,11 @@ function bytesUnder(folder) {
 /** The lists whose folders are in the data folder now (`list-<n>`: catalogue/list-files.ts). */
 const listFolders = () => readdirSync(dataDir, { recursive: true }).filter((name) => /(^|\/)list-\d+$/.test(String(name))).length;
 
+/** On top of the memory settings (scripts/runtime-settings.mjs), which the harness applies. */
 function serverEnv(count, env = {}) {
   return {
-    ...RUNTIME_ENV,
+    // Empty is the default (README, "Configuration"): the server at its defaults, not the load benches' 3,600 s.
+    CACHE_TTL_SECONDS: '',
     CATALOGUE_DATA_DIR: dataDir,
     // 94 MB of JSON at 200,000 products: past the default 64 MiB, raised as the README's configuration table says.
     ...(count > 100_000 && { UPSTREAM_MAX_BYTES: String(512 * MB) }),
@@ -95,7 +96,7 @@ function serverEnv(count, env = {}) {
 /** The held catalogue: every URL answered (status and size), then RSS and the main thread's live memory. */
 async function measureHeld(upstream, log) {
   const count = upstream.products.length;
-  const server = await startSoakedServer({ productsApiUrl: upstream.url, env: serverEnv(count), pinned: false });
+  const server = await startBuiltServer({ productsApiUrl: upstream.url, env: serverEnv(count), pinned: false, measured: true });
   try {
     const empty = await server.measure();
     await get(`${server.origin}/api/products/search`, {}, FILL_TIMEOUT_MS);
@@ -123,7 +124,8 @@ async function measureHeld(upstream, log) {
 /** /healthz every 10 ms on a server whose every request refills the list, through REFILLS refills one after the other. */
 async function probeThroughRefills(upstream) {
   const count = upstream.products.length;
-  const server = await startSoakedServer({
+  const server = await startBuiltServer({
+    measured: true,
     productsApiUrl: upstream.url,
     env: serverEnv(count, { CACHE_TTL_SECONDS: '0' }),
     pinned: false,
@@ -197,7 +199,7 @@ function startProber(url) {
  * probed: each answer's time, and the server's peak RSS through them over what it held before.
  */
 async function measureWholeListByIdDescending(upstream) {
-  const server = await startSoakedServer({ productsApiUrl: upstream.url, env: serverEnv(upstream.products.length), pinned: false });
+  const server = await startBuiltServer({ productsApiUrl: upstream.url, env: serverEnv(upstream.products.length), pinned: false });
   try {
     await get(`${server.origin}/api/products/categories`, {}, FILL_TIMEOUT_MS);
     const held = server.rss().rssMb;
@@ -228,12 +230,7 @@ const WHOLE_LIST_FIRST_MAX_S = 1;
 const WHOLE_LIST_AGAIN_MAX_S = 0.6;
 
 /** The server's CPU time so far (user + system, all its threads), in ms, at the kernel's tick (10 ms). */
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  // utime and stime, the stat file's 14th and 15th fields (the 12th and 13th after the command's name).
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S;
-}
-const CLOCK_TICKS_PER_S = 100;
+const cpuMs = (pid) => cpuSeconds(pid) * 1000;
 
 /**
  * The CPU a refill of an unchanged list costs: UNCHANGED_REFILLS requests with CACHE_TTL_SECONDS=0, each starting a
@@ -242,7 +239,8 @@ const CLOCK_TICKS_PER_S = 100;
  * included: an upper bound).
  */
 async function measureUnchangedRefills(upstream) {
-  const server = await startSoakedServer({
+  const server = await startBuiltServer({
+    measured: true,
     productsApiUrl: upstream.url,
     env: serverEnv(upstream.products.length, { CACHE_TTL_SECONDS: '0' }),
     pinned: false,
@@ -388,14 +386,7 @@ export async function runLargeCatalogueServer({ log, report, sizes }) {
 }
 
 // Alone: `node scripts/bench/large-catalogue-server.mjs` (after `npm run build`), printing the figures and their summary.
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  killChildrenOnExit();
-  const report = new Report();
+if (runsAlone(import.meta.url)) {
   const sizes = (process.env.LARGE_CATALOGUE_SIZES ?? '50000,200000').split(',').map(Number);
-  try {
-    await runLargeCatalogueServer({ log: (line = '') => console.log(line), report, sizes });
-  } finally {
-    await stopAllProcesses();
-  }
-  console.log(['', ...report.lines()].join('\n'));
+  await runAlone((parts) => runLargeCatalogueServer({ ...parts, sizes }));
 }

@@ -4,18 +4,19 @@
 // `node scripts/bench/pages.mjs` runs it alone on the last build (BENCH_SECONDS, BENCH_ROUNDS as for the bench).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { toPublicProduct } from '@catalogue/server/catalogue/public-product';
 import { loadPageRenderer } from '@catalogue/server/pages/page-renderer';
 import { renderPageHtml } from '@catalogue/server/pages/pages-slice';
 import { readPageUrl } from '@catalogue/shared/page-routes';
 import { generateCatalogue } from '@catalogue/testing/generated-catalogue';
+import { runAlone, runsAlone } from './alone.mjs';
 import { SERVER_CORE, startBuiltServer } from './built-server.mjs';
 import { startContender } from './contenders.mjs';
 import { decodedText, get } from './http.mjs';
 import { LOAD_GENERATOR, measureLoad } from './load.mjs';
-import { cpuSeconds, killChildrenOnExit, stopAllProcesses, stopProcess } from './processes.mjs';
-import { fmt, median, percent, Report } from './report.mjs';
+import { cpuSeconds, stopProcess } from './processes.mjs';
+import { fmt, median, percent } from './report.mjs';
 import { startUpstream } from './upstream.mjs';
 
 const CLIENT_DIST = fileURLToPath(new URL('../../client/dist/', import.meta.url));
@@ -152,23 +153,20 @@ async function measureColdRenders({ log, report }) {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  killChildrenOnExit();
-  const report = new Report();
+if (runsAlone(import.meta.url)) {
   const workDir = fileURLToPath(new URL('../../.bench/tmp-pages', import.meta.url));
   mkdirSync(workDir, { recursive: true });
   try {
-    await measurePages({
-      seconds: Number(process.env.BENCH_SECONDS) || 6,
-      warmupSeconds: 2,
-      rounds: Number(process.env.BENCH_ROUNDS) || 3,
-      workDir,
-      log: (line = '') => console.log(line),
-      report,
-    });
+    await runAlone((parts) =>
+      measurePages({
+        ...parts,
+        seconds: Number(process.env.BENCH_SECONDS) || 6,
+        warmupSeconds: 2,
+        rounds: Number(process.env.BENCH_ROUNDS) || 3,
+        workDir,
+      }),
+    );
   } finally {
-    await stopAllProcesses();
     rmSync(workDir, { recursive: true, force: true });
   }
-  console.log(['', ...report.lines()].join('\n'));
 }

@@ -16,12 +16,13 @@ export const PINNING = availableParallelism() >= 2 && spawnSync('taskset', ['-c'
 /**
  * Starts `node <args>` on `core` (when pinning is possible). taskset execs node, so the child's pid is node's
  * own and /proc/<pid>/status describes the measured process. stdout is piped (children announce their port on
- * it); stderr is passed through so a crash explains itself.
+ * it); stderr is passed through so a crash explains itself; `ipc` opens Node's message channel to the child.
  */
-export function startNode(args, { core, env = {} } = {}) {
+export function startNode(args, { core, env = {}, ipc = false } = {}) {
   const command = [process.execPath, ...args];
   const [file, ...rest] = PINNING && core !== undefined ? ['taskset', '-c', String(core), ...command] : command;
-  const child = spawn(file, rest, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const stdio = ['ignore', 'pipe', 'inherit', ...(ipc ? ['ipc'] : [])];
+  const child = spawn(file, rest, { env: { ...process.env, ...env }, stdio });
   children.add(child);
   child.once('exit', () => children.delete(child));
   return child;

@@ -1,7 +1,7 @@
 // The scale figures (docs/scaling.md, "Figures"), on loopback processes rather than containers:
 //   node scripts/bench/scale.mjs            (after `npm run build`; needs Debian's redis-server and nginx)
 //
-// 1. Upstream list calls per TTL: three replicas of the built server (`node server/dist/index.js`) sharing one
+// 1. Upstream list calls per TTL: three replicas of the built server (built-server.mjs, as the bench starts it) sharing one
 //    redis-server, all hit cold and at the same moment, then again each time the TTL runs out. Counted from the
 //    replicas' own /metrics (catalogue_upstream_call_duration_seconds_count{operation="list"}). Target: 1 per TTL.
 // 2. Through nginx with deploy/nginx/nginx.conf, adapted as the tests adapt it: a cached `GET /api/products`
@@ -15,16 +15,15 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { findNginx, startNginxServer } from '@catalogue/testing/nginx-server';
 import { findRedisServer, startRedisServer } from '@catalogue/testing/redis-server';
-import { get, waitFor200 } from './http.mjs';
+import { startBuiltServer } from './built-server.mjs';
+import { get } from './http.mjs';
 import { CONNECTIONS, measureLoad } from './load.mjs';
-import { alsoOnExit, cpuSeconds, freePort, killChildrenOnExit, startNode, stopAllProcesses } from './processes.mjs';
+import { alsoOnExit, cpuSeconds, freePort, killChildrenOnExit, stopAllProcesses } from './processes.mjs';
 import { median } from './report.mjs';
 import { startUpstream } from './upstream.mjs';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 1000);
@@ -39,15 +38,14 @@ const work = mkdtempSync(join(tmpdir(), 'catalogue-scale-bench-'));
 killChildrenOnExit();
 process.once('exit', () => rmSync(work, { recursive: true, force: true }));
 
+/** The replicas as the image runs them (its memory settings included), unpinned: nginx and wrk share the cores. */
 async function startReplicas({ upstreamUrl, redisUrl, ttlSeconds }) {
   return Promise.all(
     Array.from({ length: REPLICAS }, async () => {
-      const port = await freePort();
-      const child = startNode([join(ROOT, 'server/dist/index.js')], {
+      const replica = await startBuiltServer({
+        productsApiUrl: upstreamUrl,
+        pinned: false,
         env: {
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          PRODUCTS_API_URL: upstreamUrl,
           REDIS_URL: redisUrl,
           CACHE_TTL_SECONDS: String(ttlSeconds),
           TRUST_PROXY: 'true',
@@ -55,9 +53,7 @@ async function startReplicas({ upstreamUrl, redisUrl, ttlSeconds }) {
           LOG_LEVEL: 'warn',
         },
       });
-      const origin = `http://127.0.0.1:${port}`;
-      await waitFor200(`${origin}/healthz`, { timeoutMs: 15_000 });
-      return { origin, port, child };
+      return { ...replica, port: Number(new URL(replica.origin).port) };
     }),
   );
 }

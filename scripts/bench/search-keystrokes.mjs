@@ -9,12 +9,11 @@
 //   asks them, with the server's user + system CPU (/proc) before and after.
 // Part of `npm run bench`; `node scripts/bench/search-keystrokes.mjs` runs it alone on the last build
 // (BENCH_SERVER_ENTRY measures another build; BENCH_SEARCH_SIZES, e.g. `20,5000`, picks the sizes).
-import { pathToFileURL } from 'node:url';
-import { launchChromium } from './browser.mjs';
+import { runAlone, runsAlone } from './alone.mjs';
 import { startBuiltServer } from './built-server.mjs';
 import { get } from './http.mjs';
-import { cpuSeconds, killChildrenOnExit, stopAllProcesses, stopProcess } from './processes.mjs';
-import { fmt, loadAverage, median, Report } from './report.mjs';
+import { cpuSeconds, stopProcess } from './processes.mjs';
+import { fmt, loadAverage, median } from './report.mjs';
 import { startUpstream } from './upstream.mjs';
 
 const SIZES = [20, 5_000, 200_000];
@@ -215,16 +214,7 @@ export async function measureSearchKeystrokes({ browser, log, report, sizes = SI
 }
 
 // Alone: `node scripts/bench/search-keystrokes.mjs` (after `npm run build`).
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  killChildrenOnExit();
-  const report = new Report();
-  const browser = await launchChromium();
+if (runsAlone(import.meta.url)) {
   const sizes = (process.env.BENCH_SEARCH_SIZES ?? '').split(',').filter(Boolean).map(Number);
-  try {
-    await measureSearchKeystrokes({ browser, log: (line = '') => console.log(line), report, sizes: sizes.length ? sizes : SIZES });
-  } finally {
-    await browser.close();
-    await stopAllProcesses();
-  }
-  console.log(['', ...report.lines()].join('\n'));
+  await runAlone((parts) => measureSearchKeystrokes({ ...parts, sizes: sizes.length ? sizes : SIZES }), { browser: true });
 }

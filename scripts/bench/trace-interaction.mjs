@@ -11,13 +11,12 @@
 // the last run's trace (DevTools' Performance panel opens it). BENCH_SERVER_ENTRY measures another build.
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { startUpstreamStub } from '@catalogue/testing/upstream-double';
 import { launchChromium } from './browser.mjs';
 import { startBuiltServer } from './built-server.mjs';
 import { killChildrenOnExit, stopAllProcesses, stopProcess } from './processes.mjs';
 import { fmt, loadAverage, median } from './report.mjs';
 import { PRESSES, pressOnce, settle, slowedPage } from './interactions.mjs';
-import { startUpstream } from './upstream.mjs';
+import { startPhotoUpstream, startUpstream } from './upstream.mjs';
 
 const CATEGORIES = [
   'devtools.timeline',
@@ -170,7 +169,7 @@ async function run() {
   const runs = Number(process.env.TRACE_RUNS) || 3;
   const log = (line = '') => console.log(line);
   killChildrenOnExit();
-  const upstream = size === '20' ? await startUpstreamStub({ photos: true }) : await startUpstream(Number(size));
+  const upstream = size === '20' ? await startPhotoUpstream() : await startUpstream(Number(size));
   const server = await startBuiltServer({ productsApiUrl: upstream.url, pinned: false });
   const browser = await launchChromium();
   try {

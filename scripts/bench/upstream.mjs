@@ -1,6 +1,7 @@
-// The bench's upstream: the one upstream test double (the server tests' and the browser suite's) serving a
-// generated catalogue of `count` products, the same bytes on every run and machine. Node loads both from the
-// testing workspace's built `dist`, so import this module only after `npm run build`.
+// The bench's upstreams: the one upstream test double (the server tests' and the browser suite's) serving a
+// generated catalogue of `count` products, the same bytes on every run and machine, or the fixture products with
+// their photos. Node loads both from the testing workspace's built `dist`, so import this module only after
+// `npm run build`.
 import { generateCatalogue } from '@catalogue/testing/generated-catalogue';
 import { startUpstreamStub } from '@catalogue/testing/upstream-double';
 
@@ -22,3 +23,6 @@ export async function startUpstream(count) {
     close: () => double.close(),
   };
 }
+
+/** The 20 fixture products with their photos (testing/src/photos.ts: JPEGs of 370–1,049 × 333–1,500 px). */
+export const startPhotoUpstream = () => startUpstreamStub({ photos: true });

@@ -14,7 +14,7 @@ source scripts/docker/lib.sh
 trap 'status=$?; summary "build" "$status"; exit "$(verdict "$status")"' EXIT
 
 require_docker
-pass "docker daemon answers; base images node:24-bookworm-slim and debian:bookworm-slim present; builds use network $DOCKER_NET"
+pass "docker daemon answers; base images $NODE_BASE_IMAGE and debian:bookworm-slim present; builds use network $DOCKER_NET"
 
 echo "== build $IMAGE"
 t=$(now_ms)

@@ -8,6 +8,9 @@ NGINX_IMAGE=${CATALOGUE_NGINX_IMAGE:-product-catalogue-nginx:local}
 REDIS_IMAGE=${CATALOGUE_REDIS_IMAGE:-product-catalogue-redis:local}
 # Network for builds and the single container: bridge, or host where the daemon has no bridge (.ci/docker/).
 DOCKER_NET=${DOCKER_NET:-bridge}
+# The app's base image, read from the Dockerfile's first FROM (the pinned Node: docs/decisions/node-runtime.md), so
+# the scenarios and CI's stand-in name the image the build starts from.
+NODE_BASE_IMAGE=$(sed -n 's/^FROM \(node:[^ ]*\) .*/\1/p' "$(dirname "${BASH_SOURCE[0]}")/../../Dockerfile" | head -n 1)
 HEALTHY_TIMEOUT=${HEALTHY_TIMEOUT:-90}
 BUILD_TIMEOUT=${BUILD_TIMEOUT:-1800}
 # The classic builder: it needs no buildx plugin (absent from Debian's docker.io and from bare CLIs), and it
@@ -50,12 +53,12 @@ summary() {
 # The verdict a scenario's EXIT trap exits with: its own status, or 1 when a check failed along the way.
 verdict() { local status=$1; if [ "$status" -eq 0 ] && [ "$failures" -ne 0 ]; then echo 1; else echo "$status"; fi; }
 
-# Fails the scenario at once when no daemon answers or a base image is missing: node:24-bookworm-slim (the app),
+# Fails the scenario at once when no daemon answers or a base image is missing: $NODE_BASE_IMAGE (the app),
 # debian:bookworm-slim (nginx, Redis).
 require_docker() {
   local base
   docker_answers || die "no Docker daemon answers (on a machine without one set up, run: bash .ci/docker/with-docker.sh bash $0)"
-  for base in node:24-bookworm-slim debian:bookworm-slim; do
+  for base in "$NODE_BASE_IMAGE" debian:bookworm-slim; do
     timeout 30 docker image inspect "$base" >/dev/null 2>&1 || timeout 300 docker pull "$base" >/dev/null \
       || die "the base image $base is neither present nor pullable (CI builds one: .ci/docker/with-docker.sh)"
   done

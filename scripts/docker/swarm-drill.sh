@@ -81,7 +81,7 @@ if [ "$DOCKER_NET" != bridge ]; then
   log "SKIP: the swarm drill needs container networks, and this Docker daemon runs without a bridge (DOCKER_NET=$DOCKER_NET)"
   exit 0
 fi
-if ! timeout 60 docker run --rm "${NODE_SECURITY[@]}" --network none node:24-bookworm-slim true >/dev/null 2>&1; then
+if ! timeout 60 docker run --rm "${NODE_SECURITY[@]}" --network none "$NODE_BASE_IMAGE" true >/dev/null 2>&1; then
   log "SKIP: the swarm drill needs containers with every capability but SYS_RESOURCE (a Docker engine in each), and this Docker daemon cannot run them"
   exit 0
 fi

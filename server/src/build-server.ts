@@ -105,7 +105,7 @@ export class ListenError extends Error {
  * The one way the server is put together, by index.ts and by every test that runs it: metrics, the product
  * source, the cached catalogue, one rate limit, one CORS policy, one caching policy, the slices, the Express app
  * that mounts them, and the response cache in front of it that answers fresh cache hits (http/response-cache.ts)
- * with the routes the slices name. The rate limit, the metrics and the logger are shared by both, so every request
+ * with what the slices' cached routes handed it (through mountCached). The rate limit, the metrics and the logger are shared by both, so every request
  * is limited, counted and logged the same way whichever answers it. Logs nothing itself.
  */
 export async function buildServer(config: Config, dependencies: ServerDependencies): Promise<BuiltServer> {

@@ -54,6 +54,29 @@ describe("the docs' layering claims against the code", () => {
     expect(new Set(named.slice(1))).toEqual(serverImportsOf('http'));
   });
 
+  it('docs/architecture.md names the folders the slices import, and no slice but openapi/ imports another', () => {
+    const text = readRepoFile('docs/architecture.md').replace(/\s+/g, ' ');
+    const start = text.indexOf('The slices (');
+    expect(start, '"The slices (" not found in docs/architecture.md').toBeGreaterThan(-1);
+    const [listed = '', imported = ''] = text.slice(start, text.indexOf('never each other', start)).split(') import ');
+    const spans = (part: string) => (part.match(/`[^`]+`/g) ?? []).map((span) => span.slice(1, -1));
+    const slices = spans(listed);
+    // A module named in a folder (`tracing/spans.ts`) is an import of that folder.
+    const named = new Set(spans(imported).map((path) => path.replace(/\/.*$/, '/')));
+    const importedFolders = new Map(
+      slices.map((slice) => [slice, [...serverImportsOf(slice.slice(0, -1))].filter((path) => path.endsWith('/'))]),
+    );
+    const otherFolders = new Set([...importedFolders.values()].flat().filter((folder) => !slices.includes(folder)));
+    expect(otherFolders).toEqual(named);
+    for (const [slice, folders] of importedFolders) {
+      if (slice !== 'openapi/')
+        expect(
+          folders.filter((folder) => slices.includes(folder)),
+          slice,
+        ).toEqual([]);
+    }
+  });
+
   it('the catalogue imports neither http/ nor a slice, as docs/architecture.md says', () => {
     expect(claim('`catalogue/` and `http/` sit side by side')).toContain('neither imports the other or a slice');
     const folders = [...serverImportsOf('catalogue')].filter((path) => path.endsWith('/'));

@@ -1,0 +1,44 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SERVER_SRC = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * What docs/architecture.md's "Repository layout" lists under `server/src/`: each line indented by two spaces names a
+ * file or a folder (`http/`, `catalogue/fills/`), the text after it says what it holds.
+ */
+function documentedServerEntries(): string[] {
+  const doc = readFileSync(new URL('../../docs/architecture.md', import.meta.url), 'utf8');
+  const lines = doc.split('\n');
+  const start = lines.indexOf('server/src/');
+  expect(start, 'docs/architecture.md lists no server/src/').toBeGreaterThan(-1);
+  const entries: string[] = [];
+  for (const line of lines.slice(start + 1)) {
+    if (!line.startsWith(' ')) break;
+    const entry = /^ {2}(\S+)/.exec(line)?.[1];
+    if (entry !== undefined) entries.push(entry);
+  }
+  return entries;
+}
+
+describe("docs/architecture.md's layout of server/src against the folders", () => {
+  it('lists every folder of server/src, and no folder that is not there', () => {
+    const folders = readdirSync(SERVER_SRC, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => `${entry.name}/`);
+    const documented = documentedServerEntries().filter((entry) => /^[^/]+\/$/.test(entry));
+    expect(documented.sort()).toEqual(folders.sort());
+  });
+
+  it('names only files and sub-folders that exist', () => {
+    const documented = documentedServerEntries();
+    expect(documented.length).toBeGreaterThan(0);
+    const missing = documented.filter((entry) => {
+      const path = join(SERVER_SRC, entry);
+      return !existsSync(path) || statSync(path).isDirectory() !== entry.endsWith('/');
+    });
+    expect(missing).toEqual([]);
+  });
+});
