@@ -199,7 +199,12 @@ function startProber(url) {
  * probed: each answer's time, and the server's peak RSS through them over what it held before.
  */
 async function measureWholeListByIdDescending(upstream) {
-  const server = await startBuiltServer({ productsApiUrl: upstream.url, env: serverEnv(upstream.products.length), pinned: false });
+  const server = await startBuiltServer({
+    productsApiUrl: upstream.url,
+    env: serverEnv(upstream.products.length),
+    pinned: false,
+    measured: true,
+  });
   try {
     await get(`${server.origin}/api/products/categories`, {}, FILL_TIMEOUT_MS);
     const held = server.rss().rssMb;
