@@ -16,7 +16,9 @@ setPriority(19);
 const alive = () => process.send?.('alive' satisfies FillMessage);
 
 process.once('message', (job: FillJob) => {
-  // Between the steps of a fill the event loop runs, and so does this; the long synchronous steps call `alive` too.
+  // Started: from here on a silence is a stall. Between the steps of a fill the event loop runs, and so does the beat;
+  // the long synchronous steps call `alive` too.
+  alive();
   const beat = setInterval(alive, ALIVE_EVERY_MS);
   void runFill(job, alive)
     // What the upstream did is a FillFailed already; this is the disk (full, past a file size limit) or a bug: a
