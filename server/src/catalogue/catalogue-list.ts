@@ -1,6 +1,7 @@
 import type { Product } from '@catalogue/shared/product';
 import { LOCAL_LIST_MAX_PRODUCTS, PRODUCTS_PAGE_SIZE, type ProductSearchPage, type ProductsQuery } from '@catalogue/shared/product-paging';
 import { type CompressedBody, type EncodedBody, encodeBody } from '../bodies/encoded-body.js';
+import type { Logger } from '../logger.js';
 import { inSpan } from '../tracing/spans.js';
 import type { CatalogueShape } from './catalogue-database.js';
 import { catalogueQueries, type ListSelection } from './catalogue-queries.js';
@@ -60,8 +61,14 @@ const EVERY_PRODUCT: ListSelection = { category: '', sort: null, limit: null };
 /** A JSON array of products' JSON as stored. */
 const arrayOf = (items: readonly string[]): string => `[${items.join(',')}]`;
 
-/** The list a fill wrote (list-fill.ts), opened for reading here, with its one hold for the caller. */
-export async function openList({ files, shape, etags }: MadeList, validators?: UpstreamValidators): Promise<CatalogueList> {
+/**
+ * The list a fill wrote (list-fill.ts), opened for reading here, with its one hold for the caller. `logger`: where a
+ * folder that could not be removed is said (the next start on this host removes it: data-folder.ts).
+ */
+export async function openList(
+  { files, shape, etags }: MadeList,
+  { validators, logger }: { validators: UpstreamValidators | undefined; logger: Logger },
+): Promise<CatalogueList> {
   const [body, idAscending, idDesc] = await Promise.all([
     listBody(files, 'list', etags.list),
     etags.idAsc === undefined ? undefined : listBody(files, 'idAsc', etags.idAsc),
@@ -138,7 +145,9 @@ export async function openList({ files, shape, etags }: MadeList, validators?: U
       holders -= 1;
       if (holders > 0) return;
       queries.close();
-      void removeListFiles(files);
+      void removeListFiles(files).then((error) => {
+        if (error) logger.warn({ err: error, folder: files.folder }, "Could not remove a list's folder");
+      });
     },
   };
 }

@@ -185,7 +185,14 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
       }
     },
 
-    answers: () => statement('SELECT count(*) AS size FROM products').get()?.size === shape.size,
+    answers() {
+      try {
+        return statement('SELECT count(*) AS size FROM products').get()?.size === shape.size;
+      } catch {
+        // A file that cannot be read (the disk, the file changed under it): it does not answer, and readiness says so.
+        return false;
+      }
+    },
 
     close() {
       if (db.isOpen) db.close();

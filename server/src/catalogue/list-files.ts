@@ -44,9 +44,18 @@ export const bodyFilesOf = ({ folder }: ListFiles, order: WholeListOrder) => {
   return { json, gzip: `${json}.gz`, br: `${json}.br` };
 };
 
-/** Removes a list's folder, every file in it; gone already is fine. */
-export async function removeListFiles(files: ListFiles): Promise<void> {
-  await rm(files.folder, { recursive: true, force: true });
+/**
+ * Removes a list's folder, every file in it; gone already is fine. Never rejects: what could not be removed is the
+ * error it resolves with (the folder is removed with this process's own when it stops, or by the next start on this
+ * host: data-folder.ts).
+ */
+export async function removeListFiles(files: ListFiles): Promise<Error | undefined> {
+  try {
+    await rm(files.folder, { recursive: true, force: true });
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
 }
 
 /**

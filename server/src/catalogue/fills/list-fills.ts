@@ -147,7 +147,7 @@ export function createListFills({ logger, registry, dataDir, silentMaxMs }: List
     if ('notModified' in outcome) return { ok: true, notModified: true };
     let list: CatalogueList;
     try {
-      list = await openList(outcome.made, outcome.validators);
+      list = await openList(outcome.made, { validators: outcome.validators, logger });
     } catch (error) {
       // Written whole but unreadable (removed under us, a disk that lies): never served, and a failed fill like any other.
       await removeListFiles(outcome.made.files);
