@@ -79,6 +79,28 @@ describe(`a ${LARGE_CATALOGUE_SIZE.toLocaleString('en')}-product catalogue`, () 
     expect([notModified.status, notModified.body.length]).toEqual([304, 0]);
   });
 
+  it('answers the whole list by id, descending and ascending, from files written once, every encoding, again and again', async () => {
+    const byId = (direction: 1 | -1, count = products.length) =>
+      JSON.stringify(
+        [...products]
+          .sort((a, b) => direction * (a.id - b.id))
+          .slice(0, count)
+          .map(publicOf),
+      );
+    for (const [query, expected] of [
+      ['sort=desc', byId(-1)],
+      ['sort=asc', byId(1)],
+      ['sort=desc&limit=10000', byId(-1, 10_000)],
+    ] as const) {
+      for (const encoding of ['identity', 'gzip', 'br', 'identity']) {
+        const answer = await rawGet(`${site.url}/api/products?${query}`, { 'accept-encoding': encoding });
+        expect(answer.status, query).toBe(200);
+        const json = encoding === 'gzip' ? gunzipSync(answer.body) : encoding === 'br' ? brotliDecompressSync(answer.body) : answer.body;
+        expect(json.toString('utf8') === expected, `${query} ${encoding}`).toBe(true);
+      }
+    }
+  });
+
   it('keeps answering /healthz, probed every 10 ms, while the list refills again and again', { timeout: 180_000 }, async () => {
     const probes: { at: number; ms: number; status: number }[] = [];
     const inFlight = new Set<Promise<void>>();

@@ -5,7 +5,8 @@ import type { Logger } from '../logger.js';
 import { inSpan } from '../tracing/spans.js';
 import type { CatalogueShape } from './catalogue-database.js';
 import { catalogueQueries, type ListSelection } from './catalogue-queries.js';
-import { listBody, type MadeList, removeListFiles } from './list-files.js';
+import { type IdOrder, listBody, type MadeList, type Ordered, removeListFiles } from './list-files.js';
+import { FailureError } from '../outcomes/failure.js';
 import type { UpstreamValidators } from './upstream-validators.js';
 import { sitemapPage, sitemapXml } from './sitemap.js';
 
@@ -51,6 +52,11 @@ export interface CatalogueList extends CatalogueShape {
   release(): void;
 }
 
+/** A whole list in id order that could not be written (the disk, its process killed): the catalogue cannot answer. */
+class UnwrittenBodyError extends FailureError {
+  readonly failure = 'unavailable';
+}
+
 /** Each question asked of a list in a span of its own when traces are on, naming the question. */
 const asked = <T>(question: string, work: () => Promise<T>): Promise<T> =>
   inSpan('list question', { 'catalogue.list.question': question }, work);
@@ -64,18 +70,19 @@ const arrayOf = (items: readonly string[]): string => `[${items.join(',')}]`;
 /**
  * The list a fill wrote (list-fill.ts), opened for reading here, with its one hold for the caller. `logger`: where a
  * folder that could not be removed is said (the next start on this host removes it: data-folder.ts).
+ * `writeInIdOrder`: writes the whole list in an id order into its files (a process of its own: fills/list-fills.ts).
  */
 export async function openList(
-  { files, shape, etags }: MadeList,
-  { validators, logger }: { validators: UpstreamValidators | undefined; logger: Logger },
+  { files, shape, etag, idsAscending }: MadeList,
+  {
+    validators,
+    logger,
+    writeInIdOrder,
+  }: { validators: UpstreamValidators | undefined; logger: Logger; writeInIdOrder: (order: IdOrder) => Promise<Ordered> },
 ): Promise<CatalogueList> {
-  const [body, idAscending, idDesc] = await Promise.all([
-    listBody(files, 'list', etags.list),
-    etags.idAsc === undefined ? undefined : listBody(files, 'idAsc', etags.idAsc),
-    listBody(files, 'idDesc', etags.idDesc),
-  ]);
-  // Absent when the list's own order is ascending by id already: its own body is that one.
-  const idAsc = idAscending ?? body;
+  const body = await listBody(files, 'list', etag);
+  /** The whole list in each id order, once written: a large list's, in files, made when first asked for. */
+  const inIdOrder = new Map<IdOrder, Promise<EncodedBody>>();
   const queries = catalogueQueries(files.database, shape);
   const holds = (category: string) => category === '' || shape.categories.includes(category);
   let holders = 1;
@@ -84,7 +91,25 @@ export async function openList(
     return queries.page(shown, (page - 1) * PRODUCTS_PAGE_SIZE, PRODUCTS_PAGE_SIZE);
   }
 
-  return {
+  /** The whole list in `order` from its files, written by the first request that asks, the list held meanwhile. */
+  function wholeInIdOrder(order: IdOrder): Promise<EncodedBody> {
+    let written = inIdOrder.get(order);
+    if (written === undefined) {
+      list.hold();
+      written = writeInIdOrder(order)
+        .then((ordered) => {
+          if (!ordered.ok) throw new UnwrittenBodyError(ordered.message);
+          return listBody(files, order, ordered.etag);
+        })
+        .finally(() => list.release());
+      inIdOrder.set(order, written);
+      // A failure is the asking request's; the next one tries again.
+      written.catch(() => inIdOrder.delete(order));
+    }
+    return written;
+  }
+
+  const list: CatalogueList = {
     ...shape,
     body,
     validators,
@@ -100,10 +125,10 @@ export async function openList(
     selection: (selection) =>
       asked('selection', () => {
         const { category, sort, limit } = selection;
-        // The whole list in id order was written by the fill, as the list's own order was.
-        if (category === '' && sort !== null && (limit === null || limit >= shape.size)) {
-          return Promise.resolve(sort === 'asc' ? idAsc : idDesc);
-        }
+        const whole = category === '' && sort !== null && (limit === null || limit >= shape.size);
+        if (whole && sort === 'asc' && idsAscending) return Promise.resolve(body);
+        // A large list's whole body in another order is written into files once, as its own order was, and held with it.
+        if (whole && !Buffer.isBuffer(body.identity)) return wholeInIdOrder(sort === 'asc' ? 'idAsc' : 'idDesc');
         return encodeBody(Buffer.from(arrayOf(queries.listed(selection)), 'utf8'));
       }),
 
@@ -150,4 +175,5 @@ export async function openList(
       });
     },
   };
+  return list;
 }

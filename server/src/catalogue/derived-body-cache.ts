@@ -46,8 +46,9 @@ export function createDerivedBodyCache(maxBytes: number): DerivedBodyCache {
       const pending = deriving.get(key);
       if (pending?.madeFrom === madeFrom) return pending.derived;
       const derived = derive().then((body) => {
-        // A body bigger than the whole budget is returned but not kept (lru-cache refuses it).
-        if (keep) bodies.set(key, { madeFrom: new WeakRef(madeFrom), derived: body });
+        // A body bigger than the whole budget is returned but not kept (lru-cache refuses it); nor is one in files (a
+        // whole list in id order), which the list holds already and which costs nothing to hand out again.
+        if (keep && encodedSize(body) > 0) bodies.set(key, { madeFrom: new WeakRef(madeFrom), derived: body });
         return body;
       });
       const entry = { madeFrom, derived };

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, createWriteStream, mkdirSync, openSync, writeSync } from 'node:fs';
+import { once } from 'node:events';
+import { closeSync, createWriteStream, mkdirSync, openSync, writeSync } from 'node:fs';
 import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -21,16 +22,20 @@ export interface ListFiles {
 /** The whole list in one order: what `GET /api/products`, `?sort=asc` and `?sort=desc` answer. */
 export type WholeListOrder = 'list' | 'idAsc' | 'idDesc';
 
-/** A list written: its files, its shape, the whole list's ETag in each order (what a fill's process replies). */
+/** A list written: its files, its shape and the whole list's ETag (what a fill's process replies). */
 export interface MadeList {
   files: ListFiles;
   shape: CatalogueShape;
-  /**
-   * The ETag of each whole-list body written; `idAsc` is absent when the list is in ascending id order already, and
-   * its body is then the list's own.
-   */
-  etags: Partial<Record<WholeListOrder, string>> & { list: string; idDesc: string };
+  etag: string;
+  /** Whether its own order is ascending by id: the whole list by id, ascending, is then its own body. */
+  idsAscending: boolean;
 }
+
+/** The whole list in id order, written from the list's database when first asked for (list-fill.ts's runOrder). */
+export type IdOrder = 'idAsc' | 'idDesc';
+
+/** An id order's body written: its ETag; or why it could not be. */
+export type Ordered = { ok: true; etag: string } | { ok: false; message: string };
 
 /** A new list's folder and the database's place in it (the folder made, empty). */
 export function listFilesIn(folder: string): ListFiles {
@@ -58,6 +63,12 @@ export async function removeListFiles(files: ListFiles): Promise<Error | undefin
   }
 }
 
+/** Removes one whole-list body's files (one that could not be finished); gone already is fine. */
+export async function removeBodyFiles(files: ListFiles, order: WholeListOrder): Promise<void> {
+  const { json, gzip, br } = bodyFilesOf(files, order);
+  await Promise.all([json, gzip, br].map((path) => rm(path, { force: true })));
+}
+
 /**
  * A whole list's JSON up to this size is held in memory (some 2,000 products): its answers are then a write of a
  * buffer. A larger one is streamed from its files: at 200,000 products the three encodings are some 140 MB that
@@ -77,23 +88,35 @@ export async function listBody(files: ListFiles, order: WholeListOrder, etag: st
 /** Flushed to the file at this size: a few writes a megabyte, not one a product. */
 const CHUNK_CHARS = 256 * 1024;
 
+/** Brotli as encoded-body.ts sets it for every other body (its comment says why quality 5). */
+const BROTLI = { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT } };
+
 /**
- * A whole list's JSON written product by product (never held whole), hashed as it goes for its ETag, then
- * compressed both ways from the file by `compressBody`.
+ * A whole list's JSON written product by product (never held whole), hashed as it goes for its ETag, and compressed
+ * both ways as it goes, gzip level 6 and brotli quality 5 as encoded-body.ts does for every other body, on libuv's
+ * pool: the compression runs while the products are still coming, so little of it is left when the last one is in.
  */
 export function listBodyWriter(files: ListFiles, order: WholeListOrder) {
   const paths = bodyFilesOf(files, order);
   const fd = openSync(paths.json, 'wx');
   const hash = createHash('sha1');
+  const compressors = [createGzip({ level: 6 }), createBrotliCompress(BROTLI)];
+  const compressed = Promise.all([
+    pipeline(compressors[0]!, createWriteStream(paths.gzip, { flags: 'wx' })),
+    pipeline(compressors[1]!, createWriteStream(paths.br, { flags: 'wx' })),
+  ]);
+  // Awaited by `finish`; abandoned, its failure is the abandoning's and nobody's to hear.
+  compressed.catch(() => undefined);
   let pending = '[';
   let count = 0;
+  let open = true;
   const flush = () => {
     const bytes = Buffer.from(pending, 'utf8');
     hash.update(bytes);
     writeSync(fd, bytes);
+    for (const compressor of compressors) compressor.write(bytes);
     pending = '';
   };
-  let open = true;
   const close = () => {
     if (open) closeSync(fd);
     open = false;
@@ -103,26 +126,22 @@ export function listBodyWriter(files: ListFiles, order: WholeListOrder) {
       pending += count++ === 0 ? json : `,${json}`;
       if (pending.length >= CHUNK_CHARS) flush();
     },
-    /** Closes the JSON; its ETag, the hash of its bytes. */
-    finish(): string {
+    /** Resolves once the compressors have room again: a writer that can wait calls it, so they never hold much. */
+    async drained(): Promise<void> {
+      for (const compressor of compressors) if (compressor.writableNeedDrain) await once(compressor, 'drain');
+    },
+    /** Closes the JSON; its ETag, the hash of its bytes, once both compressions are written too. */
+    async finish(): Promise<string> {
       pending += ']';
       flush();
       close();
+      for (const compressor of compressors) compressor.end();
+      await compressed;
       return `"${hash.digest('base64url')}"`;
     },
-    abandon: close,
+    abandon(): void {
+      close();
+      for (const compressor of compressors) compressor.destroy();
+    },
   };
-}
-
-/**
- * Both compressions of a whole-list body, from its JSON file, on libuv's pool: gzip level 6 and brotli quality 5,
- * as encoded-body.ts does for every other body (its comment says why those levels). Nothing is held whole.
- */
-export async function compressBody(files: ListFiles, order: WholeListOrder): Promise<void> {
-  const { json, gzip, br } = bodyFilesOf(files, order);
-  const brotli = { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT };
-  await Promise.all([
-    pipeline(createReadStream(json), createGzip({ level: 6 }), createWriteStream(gzip)),
-    pipeline(createReadStream(json), createBrotliCompress({ params: brotli }), createWriteStream(br)),
-  ]);
 }

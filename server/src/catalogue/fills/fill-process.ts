@@ -6,7 +6,7 @@
  */
 import { setPriority } from 'node:os';
 import { ALIVE_EVERY_MS, type FillJob, type FillMessage, type FillOutcome } from './protocol.js';
-import { runFill } from './list-fill.js';
+import { runFill, runOrder } from './list-fill.js';
 
 // This process yields the processor to the server's: it answers no visitor, and a fill's seconds of parsing and
 // indexing on a core the event loop wants would stall the answers served meanwhile.
@@ -20,7 +20,7 @@ process.once('message', (job: FillJob) => {
   // the long synchronous steps call `alive` too.
   alive();
   const beat = setInterval(alive, ALIVE_EVERY_MS);
-  void runFill(job, alive)
+  void (job.op === 'order' ? runOrder(job, alive) : runFill(job, alive))
     // What the upstream did is a FillFailed already; this is the disk (full, past a file size limit) or a bug: a
     // failed fill all the same, said with its cause, its files removed by runFill.
     .catch((error: unknown): FillOutcome => ({ failed: `the list could not be written: ${String(error)}`, timedOut: false }))

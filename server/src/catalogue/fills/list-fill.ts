@@ -7,7 +7,7 @@
  * list's shape.
  */
 import { type CatalogueWriter, catalogueWriter } from '../catalogue-database.js';
-import { compressBody, listBodyWriter, type ListFiles, type MadeList, removeListFiles } from '../list-files.js';
+import { listBodyWriter, type ListFiles, type MadeList, removeBodyFiles, removeListFiles } from '../list-files.js';
 import { wholeListInIdOrder } from '../catalogue-queries.js';
 import { eachJsonArrayItem, jsonArrayReader } from '../json-array-items.js';
 import { describeProductIssues, productSchema } from '../product-schema.js';
@@ -31,22 +31,13 @@ function listWriter(files: ListFiles) {
       lastId = product.id;
       body.add(database.add(product));
     },
-    /**
-     * Indexes the database, writes the whole list in id order from it (descending, and ascending unless the list's own
-     * order is that already) and compresses every body: each order a Fake Store client asks for whole is made once per
-     * fill, never on a request. `alive` is called between the long steps, which the parent watches for.
-     */
-    async finish(alive: () => void): Promise<Pick<MadeList, 'shape' | 'etags'>> {
-      const etags: MadeList['etags'] = { list: body.finish(), idDesc: '' };
+    drained: () => body.drained(),
+    /** Indexes the database while the body's compression finishes; `alive` is called after the long step. */
+    async finish(alive: () => void): Promise<Omit<MadeList, 'files'>> {
+      const compressed = body.finish();
       const shape = database.finish();
       alive();
-      const orders: ('idDesc' | 'idAsc')[] = idsAscending ? ['idDesc'] : ['idDesc', 'idAsc'];
-      for (const order of orders) {
-        etags[order] = writeInIdOrder(files, order);
-        alive();
-      }
-      await Promise.all((['list', ...orders] as const).map((order) => compressBody(files, order)));
-      return { shape, etags };
+      return { shape, etag: await compressed, idsAscending };
     },
     abandon() {
       database.abandon();
@@ -55,27 +46,42 @@ function listWriter(files: ListFiles) {
   };
 }
 
-/** The whole list in id order, read from the finished database with one query, row after row into its file. */
-function writeInIdOrder(files: ListFiles, order: 'idAsc' | 'idDesc'): string {
+/** Rows written between two looks at the compressors' room (and two words to the parent). */
+const ROWS_BETWEEN_WAITS = 2_000;
+
+/**
+ * The whole list in id order, read from the finished database with one query, row after row into its files (an
+ * `order` job: made once a list, when first asked for, never on each request); its ETag.
+ */
+export async function runOrder({ files, order }: Extract<FillJob, { op: 'order' }>, alive: () => void = () => {}): Promise<FillOutcome> {
   const body = listBodyWriter(files, order);
   try {
-    for (const json of wholeListInIdOrder(files.database, order === 'idAsc' ? 'asc' : 'desc')) body.add(json);
-    return body.finish();
-  } finally {
+    let rows = 0;
+    for (const json of wholeListInIdOrder(files.database, order === 'idAsc' ? 'asc' : 'desc')) {
+      body.add(json);
+      if (++rows % ROWS_BETWEEN_WAITS === 0) {
+        await body.drained();
+        alive();
+      }
+    }
+    return { ordered: await body.finish() };
+  } catch (error) {
     body.abandon();
+    await removeBodyFiles(files, order);
+    return { failed: `the list in id order could not be written: ${String(error)}`, timedOut: false };
   }
 }
 
 type ListWriter = ReturnType<typeof listWriter>;
 
-export async function runFill(job: FillJob, alive: () => void = () => {}): Promise<FillOutcome> {
+export async function runFill(job: Exclude<FillJob, { op: 'order' }>, alive: () => void = () => {}): Promise<FillOutcome> {
   const list = listWriter(job.files);
   let made: FillOutcome | undefined;
   try {
     const had = job.op === 'load' ? validatedCopy(job.json, list) : await download(job, list);
     if ('failed' in had || 'notModified' in had) return had;
-    const { shape, etags } = await list.finish(alive);
-    made = { made: { files: job.files, shape, etags }, dropped: had.dropped, ...(had.validators && { validators: had.validators }) };
+    const written = await list.finish(alive);
+    made = { made: { files: job.files, ...written }, dropped: had.dropped, ...(had.validators && { validators: had.validators }) };
     return made;
   } finally {
     // A list that failed half-way (the upstream, the disk) is never left behind: nobody opens a file of it.
@@ -141,6 +147,8 @@ async function download(
       const reading = reader.push(chunk);
       if (reader.opened()) whole = undefined;
       if (!reading && whole === undefined) break;
+      // The body's compression keeps pace with the download, or the download waits for it.
+      await list.drained();
     }
   } catch (error) {
     return upstreamFailed(error);

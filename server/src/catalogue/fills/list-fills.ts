@@ -8,7 +8,7 @@ import type { Logger } from '../../logger.js';
 import { inSpan, traceHeaders } from '../../tracing/spans.js';
 import { type CatalogueList, openList } from '../catalogue-list.js';
 import { claimDataFolder } from '../data-folder.js';
-import { type ListFiles, listFilesIn, removeListFiles } from '../list-files.js';
+import { type IdOrder, type ListFiles, listFilesIn, type Ordered, removeBodyFiles, removeListFiles } from '../list-files.js';
 import type { UpstreamValidators } from '../upstream-validators.js';
 import { deathOf, fillDeaths, stalledDeath } from './fill-deaths.js';
 import type { Dropped, FillJob, FillMessage, FillOutcome } from './protocol.js';
@@ -110,7 +110,7 @@ export function createListFills({ logger, registry, dataDir, silentMaxMs }: List
       child.once('error', (error) => {
         clearTimeout(watchdog);
         filling.delete(child);
-        void removeListFiles(job.files).then(() =>
+        void cleanUp(job).then(() =>
           resolve({ failed: `the list's fill process could not be started: ${error.message}`, timedOut: false }),
         );
       });
@@ -122,10 +122,17 @@ export function createListFills({ logger, registry, dataDir, silentMaxMs }: List
         const death = stalled ? stalledDeath(silentMaxMs) : deathOf(exitCode, signal);
         died(death, { exitCode, signal, pid: child.pid ?? null });
         // What it had begun writing: never opened, and removed here, since the process could not.
-        void removeListFiles(job.files).then(() => resolve({ failed: death.reason, timedOut: stalled }));
+        void cleanUp(job).then(() => resolve({ failed: death.reason, timedOut: stalled }));
       });
       child.send(job);
     });
+  }
+
+  /** Writes a list's whole body in id order, from its database, in a process of its own (list-fill.ts's runOrder). */
+  async function orderOf(files: ListFiles, order: IdOrder): Promise<Ordered> {
+    const outcome = await inItsOwnProcess({ op: 'order', order, files });
+    if ('ordered' in outcome) return { ok: true, etag: outcome.ordered };
+    return { ok: false, message: 'failed' in outcome ? outcome.failed : 'the list in id order was not written' };
   }
 
   async function run(jobAt: (files: ListFiles) => FillJob): Promise<Filled> {
@@ -145,9 +152,10 @@ export function createListFills({ logger, registry, dataDir, silentMaxMs }: List
     const outcome = await inItsOwnProcess(job);
     if ('failed' in outcome) return { ok: false, message: outcome.failed, timedOut: outcome.timedOut };
     if ('notModified' in outcome) return { ok: true, notModified: true };
+    if (!('made' in outcome)) throw new Error('a fill was answered as an order job');
     let list: CatalogueList;
     try {
-      list = await openList(outcome.made, { validators: outcome.validators, logger });
+      list = await openList(outcome.made, { validators: outcome.validators, logger, writeInIdOrder: (order) => orderOf(files, order) });
     } catch (error) {
       // Written whole but unreadable (removed under us, a disk that lies): never served, and a failed fill like any other.
       await removeListFiles(outcome.made.files);
@@ -182,6 +190,15 @@ export function createListFills({ logger, registry, dataDir, silentMaxMs }: List
       if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * What a job that stopped half-way leaves is removed: a fill's whole folder, or an order job's body files (its list's
+ * folder is the list's). Never rejects: the folder goes with this process's own at the latest.
+ */
+function cleanUp(job: FillJob): Promise<unknown> {
+  const removing = job.op === 'order' ? removeBodyFiles(job.files, job.order) : removeListFiles(job.files);
+  return removing.catch(() => undefined);
 }
 
 /**

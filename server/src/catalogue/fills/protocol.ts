@@ -2,7 +2,7 @@
  * What a fill's process is started with and what it sends back (fill-process.ts, list-fill.ts): plain data only, as a
  * message crosses processes by the structured clone, which keeps no class.
  */
-import type { ListFiles, MadeList } from '../list-files.js';
+import type { IdOrder, ListFiles, MadeList } from '../list-files.js';
 import type { UpstreamValidators } from '../upstream-validators.js';
 
 /**
@@ -21,6 +21,8 @@ export type FillJob = { files: ListFiles } & (
       validators?: UpstreamValidators;
     }
   | { op: 'load'; json: Uint8Array }
+  /** Write the whole list in id order from the list's database (which exists, finished) into its body's files. */
+  | { op: 'order'; order: IdOrder }
 );
 
 /** The upstream's items that were not products, by their index in its array. */
@@ -30,6 +32,8 @@ export type FillOutcome =
   /** `validators`: the upstream's ETag and Last-Modified of the list downloaded, sent back by the next refill. */
   | { made: MadeList; dropped: Dropped; validators?: UpstreamValidators }
   | NotModified
+  /** An `order` job's body written: its ETag. */
+  | { ordered: string }
   /** The upstream failed (the UpstreamError's message: errors do not cross processes with their class), or a copy was invalid. */
   | FillFailed;
 
