@@ -73,7 +73,8 @@ export async function openList({ files, shape, etag }: MadeList, closeAfterMs = 
       asked('searchPage', () => {
         const { items, total } = pageOf(query);
         // The keys in ProductSearchPage's order, as JSON.stringify of the object would write them.
-        const tail = `"total":${total},"page":${query.page},"pageSize":${PRODUCTS_PAGE_SIZE},"catalogueSize":${shape.size}}`;
+        const facets = JSON.stringify(queries.facets(query));
+        const tail = `"total":${total},"page":${query.page},"pageSize":${PRODUCTS_PAGE_SIZE},"catalogueSize":${shape.size},"facets":${facets}}`;
         return encodeBody(Buffer.from(`{"items":${arrayOf(items)},${tail}`, 'utf8'));
       }),
 
@@ -89,6 +90,7 @@ export async function openList({ files, shape, etag }: MadeList, closeAfterMs = 
             page: query.page,
             pageSize: PRODUCTS_PAGE_SIZE,
             catalogueSize: shape.size,
+            facets: queries.facets(query),
           },
           categories: shape.categories,
           holdsCategory: holds(query.category),

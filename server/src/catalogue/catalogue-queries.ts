@@ -1,4 +1,5 @@
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { type FacetsQuery, hasFilters, MIN_RATINGS, type ProductFacets, type ProductsFilters } from '@catalogue/shared/product-filters';
 import type { ProductsQuery } from '@catalogue/shared/product-paging';
 import { searchNeedle } from '@catalogue/shared/sort';
 import type { CatalogueShape } from './catalogue-database.js';
@@ -22,6 +23,8 @@ export interface ListSelection {
 export interface CatalogueQueries {
   /** The public JSON of the products `query` shows, `offset` and `limit` of them, in its order; and how many it shows. */
   page(query: Omit<ProductsQuery, 'page'>, offset: number, limit: number): { items: string[]; total: number };
+  /** The counts beside a search's page (shared/src/product-filters.ts, productFacets), from one query, kept per search and filters. */
+  facets(query: FacetsQuery): ProductFacets;
   /** The public JSON of the products a Fake Store selection selects, in its order. */
   listed(selection: ListSelection): string[];
   /** The ids of `limit` products from the `offset`th, in catalogue order (a sitemap file's). */
@@ -55,6 +58,42 @@ const ID_ORDER_BY = { asc: 'id, pos', desc: 'id DESC, pos' } as const;
 /** Totals kept per search and category: the count is the one part of a search page that reads every match. */
 const TOTALS_KEPT = 512;
 
+/** The counts kept per search and filters, as the totals are: they change with neither the page nor the sort. */
+const FACETS_KEPT = 512;
+
+/** What the counts' query answers for one category: its own count, each least rating's, its price range. */
+interface CategoryFacets {
+  category: number;
+  /** Under the price and the rating filters: the category's count. */
+  count: number;
+  /** Under the price filter, at each of MIN_RATINGS: the ratings' counts. */
+  ratings: number[];
+  /** Under the rating filter: the price range; null when none is left. */
+  low: number | null;
+  high: number | null;
+}
+
+/** The price and rating filters as SQL conditions ('1' when not set), with their parameters. */
+function filterConditions({ minPrice, maxPrice, minRating }: ProductsFilters): {
+  price: { sql: string; params: SQLInputValue[] };
+  rating: { sql: string; params: SQLInputValue[] };
+} {
+  const priceClauses: string[] = [];
+  const priceParams: SQLInputValue[] = [];
+  if (minPrice !== undefined) {
+    priceClauses.push('price >= ?');
+    priceParams.push(minPrice);
+  }
+  if (maxPrice !== undefined) {
+    priceClauses.push('price <= ?');
+    priceParams.push(maxPrice);
+  }
+  return {
+    price: { sql: priceClauses.length === 0 ? '1' : `(${priceClauses.join(' AND ')})`, params: priceParams },
+    rating: minRating === undefined ? { sql: '1', params: [] } : { sql: 'rate >= ?', params: [minRating] },
+  };
+}
+
 /** A needle this long or longer is looked up in the trigram index; a shorter one has no trigram, and is scanned for. */
 const TRIGRAM = 3;
 
@@ -84,14 +123,21 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
     return prepared;
   };
   const totals = new Map<string, number>();
+  const facetRows = new Map<string, CategoryFacets[]>();
 
   /**
    * `trigrams`: whether the needle is looked up in the trigram index (to gather few matches, or count them) or only
    * checked on each row read (a walk, which reads few rows when matches are dense).
    */
-  function filterOf(category: string, needle: string, trigrams = true): Filter {
+  function filterOf(category: string, needle: string, trigrams = true, filters: ProductsFilters = {}): Filter {
     const clauses: string[] = [];
     const params: SQLInputValue[] = [];
+    const { price, rating } = filterConditions(filters);
+    for (const condition of [price, rating]) {
+      if (condition.sql === '1') continue;
+      clauses.push(condition.sql);
+      params.push(...condition.params);
+    }
     if (category !== '') {
       const number = shape.categories.indexOf(category);
       if (number === -1) return 'none';
@@ -125,14 +171,15 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
       .map((row) => (row as { pos: number }).pos);
   }
 
-  function totalOf(filter: Exclude<Filter, 'none'>, category: string, needle: string): number {
-    if (needle === '') return category === '' ? shape.size : shape.categorySizes[shape.categories.indexOf(category)]!;
-    const key = JSON.stringify([category, needle]);
+  function totalOf(filter: Exclude<Filter, 'none'>, category: string, needle: string, filters: ProductsFilters = {}): number {
+    const filtered = hasFilters(filters);
+    if (needle === '' && !filtered) return category === '' ? shape.size : shape.categorySizes[shape.categories.indexOf(category)]!;
+    const key = JSON.stringify([category, needle, filters.minPrice, filters.maxPrice, filters.minRating]);
     let total = totals.get(key);
     if (total === undefined) {
       // A needle of one trigram over every category is counted in the trigram index alone, without reading a row.
       const sql =
-        category === '' && [...needle].length === TRIGRAM
+        category === '' && !filtered && [...needle].length === TRIGRAM
           ? 'SELECT count(*) AS total FROM title_trigrams WHERE title_trigrams MATCH ?'
           : `SELECT count(*) AS total FROM products ${filter.where}`;
       total = (statement(sql).get(...filter.params) as { total: number }).total;
@@ -142,15 +189,74 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
     return total;
   }
 
+  /**
+   * The counts' one query: the products the search finds, grouped by category, each group counted under the
+   * filters, under the price filter at each least rating, and its price range under the rating filter. Which
+   * category is chosen only picks groups, so the rows are kept per search and filters, for every category.
+   */
+  function facetRowsOf(needle: string, filters: ProductsFilters): CategoryFacets[] {
+    const key = JSON.stringify([needle, filters.minPrice, filters.maxPrice, filters.minRating]);
+    let rows = facetRows.get(key);
+    if (rows === undefined) {
+      // Every category's: never 'none'.
+      const search = filterOf('', needle);
+      if (search === 'none') return [];
+      const { price, rating } = filterConditions(filters);
+      const sql = `SELECT category,
+          sum(${price.sql} AND ${rating.sql}) AS count,
+          ${MIN_RATINGS.map((min) => `sum(${price.sql} AND rate >= ${min}) AS rated_${min}`).join(', ')},
+          min(CASE WHEN ${rating.sql} THEN price END) AS low,
+          max(CASE WHEN ${rating.sql} THEN price END) AS high
+        FROM products ${search.where} GROUP BY category`;
+      const params = [
+        ...price.params,
+        ...rating.params,
+        ...MIN_RATINGS.flatMap(() => price.params),
+        ...rating.params,
+        ...rating.params,
+        ...search.params,
+      ];
+      rows = statement(sql)
+        .all(...params)
+        .map((row) => {
+          const found = row as Record<string, number | null>;
+          return {
+            category: found.category!,
+            count: found.count!,
+            ratings: MIN_RATINGS.map((min) => found[`rated_${min}`]!),
+            low: found.low ?? null,
+            high: found.high ?? null,
+          };
+        });
+      if (facetRows.size >= FACETS_KEPT) facetRows.delete(facetRows.keys().next().value!);
+      facetRows.set(key, rows);
+    }
+    return rows;
+  }
+
   return {
-    page({ search, category, sort }, offset, limit) {
+    facets({ search, category, ...filters }) {
+      const rows = facetRowsOf(searchNeedle(search), filters);
+      const counts = new Array<number>(shape.categories.length).fill(0);
+      for (const row of rows) counts[row.category] = row.count;
+      const chosen = category === '' ? rows : rows.filter((row) => shape.categories[row.category] === category);
+      const lows = chosen.flatMap(({ low }) => (low === null ? [] : [low]));
+      const highs = chosen.flatMap(({ high }) => (high === null ? [] : [high]));
+      return {
+        categories: shape.categories.map((name, number) => ({ name, count: counts[number]! })),
+        ratings: MIN_RATINGS.map((min, index) => ({ min, count: chosen.reduce((sum, row) => sum + row.ratings[index]!, 0) })),
+        price: lows.length === 0 ? null : { min: Math.min(...lows), max: Math.max(...highs) },
+      };
+    },
+
+    page({ search, category, sort, ...filters }, offset, limit) {
       const needle = searchNeedle(search);
-      const filter = filterOf(category, needle);
+      const filter = filterOf(category, needle, true, filters);
       if (filter === 'none') return { items: [], total: 0 };
-      const total = totalOf(filter, category, needle);
+      const total = totalOf(filter, category, needle, filters);
       if (offset >= total) return { items: [], total };
       const walk = ((offset + limit) * shape.size) / total <= WALK_MAX_ROWS;
-      const pageFilter = walk ? filterOf(category, needle, false) : filter;
+      const pageFilter = walk ? filterOf(category, needle, false, filters) : filter;
       if (pageFilter === 'none') return { items: [], total };
       return { items: jsonAt(positions(pageFilter, ORDER_BY[sort][walk ? 'walk' : 'sort'], limit, offset)), total };
     },

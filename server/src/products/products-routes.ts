@@ -109,8 +109,9 @@ export const PRODUCTS_ROUTES = {
     path: '/products/search',
     operation: searchProducts,
     read: ({ query }) => parseProductsQuery(new URLSearchParams(query), 'strict'),
-    // The needle as the search compares it: spellings the search reads alike share one body.
-    bodyKey: ({ search, category, sort, page }) => `search|${JSON.stringify([searchNeedle(search), sort, page, category])}`,
+    // The needle as the search compares it, and the filters as numbers: spellings the search reads alike share one body.
+    bodyKey: ({ search, category, sort, page, minPrice, maxPrice, minRating }) =>
+      `search|${JSON.stringify([searchNeedle(search), sort, page, category, minPrice ?? null, maxPrice ?? null, minRating ?? null])}`,
     body: (query, list) => list.searchPage(query),
   }),
   categories: fromTheList<null>({

@@ -17,8 +17,8 @@ export const productKeys = {
   list: () => holding<Product[]>([...productKeys.all, 'list']),
   gallery: () => holding<Product[]>([...productKeys.all, 'gallery']),
   /** One page of a search over the whole catalogue, by the server (a catalogue too large to travel). */
-  search: ({ search, category, sort, page }: ProductsQuery) =>
-    holding<ProductSearchPage>([...productKeys.all, 'search', { search, category, sort, page }]),
+  search: ({ search, category, sort, page, minPrice, maxPrice, minRating }: ProductsQuery) =>
+    holding<ProductSearchPage>([...productKeys.all, 'search', { search, category, sort, page, minPrice, maxPrice, minRating }]),
   categories: () => holding<string[]>([...productKeys.all, 'categories']),
   detail: (id: number | null) => holding<Product>([...productKeys.all, 'detail', id]),
   /** A product's related products (shared/src/related-products.ts): up to four others of its category. */
