@@ -114,6 +114,17 @@ export function codePointLength(text: string): number {
   return count;
 }
 
+/**
+ * The bar's suggestions' reading of `?q` (`/api/products/suggestions`), as strict as the search's: `q` at most once
+ * and at most MAX_SEARCH_CHARS; absent or blank suggests nothing. Other parameters are ignored.
+ */
+export function parseSuggestionsQuery(params: URLSearchParams): string | { error: string } {
+  if (params.getAll(PRODUCTS_PARAMS.search).length > 1) return { error: PRODUCTS_QUERY_ERRORS.repeated(PRODUCTS_PARAMS.search) };
+  const search = params.get(PRODUCTS_PARAMS.search) ?? '';
+  if (search.length > MAX_SEARCH_CHARS && codePointLength(search) > MAX_SEARCH_CHARS) return { error: PRODUCTS_QUERY_ERRORS.search };
+  return search;
+}
+
 /** The strict reading's 400 messages, each naming its parameter (docs/api.md, "Errors"). */
 export const PRODUCTS_QUERY_ERRORS = {
   repeated: (name: string) => `${name} must be given at most once`,

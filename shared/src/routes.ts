@@ -34,6 +34,8 @@ export const API_PATHS = {
   search: '/api/products/search',
   /** Every category of the catalogue, in catalogue order. */
   categories: '/api/products/categories',
+  /** What the bar's search suggests as the visitor types (docs/api.md, "Routes"). */
+  suggestions: '/api/products/suggestions',
 } as const;
 
 export function productApiPath(id: number): string {

@@ -3,6 +3,7 @@
 import { MESSAGES } from '@catalogue/shared/messages';
 import { PRODUCTS_PAGE_SIZE, type ProductSearchPage } from '@catalogue/shared/product-paging';
 import { MIN_RATINGS, type ProductFacets } from '@catalogue/shared/product-filters';
+import { type ProductSuggestions, SUGGESTED_PRODUCTS } from '@catalogue/shared/product-suggestions';
 import { apiErrorSchema, categoryNamesSchema, type Product, publicProductSchema, ratingSchema } from '@catalogue/shared/product';
 import type { SchemaObject } from 'openapi3-ts/oas31';
 import { z } from 'zod';
@@ -89,6 +90,15 @@ const searchPageSchema = z.object({
   facets: facetsSchema,
 }) satisfies z.ZodType<ProductSearchPage>;
 schemaRegistry.add(searchPageSchema, { id: 'ProductSearchPage' });
+/** What `/products/suggestions` answers (shared/src/product-suggestions.ts), tied to its type. */
+const suggestionsSchema = z.object({
+  products: z
+    .array(documentedProduct)
+    .max(SUGGESTED_PRODUCTS)
+    .describe('The first products whose titles contain the text, in catalogue order.'),
+  categories: z.array(z.string()).describe('Every category whose name contains the text, in catalogue order.'),
+}) satisfies z.ZodType<ProductSuggestions>;
+schemaRegistry.add(suggestionsSchema, { id: 'ProductSuggestions' });
 schemaRegistry.add(categoryNamesSchema.meta({ examples: [EXAMPLE_CATEGORIES] }), { id: 'Categories' });
 schemaRegistry.add(apiErrorSchema.meta({ examples: [{ error: MESSAGES.productNotFound }] }), { id: 'Error' });
 schemaRegistry.add(openApiDocumentSchema, { id: 'OpenApiDocument' });

@@ -1,5 +1,6 @@
 import type { Product } from '@catalogue/shared/product';
 import { LOCAL_LIST_MAX_PRODUCTS, PRODUCTS_PAGE_SIZE, type ProductSearchPage, type ProductsQuery } from '@catalogue/shared/product-paging';
+import { categoriesMatching, SUGGESTED_PRODUCTS } from '@catalogue/shared/product-suggestions';
 import { type CompressedBody, type EncodedBody, encodeBody } from '../bodies/encoded-body.js';
 import { inSpan } from '../tracing/spans.js';
 import type { CatalogueShape } from './catalogue-database.js';
@@ -27,6 +28,8 @@ export interface CatalogueList extends CatalogueShape {
   readonly body: EncodedBody;
   /** One page of a search's products, encoded: what `/api/products/search` answers. */
   searchPage(query: ProductsQuery): Promise<CompressedBody>;
+  /** What the bar's search suggests for `search` (shared/src/product-suggestions.ts), encoded. */
+  suggestions(search: string): Promise<CompressedBody>;
   /** The Fake Store list's selection (`?limit&sort`, a category), encoded. */
   selection(selection: ListSelection): Promise<CompressedBody>;
   /** What `/` and `/products` render with. */
@@ -76,6 +79,13 @@ export async function openList({ files, shape, etag }: MadeList, closeAfterMs = 
         const facets = JSON.stringify(queries.facets(query));
         const tail = `"total":${total},"page":${query.page},"pageSize":${PRODUCTS_PAGE_SIZE},"catalogueSize":${shape.size},"facets":${facets}}`;
         return encodeBody(Buffer.from(`{"items":${arrayOf(items)},${tail}`, 'utf8'));
+      }),
+
+    suggestions: (search) =>
+      asked('suggestions', () => {
+        const categories = categoriesMatching(shape.categories, search);
+        const products = arrayOf(queries.suggested(search, SUGGESTED_PRODUCTS));
+        return encodeBody(Buffer.from(`{"products":${products},"categories":${JSON.stringify(categories)}}`, 'utf8'));
       }),
 
     selection: (selection) => asked('selection', () => encodeBody(Buffer.from(arrayOf(queries.listed(selection)), 'utf8'))),

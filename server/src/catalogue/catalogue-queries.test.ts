@@ -4,6 +4,7 @@ import { categoriesOf } from '@catalogue/shared/categories';
 import type { Product } from '@catalogue/shared/product';
 import { filterAndSortProducts } from '@catalogue/shared/product-paging';
 import { MIN_RATINGS, productFacets, type ProductsFilters } from '@catalogue/shared/product-filters';
+import { productSuggestions, SUGGESTED_PRODUCTS } from '@catalogue/shared/product-suggestions';
 import { SORT_OPTIONS } from '@catalogue/shared/sort';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -176,6 +177,16 @@ describe('the catalogue in SQLite answers exactly what filterAndSortProducts doe
       }
     });
   }
+
+  it('suggests what productSuggestions does, for every needle', () => {
+    const products = messyCatalogue(300, 6);
+    const queries = filled(products, 'suggested');
+    for (const search of needlesOf(products, 6)) {
+      const expected = productSuggestions(products, categoriesOf(products), search).products.map(({ id }) => id);
+      const suggested = queries.suggested(search, SUGGESTED_PRODUCTS).map((json) => (JSON.parse(json) as Product).id);
+      expect(suggested, JSON.stringify(search)).toEqual(expected);
+    }
+  });
 
   it('lists the Fake Store selections by id, ties in catalogue order, and keeps the source image for the shared copy', () => {
     const products = messyCatalogue(50, 9).map((product, index) => ({

@@ -23,6 +23,8 @@ export interface ListSelection {
 export interface CatalogueQueries {
   /** The public JSON of the products `query` shows, `offset` and `limit` of them, in its order; and how many it shows. */
   page(query: Omit<ProductsQuery, 'page'>, offset: number, limit: number): { items: string[]; total: number };
+  /** The public JSON of the first `limit` products whose titles hold `search`, in the catalogue's order: the bar's suggestions. */
+  suggested(search: string, limit: number): string[];
   /** The counts beside a search's page (shared/src/product-filters.ts, productFacets), from one query, kept per search and filters. */
   facets(query: FacetsQuery): ProductFacets;
   /** The public JSON of the products a Fake Store selection selects, in its order. */
@@ -247,6 +249,15 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
         ratings: MIN_RATINGS.map((min, index) => ({ min, count: chosen.reduce((sum, row) => sum + row.ratings[index]!, 0) })),
         price: lows.length === 0 ? null : { min: Math.min(...lows), max: Math.max(...highs) },
       };
+    },
+
+    suggested(search, limit) {
+      const needle = searchNeedle(search);
+      if (needle === '') return [];
+      // No count: the catalogue's order is walked until `limit` titles match (or, for a needle of three characters
+      // or more, the trigram index's matches are taken in that order).
+      const filter = filterOf('', needle);
+      return filter === 'none' ? [] : jsonAt(positions(filter, 'pos', limit));
     },
 
     page({ search, category, sort, ...filters }, offset, limit) {

@@ -2,6 +2,7 @@
 // Fake Store list's own parameters, `limit` and `sort`.
 import { MESSAGES } from '@catalogue/shared/messages';
 import { PRODUCTS_PAGE_SIZE } from '@catalogue/shared/product-paging';
+import { SUGGESTED_PRODUCTS } from '@catalogue/shared/product-suggestions';
 import type { OperationObject, ParameterObject } from 'openapi3-ts/oas31';
 import { MALFORMED_ESCAPE } from '../http/errors.js';
 import { PRODUCTS_QUERY_ERRORS } from '@catalogue/shared/product-paging';
@@ -149,6 +150,30 @@ export const searchProducts: OperationObject = {
         PRODUCTS_QUERY_ERRORS.repeated('q'),
       ],
     ),
+    ...ANY_REQUEST_RESPONSES,
+    ...LIST_FAILURE_RESPONSES,
+  },
+};
+
+export const suggestProducts: OperationObject = {
+  operationId: 'suggestProducts',
+  summary: 'What the search in the bar suggests',
+  description: `The first ${SUGGESTED_PRODUCTS} products, in the catalogue's order, whose titles contain \`q\` (the products page's search rule), and every category whose name contains it. A blank or absent \`q\` suggests nothing. Each text's body is prepared once per fill of the list: no upstream call of its own.`,
+  tags: [PRODUCT_TAG],
+  parameters: [ref('parameters', 'SearchText')],
+  responses: {
+    '200': {
+      description: 'The suggestions.',
+      headers: CATALOGUE_HEADERS,
+      content: {
+        [JSON_TYPE]: {
+          schema: ref('schemas', 'ProductSuggestions'),
+          example: { products: [EXAMPLE_PRODUCT], categories: ["men's clothing"] },
+        },
+      },
+    },
+    '304': ref('responses', 'NotModified'),
+    '400': errorResponse('A `q` too long, or given twice.', [PRODUCTS_QUERY_ERRORS.search, PRODUCTS_QUERY_ERRORS.repeated('q')]),
     ...ANY_REQUEST_RESPONSES,
     ...LIST_FAILURE_RESPONSES,
   },

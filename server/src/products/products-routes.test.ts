@@ -2,6 +2,7 @@ import { MESSAGES } from '@catalogue/shared/messages';
 import type { Product } from '@catalogue/shared/product';
 import { categoriesOf } from '@catalogue/shared/categories';
 import { productFacets } from '@catalogue/shared/product-filters';
+import { productSuggestions, type ProductSuggestions, SUGGESTED_PRODUCTS } from '@catalogue/shared/product-suggestions';
 import {
   filterAndSortProducts,
   parseProductsQuery,
@@ -381,6 +382,41 @@ describe('GET /api/products/search with price and rating filters', () => {
     const { server, upstream } = await start();
     const response = await request(server).get(`/api/products/search?${raw}`).expect(400, { error });
     expect(response.headers['cache-control']).toBe('no-store');
+    expect(upstream.requestCount()).toBe(0);
+  });
+});
+
+describe('GET /api/products/suggestions', () => {
+  it.each(['mens', 'JACKET', ' gold ', 'e', 'clothing', 'zzz-none', ''])(
+    'suggests for %j what the shared rule does: the first products and the matching categories',
+    async (search) => {
+      const { server } = await start();
+      const response = await request(server)
+        .get(`/api/products/suggestions?${new URLSearchParams({ q: search }).toString()}`)
+        .expect(200);
+      const suggestions = response.body as ProductSuggestions;
+      const expected = productSuggestions(FIXTURE_PRODUCTS, categoriesOf(FIXTURE_PRODUCTS), search);
+      expect(suggestions.products.map(({ id }) => id)).toEqual(expected.products.map(({ id }) => id));
+      expect(suggestions.products.every(({ image }) => /^\/api\/products\/[0-9]+\/image$/.test(image))).toBe(true);
+      expect(suggestions.categories).toEqual(expected.categories);
+      expect(suggestions.products.length).toBeLessThanOrEqual(SUGGESTED_PRODUCTS);
+    },
+  );
+
+  it('suggests nothing without a text, and answers from the cached list like the other views', async () => {
+    const { server, upstream } = await start();
+    await request(server).get('/api/products/suggestions').expect(200, { products: [], categories: [] });
+    const first = await request(server).get('/api/products/suggestions?q=a').expect(200);
+    expect(first.headers['cache-control']).toMatch(/^public, max-age=/);
+    expect(upstream.requestedPaths()).toEqual(['/products']);
+  });
+
+  it.each([
+    ['q=a&q=b', PRODUCTS_QUERY_ERRORS.repeated('q')],
+    [`q=${'a'.repeat(201)}`, PRODUCTS_QUERY_ERRORS.search],
+  ])('answers ?%s with a 400 naming the parameter, before asking the upstream', async (raw, error) => {
+    const { server, upstream } = await start();
+    await request(server).get(`/api/products/suggestions?${raw}`).expect(400, { error });
     expect(upstream.requestCount()).toBe(0);
   });
 });
