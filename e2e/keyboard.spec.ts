@@ -46,12 +46,13 @@ test.describe('Keyboard', () => {
   test('Tab walks the desktop bar, then the page, in order, always with a visible focus indicator', async ({ page }) => {
     await page.goto('/products');
     await waitForProductsPage(page);
-    const { stops, invisible } = await tabStops(page, 21);
+    const { stops, invisible } = await tabStops(page, 22);
     expect(stops).toEqual([
       'a:Skip to content',
       'a:Company Logo',
       'a:Home',
       'a:Products',
+      'input:Search the catalogue',
       'button:Switch to dark theme',
       'input:Search products',
       'select:Filter by category',
@@ -108,8 +109,8 @@ test.describe('Keyboard', () => {
   test('Tab walks the phone bar in order with a visible focus indicator @mobile', async ({ page }) => {
     await page.goto('/');
     await waitForHomePage(page);
-    const { stops, invisible } = await tabStops(page, 4);
-    expect(stops).toEqual(['a:Skip to content', 'a:Company Logo', 'button:Switch to dark theme', 'button:Open menu']);
+    const { stops, invisible } = await tabStops(page, 5);
+    expect(stops).toEqual(['a:Skip to content', 'a:Company Logo', 'summary:Search', 'button:Switch to dark theme', 'button:Open menu']);
     expect(invisible, 'stops without a visible focus indicator').toEqual([]);
   });
 

@@ -37,6 +37,9 @@ test.describe('Without JavaScript', () => {
     await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
     await page.keyboard.press('Tab');
     await expect(page.getByRole('link', { name: 'Company Logo' })).toBeFocused();
+    // The bar's search button, which unfolds the search box (e2e/bar-search.spec.ts).
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('banner').locator('summary[aria-label="Search"]')).toBeFocused();
     await page.keyboard.press('Tab');
     await expect(menuButton(page)).toBeFocused();
     await expect(mobileMenu(page)).toBeHidden();

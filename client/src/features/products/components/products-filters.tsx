@@ -97,41 +97,30 @@ const StyledRange = styled.div`
   }
 `;
 
+/** The ratings' radios, and the categories' links (links, not a list: the page's list items are its cards). */
 const StyledChoices = styled.div`
   display: flex;
   flex-wrap: wrap;
   gap: ${({ theme }) => theme.space.xs} ${({ theme }) => theme.space.md};
 
-  label {
+  label,
+  a {
     display: inline-flex;
     gap: ${({ theme }) => theme.space.xs};
     align-items: center;
     min-height: 32px;
+    color: ${({ theme }) => theme.colors.text};
     cursor: pointer;
+  }
+
+  a[aria-current='true'] {
+    font-weight: 700;
   }
 `;
 
 const StyledCount = styled.span`
   color: ${({ theme }) => theme.colors.textMuted};
   font-size: ${({ theme }) => theme.font.sizeSm};
-`;
-
-/** Links, not a list: the page's list items are its product cards. */
-const StyledCategories = styled.div`
-  display: flex;
-  flex-wrap: wrap;
-  gap: ${({ theme }) => theme.space.xs} ${({ theme }) => theme.space.md};
-
-  a {
-    display: inline-block;
-    min-height: 32px;
-    color: ${({ theme }) => theme.colors.text};
-    line-height: 32px;
-  }
-
-  a[aria-current='true'] {
-    font-weight: 700;
-  }
 `;
 
 const StyledActions = styled.div`
@@ -251,7 +240,7 @@ export function ProductsFilters({ query, prices, facets, onPriceChange, onRating
         {facets && (
           <nav aria-labelledby={categoriesId}>
             <StyledNavName id={categoriesId}>Categories</StyledNavName>
-            <StyledCategories>
+            <StyledChoices>
               {facets.categories.map(({ name, count }) => (
                 <Link
                   key={name}
@@ -261,7 +250,7 @@ export function ProductsFilters({ query, prices, facets, onPriceChange, onRating
                   {name} <StyledCount>({count})</StyledCount>
                 </Link>
               ))}
-            </StyledCategories>
+            </StyledChoices>
           </nav>
         )}
         <StyledActions>

@@ -6,6 +6,7 @@ import { isSortOption, SORT_OPTIONS, type SortOption } from '@catalogue/shared/s
 import { StyledButton } from '../../../components/button';
 import { visuallyHidden } from '../../../styles/global-style';
 import { media } from '../../../styles/theme';
+import { SearchIcon } from './search-icon';
 
 const StyledToolbar = styled.form`
   display: grid;
@@ -87,15 +88,6 @@ const StyledSelect = styled.select`
     width: 220px;
   }
 `;
-
-function SearchIcon() {
-  return (
-    <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
-      <circle cx="11" cy="11" r="7" />
-      <path d="M20 20l-3.5-3.5" />
-    </svg>
-  );
-}
 
 /** The toolbar shows and sets what the list shows but its page (ProductsQuery: `''` is every category). */
 interface ProductsToolbarProps extends Omit<ProductsQuery, 'page'> {
