@@ -57,10 +57,10 @@ const WALK_MAX_ROWS = 2_000;
 
 const ID_ORDER_BY = { asc: 'id, pos', desc: 'id DESC, pos' } as const;
 
-/** Totals kept per search and category: the count is the one part of a search page that reads every match. */
-const TOTALS_KEPT = 512;
-
-/** The counts kept per search and filters, as the totals are: they change with neither the page nor the sort. */
+/**
+ * The counts kept per search and filters: they change with neither the page nor the sort, and they are the one part
+ * of a search's answer that reads every match (the page's total is summed from them).
+ */
 const FACETS_KEPT = 512;
 
 /** What the counts' query answers for one category: its own count, each least rating's, its price range. */
@@ -124,7 +124,6 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
     if (prepared === undefined) statements.set(sql, (prepared = db.prepare(sql)));
     return prepared;
   };
-  const totals = new Map<string, number>();
   const facetRows = new Map<string, CategoryFacets[]>();
 
   /**
@@ -173,24 +172,6 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
       .map((row) => (row as { pos: number }).pos);
   }
 
-  function totalOf(filter: Exclude<Filter, 'none'>, category: string, needle: string, filters: ProductsFilters = {}): number {
-    const filtered = hasFilters(filters);
-    if (needle === '' && !filtered) return category === '' ? shape.size : shape.categorySizes[shape.categories.indexOf(category)]!;
-    const key = JSON.stringify([category, needle, filters.minPrice, filters.maxPrice, filters.minRating]);
-    let total = totals.get(key);
-    if (total === undefined) {
-      // A needle of one trigram over every category is counted in the trigram index alone, without reading a row.
-      const sql =
-        category === '' && !filtered && [...needle].length === TRIGRAM
-          ? 'SELECT count(*) AS total FROM title_trigrams WHERE title_trigrams MATCH ?'
-          : `SELECT count(*) AS total FROM products ${filter.where}`;
-      total = (statement(sql).get(...filter.params) as { total: number }).total;
-      if (totals.size >= TOTALS_KEPT) totals.delete(totals.keys().next().value!);
-      totals.set(key, total);
-    }
-    return total;
-  }
-
   /**
    * The counts' one query: the products the search finds, grouped by category, each group counted under the
    * filters, under the price filter at each least rating, and its price range under the rating filter. Which
@@ -236,6 +217,16 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
     return rows;
   }
 
+  /**
+   * How many products a search, a category and the filters select: the whole list's or a category's size without a
+   * search or filter, else the sum of the counts' rows for the category, so a search's answer reads its matches once.
+   */
+  function totalOf(needle: string, category: string, filters: ProductsFilters): number {
+    const number = category === '' ? -1 : shape.categories.indexOf(category);
+    if (needle === '' && !hasFilters(filters)) return number === -1 ? shape.size : shape.categorySizes[number]!;
+    return facetRowsOf(needle, filters).reduce((sum, row) => (number === -1 || row.category === number ? sum + row.count : sum), 0);
+  }
+
   return {
     facets({ search, category, ...filters }) {
       const rows = facetRowsOf(searchNeedle(search), filters);
@@ -264,7 +255,7 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
       const needle = searchNeedle(search);
       const filter = filterOf(category, needle, true, filters);
       if (filter === 'none') return { items: [], total: 0 };
-      const total = totalOf(filter, category, needle, filters);
+      const total = totalOf(needle, category, filters);
       if (offset >= total) return { items: [], total };
       const walk = ((offset + limit) * shape.size) / total <= WALK_MAX_ROWS;
       const pageFilter = walk ? filterOf(category, needle, false, filters) : filter;
