@@ -25,7 +25,7 @@ async function recordFrames(page: Page): Promise<void> {
     Reflect.set(window, 'takeoverFrames', frames);
     const record = () => {
       frames.push({
-        search: document.querySelector<HTMLInputElement>('input[type="search"]')?.value ?? '',
+        search: document.querySelector<HTMLInputElement>('main input[type="search"]')?.value ?? '',
         scrollY: Math.round(window.scrollY),
         cards: document.querySelectorAll('main li a[href^="/productdetails/"]').length,
       });

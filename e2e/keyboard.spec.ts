@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures/test.ts';
+import { expect, FIXTURE_PRODUCTS, test } from './fixtures/test.ts';
+import { categoryNames } from './support/catalogue.ts';
 import { focusIndicatorOf, waitForHomePage, waitForProductsPage } from './support/page-helpers.ts';
 
 /** What has focus, in words a failure message can show: role-ish tag plus accessible text. */
@@ -45,16 +46,25 @@ test.describe('Keyboard', () => {
   test('Tab walks the desktop bar, then the page, in order, always with a visible focus indicator', async ({ page }) => {
     await page.goto('/products');
     await waitForProductsPage(page);
-    const { stops, invisible } = await tabStops(page, 12);
+    const { stops, invisible } = await tabStops(page, 22);
     expect(stops).toEqual([
       'a:Skip to content',
       'a:Company Logo',
       'a:Home',
       'a:Products',
+      'input:Search the catalogue',
       'button:Switch to dark theme',
       'input:Search products',
       'select:Filter by category',
       'select:Sort products',
+      // The filters: the price range, the rating (one stop for the group), each category with its count (cut as
+      // describeFocus cuts names).
+      'input:From',
+      'input:To',
+      'input:Any rating',
+      ...categoryNames(FIXTURE_PRODUCTS).map((name) =>
+        `a:${name} (${FIXTURE_PRODUCTS.filter((product) => product.category === name).length})`.slice(0, 'a:'.length + 40),
+      ),
       // Each card: its category badge, then the product (named by its title, its focus ring around the card).
       "a:men's clothing",
       expect.stringMatching(/^a:Fjallraven/),
@@ -67,14 +77,16 @@ test.describe('Keyboard', () => {
   test("Enter on a card's badge opens its category; on its product link, the product", async ({ page }) => {
     await page.goto('/products');
     await waitForProductsPage(page);
-    await page.getByRole('combobox', { name: 'Sort products' }).focus();
+    // The last stop before the cards: the filters' last category.
+    const lastFilter = page.getByRole('navigation', { name: 'Categories' }).getByRole('link').last();
+    await lastFilter.focus();
     await page.keyboard.press('Tab');
     expect(await describeFocus(page)).toBe("a:men's clothing");
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL('/products?category=men%27s+clothing');
     await expect(page.getByRole('combobox', { name: 'Filter by category' })).toHaveValue("men's clothing");
 
-    await page.getByRole('combobox', { name: 'Sort products' }).focus();
+    await lastFilter.focus();
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
     expect(await describeFocus(page)).toMatch(/^a:Fjallraven/);
@@ -97,8 +109,8 @@ test.describe('Keyboard', () => {
   test('Tab walks the phone bar in order with a visible focus indicator @mobile', async ({ page }) => {
     await page.goto('/');
     await waitForHomePage(page);
-    const { stops, invisible } = await tabStops(page, 4);
-    expect(stops).toEqual(['a:Skip to content', 'a:Company Logo', 'button:Switch to dark theme', 'button:Open menu']);
+    const { stops, invisible } = await tabStops(page, 5);
+    expect(stops).toEqual(['a:Skip to content', 'a:Company Logo', 'summary:Search', 'button:Switch to dark theme', 'button:Open menu']);
     expect(invisible, 'stops without a visible focus indicator').toEqual([]);
   });
 

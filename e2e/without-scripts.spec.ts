@@ -37,6 +37,9 @@ test.describe('Without JavaScript', () => {
     await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
     await page.keyboard.press('Tab');
     await expect(page.getByRole('link', { name: 'Company Logo' })).toBeFocused();
+    // The bar's search button, which unfolds the search box (e2e/bar-search.spec.ts).
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('banner').locator('summary[aria-label="Search"]')).toBeFocused();
     await page.keyboard.press('Tab');
     await expect(menuButton(page)).toBeFocused();
     await expect(mobileMenu(page)).toBeHidden();
@@ -96,12 +99,16 @@ test.describe('Without JavaScript', () => {
 
     await page.getByRole('combobox', { name: 'Filter by category' }).selectOption("women's clothing");
     await page.getByRole('combobox', { name: 'Sort products' }).selectOption('priceHighLow');
-    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByRole('button', { name: 'Apply', exact: true }).click();
     await expect(page).toHaveURL(/category=/);
+    // The filters' fields too, empty: no filter (e2e/filters.spec.ts sets them).
     expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({
       q: 'JaCkEt',
       category: "women's clothing",
       sort: 'priceHighLow',
+      minPrice: '',
+      maxPrice: '',
+      minRating: '',
     });
     expect(await cardTitles(page)).toEqual(expectedTitles(FIXTURE_PRODUCTS, 'JaCkEt', 'priceHighLow', "women's clothing"));
   });

@@ -8,6 +8,8 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import type { Product } from '@catalogue/shared/product';
 import type { ProductSearchPage } from '@catalogue/shared/product-paging';
+import { categoriesOf } from '@catalogue/shared/categories';
+import { productFacets } from '@catalogue/shared/product-filters';
 import { API_PATHS, productImagePath } from '@catalogue/shared/routes';
 import { startApp } from './app/start-app';
 import type { RenderRequest, RenderResult } from '@catalogue/shared/page-render';
@@ -74,7 +76,15 @@ beforeEach(() => {
   vi.stubGlobal('fetch', (input: string) => {
     requests.push(input);
     if (!input.startsWith(API_PATHS.search)) return Promise.resolve(Response.json(PRODUCTS));
-    const page: ProductSearchPage = { items: PRODUCTS, total: PRODUCTS.length, page: 1, pageSize: 24, catalogueSize: PRODUCTS.length };
+    const facets = productFacets(PRODUCTS, { search: '', category: '' }, categoriesOf(PRODUCTS));
+    const page: ProductSearchPage = {
+      items: PRODUCTS,
+      total: PRODUCTS.length,
+      page: 1,
+      pageSize: 24,
+      catalogueSize: PRODUCTS.length,
+      facets,
+    };
     return Promise.resolve(Response.json(page));
   });
 });

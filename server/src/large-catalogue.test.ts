@@ -1,3 +1,5 @@
+import { productFacets } from '@catalogue/shared/product-filters';
+import { categoriesOf } from '@catalogue/shared/categories';
 import type { Product } from '@catalogue/shared/product';
 import type { ProductSearchPage } from '@catalogue/shared/product-paging';
 import { LARGE_CATALOGUE_SIZE, largeCatalogue } from '@catalogue/testing/generated-catalogue';
@@ -47,12 +49,14 @@ describe(`a ${LARGE_CATALOGUE_SIZE.toLocaleString('en')}-product catalogue`, () 
 
   it('loads, and its search finds a product far from the first page', async () => {
     const last = products.at(-1)!;
-    expect(await search(new URLSearchParams({ q: last.title.toUpperCase() }).toString())).toEqual({
+    const q = last.title.toUpperCase();
+    expect(await search(new URLSearchParams({ q }).toString())).toEqual({
       items: [publicOf(last)],
       total: 1,
       page: 1,
       pageSize: 24,
       catalogueSize: LARGE_CATALOGUE_SIZE,
+      facets: productFacets(products, { search: q, category: '' }, categoriesOf(products)),
     });
     const cheapest = [...products].sort((a, b) => a.price - b.price).slice(24, 48);
     expect((await search('sort=priceLowHigh&page=2')).items.map((product) => product.price)).toEqual(

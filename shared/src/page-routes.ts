@@ -87,7 +87,7 @@ export function matchPageRoute(pathname: string): PageMatch {
 export type PageRoute =
   | { kind: 'home' }
   /**
-   * What `?q&category&sort&page` ask (ProductsQuery): whether the catalogue has the category is the data's to say,
+   * What `?q&category&sort&page&minPrice&maxPrice&minRating` ask (ProductsQuery): whether the catalogue has the category is the data's to say,
    * and so is whether it has the page.
    */
   | ({ kind: 'products' } & ProductsQuery)
@@ -125,10 +125,9 @@ export function readPageUrl(url: string): PageUrl {
       const rawQuery = queryAt === -1 ? '' : url.slice(queryAt + 1);
       const searchParams = new URLSearchParams(rawQuery);
       const query = readProductsQuery(searchParams);
-      const { search, category, sort, page } = query;
       const siteSpelling =
         path === PAGE_PATHS.products && (queryAt === -1 || (rawQuery !== '' && isSiteProductsQuery(rawQuery, searchParams, query)));
-      return { route: { kind: 'products', search, category, sort, page }, siteSpelling };
+      return { route: { kind: 'products', ...query }, siteSpelling };
     }
     case 'productDetails': {
       const id = parseProductId(params.id);
@@ -146,8 +145,8 @@ export function readPageUrl(url: string): PageUrl {
  */
 export function productsQueryOf(route: { kind: 'home' } | Extract<PageRoute, { kind: 'products' }>): ProductsQuery {
   if (route.kind === 'home') return FIRST_PAGE;
-  const { search, category, sort, page } = route;
-  return { search, category, sort, page };
+  const { kind: _kind, ...query } = route;
+  return query;
 }
 
 const FIRST_PAGE: ProductsQuery = Object.freeze({ search: '', category: '', sort: 'none', page: 1 });

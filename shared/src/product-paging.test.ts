@@ -114,6 +114,20 @@ describe('parseProductsQuery, strict (the API)', () => {
     ['page=2.5', PRODUCTS_QUERY_ERRORS.page],
     ['page=1e3', PRODUCTS_QUERY_ERRORS.page],
     ['page=99999999', PRODUCTS_QUERY_ERRORS.page],
+    ['minPrice=-1', PRODUCTS_QUERY_ERRORS.price('minPrice')],
+    ['maxPrice=abc', PRODUCTS_QUERY_ERRORS.price('maxPrice')],
+    ['minPrice=', PRODUCTS_QUERY_ERRORS.price('minPrice')],
+    ['maxPrice=1e3', PRODUCTS_QUERY_ERRORS.price('maxPrice')],
+    ['minPrice=Infinity', PRODUCTS_QUERY_ERRORS.price('minPrice')],
+    ['minPrice=NaN', PRODUCTS_QUERY_ERRORS.price('minPrice')],
+    ['maxPrice=2000000000', PRODUCTS_QUERY_ERRORS.price('maxPrice')],
+    ['minPrice=20&maxPrice=10', PRODUCTS_QUERY_ERRORS.priceRange],
+    ['minPrice=1&minPrice=2', PRODUCTS_QUERY_ERRORS.repeated('minPrice')],
+    ['minRating=0', PRODUCTS_QUERY_ERRORS.minRating],
+    ['minRating=5', PRODUCTS_QUERY_ERRORS.minRating],
+    ['minRating=3.5', PRODUCTS_QUERY_ERRORS.minRating],
+    ['minRating=', PRODUCTS_QUERY_ERRORS.minRating],
+    ['minRating=4&minRating=4', PRODUCTS_QUERY_ERRORS.repeated('minRating')],
   ])('refuses %s with a message naming the parameter', (query, error) => {
     expect(strict(query)).toEqual({ error });
   });
@@ -145,9 +159,44 @@ describe('parseProductsQuery, strict (the API)', () => {
     expect(PRODUCTS_QUERY_ERRORS.page).toBe('page must be a whole number from 1 to 1000000');
   });
 
+  it('reads the price range in dollars, both ends included, and the least rating', () => {
+    expect(strict('minPrice=9.99&maxPrice=10&minRating=4')).toEqual({
+      search: '',
+      category: '',
+      sort: 'none',
+      page: 1,
+      minPrice: 9.99,
+      maxPrice: 10,
+      minRating: 4,
+    });
+    expect(strict('minPrice=5&maxPrice=5')).toMatchObject({ minPrice: 5, maxPrice: 5 });
+    expect(strict('minPrice=0')).toMatchObject({ minPrice: 0 });
+  });
+
   it('reads what the lenient reading reads wherever the strict one accepts it', () => {
-    const raw = 'q=%20a%2Bb&category=jewelery&sort=nameAZ&page=4';
-    expect(strict(raw)).toEqual(parseProductsQuery(new URLSearchParams(raw), 'lenient'));
+    for (const raw of ['q=%20a%2Bb&category=jewelery&sort=nameAZ&page=4', 'minPrice=1.5&maxPrice=20&minRating=2&q=a']) {
+      expect(strict(raw)).toEqual(parseProductsQuery(new URLSearchParams(raw), 'lenient'));
+    }
+  });
+});
+
+describe('readProductsQuery, the filters (the pages)', () => {
+  const lenient = (raw: string) => readProductsQuery(new URLSearchParams(raw));
+
+  it('reads no filter from what is not one, and a range given backwards the right way round', () => {
+    expect(lenient('minPrice=-1&maxPrice=abc&minRating=7')).toEqual({ search: '', category: '', sort: 'none', page: 1 });
+    expect(lenient('minPrice=&maxPrice=&minRating=')).toEqual({ search: '', category: '', sort: 'none', page: 1 });
+    expect(lenient('minPrice=50&maxPrice=10')).toMatchObject({ minPrice: 10, maxPrice: 50 });
+    expect(lenient('minRating=3&minRating=1')).toMatchObject({ minRating: 3 });
+  });
+
+  it('writes the filters in the site spelling, and reads back what it wrote', () => {
+    const query = { search: 'mug', category: '', sort: 'none' as const, page: 2, minPrice: 0.5, maxPrice: 20, minRating: 3 as const };
+    expect(productsPagePath(query)).toBe('/products?q=mug&minPrice=0.5&maxPrice=20&minRating=3&page=2');
+    expect(lenient(productsPagePath(query).split('?')[1]!)).toEqual(query);
+    expect(isSiteProductsQuery('q=mug&minPrice=0.5&maxPrice=20&minRating=3&page=2')).toBe(true);
+    expect(isSiteProductsQuery('minPrice=0.50')).toBe(false);
+    expect(isSiteProductsQuery('minPrice=')).toBe(false);
   });
 });
 
@@ -188,6 +237,16 @@ const catalogue = [
 const ids = (products: Product[]) => products.map((p) => p.id);
 
 describe('filterAndSortProducts', () => {
+  it('keeps the prices in the range, both ends included, and the products rated at least the least rating', () => {
+    expect(ids(filterAndSortProducts(catalogue, { minPrice: 12, maxPrice: 30 }))).toEqual([1, 2, 4]);
+    expect(ids(filterAndSortProducts(catalogue, { maxPrice: 12, sort: 'priceHighLow' }))).toEqual([1, 3]);
+    const rated = catalogue.map((item, index) => (index < 3 ? { ...item, rating: { rate: 2 + index * 0.5, count: 1 } } : item));
+    // 2, 2.5, 3 and two without a rating, read as the card shows them: 4.
+    expect(ids(filterAndSortProducts(rated, { minRating: 3 }))).toEqual([3, 4, 5]);
+    expect(ids(filterAndSortProducts(rated, { minRating: 4, search: 'lamp' }))).toEqual([4]);
+    expect(ids(filterAndSortProducts(rated, { minRating: 2, minPrice: 13 }))).toEqual([2, 4, 5]);
+  });
+
   it('keeps the catalogue order when there is no search and no sort', () => {
     expect(ids(filterAndSortProducts(catalogue, { search: '', sort: 'none' }))).toEqual([1, 2, 3, 4, 5]);
   });

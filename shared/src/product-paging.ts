@@ -1,5 +1,14 @@
 import { productsInCategory } from './categories.js';
 import type { Product } from './product.js';
+import {
+  inPriceRange,
+  MAX_FILTER_PRICE,
+  parseFilterPrice,
+  parseMinRating,
+  type ProductFacets,
+  type ProductsFilters,
+  ratedAtLeast,
+} from './product-filters.js';
 import { PAGE_PATHS, PRODUCTS_PARAMS } from './routes.js';
 import { COMPARATORS, isSortOption, searchableText, searchNeedle, SORT_OPTIONS, type SortOption } from './sort.js';
 
@@ -29,6 +38,8 @@ export interface ProductSearchPage {
   pageSize: number;
   /** How many products the whole catalogue holds (the count's "3 of 12 products"). */
   catalogueSize: number;
+  /** The counts for the search and filters, each leaving out its own kind of filter (product-filters.ts). */
+  facets: ProductFacets;
 }
 
 /**
@@ -39,7 +50,7 @@ export interface ProductSearchPage {
  * catalogue's ListSelection (server/src/catalogue/catalogue-queries.ts), the one other type for what the list shows.
  * Both spell "every category" `''`, as the URL does by having no `category` or an empty one.
  */
-export interface ProductsQuery {
+export interface ProductsQuery extends ProductsFilters {
   /** Text the titles must contain, ignoring case and the ends' spaces ('' or blank: every title), as typed. */
   search: string;
   /** A category's exact name (shared/src/categories.ts); '' for every category. */
@@ -51,16 +62,21 @@ export interface ProductsQuery {
 
 /**
  * The products list's one rule, for the browser and the server's render alike: filter by category, then by text
- * (a case-insensitive substring of the title), then sort. Array.prototype.sort is stable, so ties keep the
- * catalogue's order. Never mutates its input.
+ * (a case-insensitive substring of the title), then by price range and least rating (product-filters.ts), then
+ * sort. Array.prototype.sort is stable, so ties keep the catalogue's order. Never mutates its input.
  */
 export function filterAndSortProducts<T extends Product>(
   products: readonly T[],
-  { category = '', search = '', sort = 'none' }: Partial<Omit<ProductsQuery, 'page'>>,
+  { category = '', search = '', sort = 'none', ...filters }: Partial<Omit<ProductsQuery, 'page'>>,
 ): T[] {
   const inCategory = category === '' ? products : productsInCategory(products, category);
   const needle = searchNeedle(search);
-  const filtered = needle ? inCategory.filter((product) => searchableText(product.title).includes(needle)) : [...inCategory];
+  const filtered = inCategory.filter(
+    (product) =>
+      (needle === '' || searchableText(product.title).includes(needle)) &&
+      inPriceRange(product.price, filters) &&
+      ratedAtLeast(product, filters.minRating),
+  );
   return sort === 'none' ? filtered : filtered.sort(COMPARATORS[sort]);
 }
 
@@ -98,19 +114,35 @@ export function codePointLength(text: string): number {
   return count;
 }
 
+/**
+ * The bar's suggestions' reading of `?q` (`/api/products/suggestions`), as strict as the search's: `q` at most once
+ * and at most MAX_SEARCH_CHARS; absent or blank suggests nothing. Other parameters are ignored.
+ */
+export function parseSuggestionsQuery(params: URLSearchParams): string | { error: string } {
+  if (params.getAll(PRODUCTS_PARAMS.search).length > 1) return { error: PRODUCTS_QUERY_ERRORS.repeated(PRODUCTS_PARAMS.search) };
+  const search = params.get(PRODUCTS_PARAMS.search) ?? '';
+  if (search.length > MAX_SEARCH_CHARS && codePointLength(search) > MAX_SEARCH_CHARS) return { error: PRODUCTS_QUERY_ERRORS.search };
+  return search;
+}
+
 /** The strict reading's 400 messages, each naming its parameter (docs/api.md, "Errors"). */
 export const PRODUCTS_QUERY_ERRORS = {
   repeated: (name: string) => `${name} must be given at most once`,
   search: `${PRODUCTS_PARAMS.search} must be at most ${MAX_SEARCH_CHARS} characters`,
   sort: `${PRODUCTS_PARAMS.sort} must be one of ${SORT_OPTIONS.map((option) => option.value).join(', ')}`,
   page: `${PRODUCTS_PARAMS.page} must be a whole number from 1 to ${MAX_PAGE}`,
+  price: (name: string) => `${name} must be a number of dollars from 0 to ${MAX_FILTER_PRICE}`,
+  priceRange: `${PRODUCTS_PARAMS.minPrice} must not be more than ${PRODUCTS_PARAMS.maxPrice}`,
+  minRating: `${PRODUCTS_PARAMS.minRating} must be a whole number from 1 to 4`,
 } as const;
 
 /**
- * The one reading of `?q&category&sort&page`, for the page and the API alike. `lenient` is the page's: an unknown
- * sort is none, a `page` that is not a page number the first, a repeated parameter its first value, so an odd link
- * still shows the list. `strict` is the API's (`/api/products/search`): each parameter at most once, `q` at most
- * MAX_SEARCH_CHARS, anything else a 400 whose message names the parameter. Other parameters are ignored by both.
+ * The one reading of `?q&category&sort&page&minPrice&maxPrice&minRating`, for the page and the API alike. `lenient`
+ * is the page's: an unknown sort is none, a `page` that is not a page number the first, a price or rating that is
+ * not one no filter, a price range given backwards the range the right way round, a repeated parameter its first
+ * value, so an odd link still shows the list. `strict` is the API's (`/api/products/search`): each parameter at
+ * most once, `q` at most MAX_SEARCH_CHARS, `minPrice` not above `maxPrice`, anything else a 400 whose message names
+ * the parameter. Other parameters are ignored by both.
  */
 export function parseProductsQuery(params: URLSearchParams, mode: 'lenient'): ProductsQuery;
 export function parseProductsQuery(params: URLSearchParams, mode: 'strict'): ProductsQuery | { error: string };
@@ -130,7 +162,24 @@ export function parseProductsQuery(params: URLSearchParams, mode: 'lenient' | 's
   if (search.length > MAX_SEARCH_CHARS && codePointLength(search) > MAX_SEARCH_CHARS) return { error: PRODUCTS_QUERY_ERRORS.search };
   if (rawSort !== null && sort === null) return { error: PRODUCTS_QUERY_ERRORS.sort };
   if (rawPage !== null && page === null) return { error: PRODUCTS_QUERY_ERRORS.page };
-  return { search, category, sort: sort ?? 'none', page: page ?? 1 };
+  const filters: ProductsFilters = {};
+  for (const name of [PRODUCTS_PARAMS.minPrice, PRODUCTS_PARAMS.maxPrice] as const) {
+    const raw = params.get(name);
+    if (raw === null) continue;
+    const price = parseFilterPrice(raw);
+    if (price === null) return { error: PRODUCTS_QUERY_ERRORS.price(name) };
+    filters[name] = price;
+  }
+  if (filters.minPrice !== undefined && filters.maxPrice !== undefined && filters.minPrice > filters.maxPrice) {
+    return { error: PRODUCTS_QUERY_ERRORS.priceRange };
+  }
+  const rawRating = params.get(PRODUCTS_PARAMS.minRating);
+  if (rawRating !== null) {
+    const minRating = parseMinRating(rawRating);
+    if (minRating === null) return { error: PRODUCTS_QUERY_ERRORS.minRating };
+    filters.minRating = minRating;
+  }
+  return { search, category, sort: sort ?? 'none', page: page ?? 1, ...filters };
 }
 
 /**
@@ -139,12 +188,21 @@ export function parseProductsQuery(params: URLSearchParams, mode: 'lenient' | 's
  */
 export function readProductsQuery(params: URLSearchParams): ProductsQuery {
   const sort = params.get(PRODUCTS_PARAMS.sort);
-  return {
+  const query: ProductsQuery = {
     search: params.get(PRODUCTS_PARAMS.search) ?? '',
     category: params.get(PRODUCTS_PARAMS.category) ?? '',
     sort: isSortOption(sort) ? sort : 'none',
     page: parsePageNumber(params.get(PRODUCTS_PARAMS.page)) ?? 1,
   };
+  const low = parseFilterPrice(params.get(PRODUCTS_PARAMS.minPrice));
+  const high = parseFilterPrice(params.get(PRODUCTS_PARAMS.maxPrice));
+  // A range typed the wrong way round is read the right way round: the visitor meant the prices between.
+  const backwards = low !== null && high !== null && low > high;
+  if (low !== null) query[backwards ? 'maxPrice' : 'minPrice'] = low;
+  if (high !== null) query[backwards ? 'minPrice' : 'maxPrice'] = high;
+  const minRating = parseMinRating(params.get(PRODUCTS_PARAMS.minRating));
+  if (minRating !== null) query.minRating = minRating;
+  return query;
 }
 
 /**
@@ -164,15 +222,18 @@ export function isSiteProductsQuery(
 }
 
 /**
- * The query string of a products list state, in the site's one spelling: `q`, `category`, `sort`, `page`, each
- * only when it is not the default (no search, every category, no sort, the first page), encoded as
- * URLSearchParams encodes it. Empty for the whole list's first page.
+ * The query string of a products list state, in the site's one spelling: `q`, `category`, `sort`, `minPrice`,
+ * `maxPrice`, `minRating`, `page`, each only when it is not the default (no search, every category, no sort, no
+ * filter, the first page), encoded as URLSearchParams encodes it. Empty for the whole list's first page.
  */
-export function productsQueryString({ search, category, sort, page }: ProductsQuery): string {
+export function productsQueryString({ search, category, sort, page, minPrice, maxPrice, minRating }: ProductsQuery): string {
   const params = new URLSearchParams();
   if (search !== '') params.set(PRODUCTS_PARAMS.search, search);
   if (category !== '') params.set(PRODUCTS_PARAMS.category, category);
   if (sort !== 'none') params.set(PRODUCTS_PARAMS.sort, sort);
+  if (minPrice !== undefined) params.set(PRODUCTS_PARAMS.minPrice, String(minPrice));
+  if (maxPrice !== undefined) params.set(PRODUCTS_PARAMS.maxPrice, String(maxPrice));
+  if (minRating !== undefined) params.set(PRODUCTS_PARAMS.minRating, String(minRating));
   if (page !== 1) params.set(PRODUCTS_PARAMS.page, String(page));
   return params.toString();
 }

@@ -6,7 +6,15 @@ export const PAGE_PATHS = {
 } as const;
 
 /** The query parameters of `/products` (docs/product.md, "Products"): the list's state lives in the URL. */
-export const PRODUCTS_PARAMS = { search: 'q', sort: 'sort', category: 'category', page: 'page' } as const;
+export const PRODUCTS_PARAMS = {
+  search: 'q',
+  sort: 'sort',
+  category: 'category',
+  page: 'page',
+  minPrice: 'minPrice',
+  maxPrice: 'maxPrice',
+  minRating: 'minRating',
+} as const;
 
 /**
  * The products list narrowed to one category, `/products?category=<name>`: URLSearchParams encodes the name, so
@@ -26,6 +34,8 @@ export const API_PATHS = {
   search: '/api/products/search',
   /** Every category of the catalogue, in catalogue order. */
   categories: '/api/products/categories',
+  /** What the bar's search suggests as the visitor types (docs/api.md, "Routes"). */
+  suggestions: '/api/products/suggestions',
 } as const;
 
 export function productApiPath(id: number): string {

@@ -3,6 +3,7 @@ import { Outlet, useLocation } from 'react-router-dom';
 import styled from 'styled-components';
 import { ErrorBoundary } from '../components/error-boundary';
 import { NavBar } from '../components/nav-bar';
+import { BarSearch } from '../features/products/components/bar-search';
 import { Spinner } from '../components/spinner';
 import { visuallyHidden } from '../styles/global-style';
 
@@ -55,7 +56,7 @@ export function Layout() {
   return (
     <>
       <StyledSkipLink href="#main">Skip to content</StyledSkipLink>
-      <NavBar onMenuOpenChange={setMenuOpen} />
+      <NavBar onMenuOpenChange={setMenuOpen} search={<BarSearch />} />
       <StyledMain id="main" tabIndex={-1} inert={menuOpen}>
         {/* Keyed by path: after a page fails, following a link gives the next page a fresh start. */}
         <ErrorBoundary key={pathname}>

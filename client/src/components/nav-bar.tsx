@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useEffectEvent, useId, useLayoutEffect, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useEffectEvent, useId, useLayoutEffect, useRef, useState } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import styled, { css } from 'styled-components';
 import { PAGE_PATHS } from '@catalogue/shared/routes';
@@ -168,14 +168,14 @@ const StyledMenuIcon = styled.span`
 `;
 
 /**
- * The fixed top bar: logo, the entries, the theme toggle and, below 1024 px, the hamburger button in place of
+ * The fixed top bar: logo, the entries, the search (`search`, the catalogue's), the theme toggle and, below 1024 px, the hamburger button in place of
  * the entries, which opens the mobile menu. `onMenuOpenChange` tells the layout when the menu covers the page.
  *
  * The button opens the menu by itself (`popovertarget`) before the app runs and where scripts do not; the app then
  * takes the menu as it finds it (docs/pages.md, "Before the app"): open if the visitor opened it, focus left where it
  * is. From then on the app opens and closes it, and the button says which it does (`aria-expanded`).
  */
-export function NavBar({ onMenuOpenChange }: { onMenuOpenChange: (open: boolean) => void }) {
+export function NavBar({ onMenuOpenChange, search }: { onMenuOpenChange: (open: boolean) => void; search?: ReactNode }) {
   const barRef = useRef<HTMLDivElement>(null);
   useCompactMark(barRef, COMPACT_AFTER_PX);
   const isLarge = useMediaQuery(`(min-width: ${BREAKPOINTS.lg}px)`);
@@ -214,6 +214,7 @@ export function NavBar({ onMenuOpenChange }: { onMenuOpenChange: (open: boolean)
               ))}
             </ul>
           </StyledDesktopNav>
+          {search}
           <StyledActions>
             <ThemeToggle />
             <StyledMenuButton

@@ -5,13 +5,8 @@ import styled from 'styled-components';
 import { categoriesOf } from '@catalogue/shared/categories';
 import { PAGE_MESSAGES } from '@catalogue/shared/messages';
 import type { Product } from '@catalogue/shared/product';
-import {
-  filterAndSortProducts,
-  LOCAL_LIST_MAX_PRODUCTS,
-  pageItems,
-  type ProductsQuery,
-  readProductsQuery,
-} from '@catalogue/shared/product-paging';
+import { filterAndSortProducts, LOCAL_LIST_MAX_PRODUCTS, pageItems, readProductsQuery } from '@catalogue/shared/product-paging';
+import { productFacets, type ProductFacets } from '@catalogue/shared/product-filters';
 import { PRODUCTS_PARAMS } from '@catalogue/shared/routes';
 import { LoadError } from '../components/load-error';
 import { StyledLead, StyledPage, StyledPageHeader, StyledTitle } from '../components/page';
@@ -20,7 +15,8 @@ import { useCategories, useProducts, useProductsSearch } from '../features/produ
 import { productKeys } from '../features/products/api/product-keys';
 import { ProductGrid } from '../features/products/components/product-grid';
 import { ProductsPagination } from '../features/products/components/products-pagination';
-import { ProductsToolbar, typedValues } from '../features/products/components/products-toolbar';
+import { ProductsFilters, type TypedPrices } from '../features/products/components/products-filters';
+import { ProductsToolbar, typedValues, type TypedValues } from '../features/products/components/products-toolbar';
 import { useDocumentTitle } from '../hooks/use-document-title';
 
 const StyledCount = styled.p`
@@ -48,13 +44,20 @@ interface ShownPage {
   total: number;
   catalogueSize: number;
   categories: readonly string[];
+  /** The counts for the search and filters (shared/src/product-filters.ts). */
+  facets: ProductFacets | undefined;
 }
 
 export function ProductsPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   // The list's state lives in the URL (`?q=…&category=…&sort=…&page=…`), so reload, Back and shared links keep it.
   const query = readProductsQuery(searchParams);
-  const { search, category, sort, page } = query;
+  const { search, category, sort, page, minPrice, maxPrice, minRating } = query;
+  // The price boxes show the URL's text as typed; the list reads it as a number (readProductsQuery).
+  const prices: TypedPrices = {
+    minPrice: searchParams.get(PRODUCTS_PARAMS.minPrice) ?? '',
+    maxPrice: searchParams.get(PRODUCTS_PARAMS.maxPrice) ?? '',
+  };
   useDocumentTitle({ kind: 'products', search, category });
 
   // Two ways to the same list (docs/product.md, "Products"). A catalogue small enough to travel is held whole and
@@ -78,18 +81,37 @@ export function ProductsPage() {
   const deferredSearched = useDeferredValue(searched.data) ?? searched.data;
   const shown = useMemo((): ShownPage | undefined => {
     if (list.data) {
-      const matches = filterAndSortProducts(list.data, { category: deferredCategory, search: deferredSearch, sort: deferredSort });
+      const filters = { minPrice, maxPrice, minRating };
+      const matches = filterAndSortProducts(list.data, {
+        category: deferredCategory,
+        search: deferredSearch,
+        sort: deferredSort,
+        ...filters,
+      });
+      const categories = categoriesOf(list.data);
       return {
         items: pageItems(matches, page),
         total: matches.length,
         catalogueSize: list.data.length,
-        categories: categoriesOf(list.data),
+        categories,
+        facets: productFacets(list.data, { category: deferredCategory, search: deferredSearch, ...filters }, categories),
       };
     }
     if (!deferredSearched) return undefined;
-    const { items, total, catalogueSize } = deferredSearched;
-    return { items, total, catalogueSize, categories: categoriesQuery.data ?? [] };
-  }, [list.data, deferredSearched, categoriesQuery.data, deferredCategory, deferredSearch, deferredSort, page]);
+    const { items, total, catalogueSize, facets } = deferredSearched;
+    return { items, total, catalogueSize, categories: categoriesQuery.data ?? [], facets };
+  }, [
+    list.data,
+    deferredSearched,
+    categoriesQuery.data,
+    deferredCategory,
+    deferredSearch,
+    deferredSort,
+    page,
+    minPrice,
+    maxPrice,
+    minRating,
+  ]);
   const active = local ? list : searched;
 
   // A new page opens at its top, as a new page of the site does (layout.tsx scrolls on a new path).
@@ -105,7 +127,7 @@ export function ProductsPage() {
    * its own entry. Each starts again at the first page. The router navigates synchronously (see main.tsx), so the
    * input can be controlled by the URL itself.
    */
-  const setParams = (changes: Partial<Omit<ProductsQuery, 'page'>>, replace: boolean) => {
+  const setParams = (changes: Partial<TypedValues>, replace: boolean) => {
     setSearchParams(
       (current) => {
         const next = new URLSearchParams(current);
@@ -113,6 +135,10 @@ export function ProductsPage() {
         if (changes.search !== undefined) set(PRODUCTS_PARAMS.search, changes.search, changes.search === '');
         if (changes.category !== undefined) set(PRODUCTS_PARAMS.category, changes.category, changes.category === '');
         if (changes.sort !== undefined) set(PRODUCTS_PARAMS.sort, changes.sort, changes.sort === 'none');
+        for (const name of [PRODUCTS_PARAMS.minPrice, PRODUCTS_PARAMS.maxPrice, PRODUCTS_PARAMS.minRating] as const) {
+          const value = changes[name];
+          if (value !== undefined) set(name, value, value === '');
+        }
         next.delete(PRODUCTS_PARAMS.page);
         return next;
       },
@@ -130,7 +156,15 @@ export function ProductsPage() {
   const adoptTyped = useEffectEvent(() => {
     if (!toolbarRef.current) return;
     const typed = typedValues(toolbarRef.current);
-    if (typed.search !== search || typed.category !== category || typed.sort !== sort) setParams(typed, true);
+    const filters = { ...prices, minRating: searchParams.get(PRODUCTS_PARAMS.minRating) ?? '' };
+    const changed =
+      typed.search !== search ||
+      typed.category !== category ||
+      typed.sort !== sort ||
+      typed.minPrice !== filters.minPrice ||
+      typed.maxPrice !== filters.maxPrice ||
+      typed.minRating !== (minRating === undefined ? '' : String(minRating));
+    if (changed) setParams(typed, true);
   });
   useLayoutEffect(() => adoptTyped(), []);
 
@@ -150,7 +184,15 @@ export function ProductsPage() {
         sort={sort}
         onSortChange={(value) => setParams({ sort: value }, false)}
         formRef={toolbarRef}
-      />
+      >
+        <ProductsFilters
+          query={query}
+          prices={prices}
+          facets={shown?.facets}
+          onPriceChange={(name, value) => setParams({ [name]: value }, true)}
+          onRatingChange={(value) => setParams({ minRating: value === undefined ? '' : String(value) }, false)}
+        />
+      </ProductsToolbar>
 
       {shown && (
         <>

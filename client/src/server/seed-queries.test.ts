@@ -8,7 +8,8 @@ import { ApiError } from '../lib/api-client';
 import { pageSeeds, type Seed, seedQueries } from './seed-queries';
 
 const PRODUCTS = [...FIXTURE_PRODUCTS];
-const page = { items: FIXTURE_PRODUCTS.slice(0, 2), total: 2, page: 1, pageSize: 24, catalogueSize: 500 };
+const facets = { categories: [{ name: 'jewelery', count: 2 }], ratings: [], price: { min: 1, max: 2 } };
+const page = { items: FIXTURE_PRODUCTS.slice(0, 2), total: 2, page: 1, pageSize: 24, catalogueSize: 500, facets };
 const categories = ['jewelery'];
 
 describe('pageSeeds', () => {

@@ -5,6 +5,7 @@ import { IMAGE_WIDTHS } from '@catalogue/shared/image-widths';
 import { MESSAGES } from '@catalogue/shared/messages';
 import { MAX_PAGE, PRODUCTS_PAGE_SIZE } from '@catalogue/shared/product-paging';
 import { SORT_OPTIONS } from '@catalogue/shared/sort';
+import { MAX_FILTER_PRICE, MIN_RATINGS } from '@catalogue/shared/product-filters';
 import type { ParameterObject, ResponseObject } from 'openapi3-ts/oas31';
 import { MAX_SEARCH_CHARS } from '@catalogue/shared/product-paging';
 import { MAX_API_URL_LENGTH } from '../http/uri-too-long.js';
@@ -158,6 +159,28 @@ export const PARAMETERS: Record<string, ParameterObject> = {
     description: `Which page of ${PRODUCTS_PAGE_SIZE} products, from 1, written in digits without leading zeros. A page past the last has no items. Absent: the first.`,
     schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE },
     example: 2,
+  },
+  MinPrice: {
+    name: 'minPrice',
+    in: 'query',
+    description: `Keep the products priced at this many dollars or more: digits with an optional decimal part (\`12\`, \`9.99\`), at most ${MAX_FILTER_PRICE}. Negative, not a number, empty, above \`maxPrice\` or given twice is a \`400\`. Absent: no lower bound.`,
+    schema: { type: 'number', minimum: 0, maximum: MAX_FILTER_PRICE },
+    example: 10,
+  },
+  MaxPrice: {
+    name: 'maxPrice',
+    in: 'query',
+    description: `Keep the products priced at this many dollars or less, written as \`minPrice\` is; not below \`minPrice\`. Absent: no upper bound.`,
+    schema: { type: 'number', minimum: 0, maximum: MAX_FILTER_PRICE },
+    example: 100,
+  },
+  MinRating: {
+    name: 'minRating',
+    in: 'query',
+    description:
+      'Keep the products rated at least this, a whole number from 1 to 4 (the filter’s “4★ & up”); a product without a rating counts as rated 4, the rate its card shows. Anything else is a `400`. Absent: every rating.',
+    schema: { type: 'integer', enum: [...MIN_RATINGS].reverse() },
+    example: 4,
   },
   CategoryName: {
     name: 'name',

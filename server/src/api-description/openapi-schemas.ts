@@ -2,6 +2,8 @@
 // JSON Schema 2020-12 (OpenAPI 3.1's dialect), with examples in the shapes of the fixture catalogue the tests serve.
 import { MESSAGES } from '@catalogue/shared/messages';
 import { PRODUCTS_PAGE_SIZE, type ProductSearchPage } from '@catalogue/shared/product-paging';
+import { MIN_RATINGS, type ProductFacets } from '@catalogue/shared/product-filters';
+import { type ProductSuggestions, SUGGESTED_PRODUCTS } from '@catalogue/shared/product-suggestions';
 import { apiErrorSchema, categoryNamesSchema, type Product, publicProductSchema, ratingSchema } from '@catalogue/shared/product';
 import type { SchemaObject } from 'openapi3-ts/oas31';
 import { z } from 'zod';
@@ -53,6 +55,31 @@ const documentedProduct = publicProductSchema.meta({ examples: [EXAMPLE_PRODUCT,
 schemaRegistry.add(documentedProduct, { id: 'Product' });
 schemaRegistry.add(ratingSchema, { id: 'Rating' });
 schemaRegistry.add(z.array(documentedProduct), { id: 'Products' });
+/** The counts beside a search's page (shared/src/product-filters.ts), tied to their type. */
+const facetsSchema = z
+  .object({
+    categories: z
+      .array(z.object({ name: z.string(), count: z.int().nonnegative() }))
+      .describe(
+        'Every category, in catalogue order, with how many products the search and the price and rating filters leave in it, whichever category is asked for.',
+      ),
+    ratings: z
+      .array(z.object({ min: z.union(MIN_RATINGS.map((min) => z.literal(min))), count: z.int().nonnegative() }))
+      .describe(
+        'Each least rating from 4 down to 1, with how many products the search, the category and the price range leave rated at least that.',
+      ),
+    price: z
+      .object({ min: z.number(), max: z.number() })
+      .nullable()
+      .describe(
+        'The lowest and highest price among the products the search, the category and the least rating leave; null when they leave none.',
+      ),
+  })
+  .describe(
+    'The counts for the search and filters, each leaving out its own kind of filter; the same for every page and sort.',
+  ) satisfies z.ZodType<ProductFacets>;
+schemaRegistry.add(facetsSchema, { id: 'ProductFacets' });
+
 /** What `/products/search` answers (shared/src/product-paging.ts), tied to its type. */
 const searchPageSchema = z.object({
   items: z.array(documentedProduct).describe(`The products of this page, at most \`pageSize\`, in the order asked for.`),
@@ -60,8 +87,18 @@ const searchPageSchema = z.object({
   page: z.int().min(1).describe('This page, from 1.'),
   pageSize: z.literal(PRODUCTS_PAGE_SIZE).describe('Products per page.'),
   catalogueSize: z.int().nonnegative().describe('How many products the whole catalogue holds.'),
+  facets: facetsSchema,
 }) satisfies z.ZodType<ProductSearchPage>;
 schemaRegistry.add(searchPageSchema, { id: 'ProductSearchPage' });
+/** What `/products/suggestions` answers (shared/src/product-suggestions.ts), tied to its type. */
+const suggestionsSchema = z.object({
+  products: z
+    .array(documentedProduct)
+    .max(SUGGESTED_PRODUCTS)
+    .describe('The first products whose titles contain the text, in catalogue order.'),
+  categories: z.array(z.string()).describe('Every category whose name contains the text, in catalogue order.'),
+}) satisfies z.ZodType<ProductSuggestions>;
+schemaRegistry.add(suggestionsSchema, { id: 'ProductSuggestions' });
 schemaRegistry.add(categoryNamesSchema.meta({ examples: [EXAMPLE_CATEGORIES] }), { id: 'Categories' });
 schemaRegistry.add(apiErrorSchema.meta({ examples: [{ error: MESSAGES.productNotFound }] }), { id: 'Error' });
 schemaRegistry.add(openApiDocumentSchema, { id: 'OpenApiDocument' });

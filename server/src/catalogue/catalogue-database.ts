@@ -1,6 +1,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import type { Product } from '@catalogue/shared/product';
 import { searchableText } from '@catalogue/shared/sort';
+import { shownRate } from '@catalogue/shared/product-filters';
 import { toPublicProduct } from './public-product.js';
 
 /**
@@ -14,7 +15,8 @@ import { toPublicProduct } from './public-product.js';
  * the same collation as `localeCompare`, computed once here, equal for titles that compare equal. `lower_title` is
  * the title in the lower case the search rule compares (shared/src/sort.ts), and `title_trigrams` indexes it by
  * trigrams, exactly as stored (case_sensitive 1), so a needle of three characters or more is looked up through the
- * index (catalogue-queries.ts).
+ * index (catalogue-queries.ts). `rate` is the rate the rating filter reads: the one the list's cards show, the
+ * default for a product the upstream sends without a rating (shared/src/product-filters.ts).
  */
 const SCHEMA = `
   CREATE TABLE products (
@@ -23,7 +25,8 @@ const SCHEMA = `
     price REAL NOT NULL,
     category INTEGER NOT NULL,
     name_rank INTEGER NOT NULL,
-    lower_title TEXT NOT NULL
+    lower_title TEXT NOT NULL,
+    rate REAL NOT NULL
   );
   CREATE TABLE product_json (pos INTEGER PRIMARY KEY, json TEXT NOT NULL, source_image TEXT NOT NULL);
   CREATE TABLE categories (number INTEGER PRIMARY KEY, name TEXT NOT NULL, size INTEGER NOT NULL);
@@ -42,6 +45,8 @@ const INDEXES = `
   CREATE INDEX by_category_price ON products (category, price, pos);
   CREATE INDEX by_category_price_desc ON products (category, price DESC, pos);
   CREATE INDEX by_category_name ON products (category, name_rank, pos);
+  -- The counts' walk over the whole list, grouped by category, reads this narrow index alone.
+  CREATE INDEX by_facets ON products (category, price, rate);
   INSERT INTO title_trigrams (title_trigrams) VALUES ('rebuild');
   PRAGMA analysis_limit = 1000;
   ANALYZE;
@@ -87,7 +92,7 @@ export function catalogueWriter(file: string): CatalogueWriter {
   const categories = new Map<string, { number: number; size: number }>();
   // What the narrow rows need, held until the titles are ranked, so each row is written once, whole: a few
   // megabytes at 200,000 products.
-  const held = { titles: [] as string[], ids: [] as number[], prices: [] as number[], categories: [] as number[] };
+  const held = { titles: [] as string[], ids: [] as number[], prices: [] as number[], categories: [] as number[], rates: [] as number[] };
 
   return {
     add(product) {
@@ -99,6 +104,7 @@ export function catalogueWriter(file: string): CatalogueWriter {
       held.ids.push(product.id);
       held.prices.push(product.price);
       held.categories.push(category.number);
+      held.rates.push(shownRate(product));
       const json = JSON.stringify(toPublicProduct(product));
       insertJson.run(pos, json, product.image);
       return json;
@@ -112,9 +118,19 @@ export function catalogueWriter(file: string): CatalogueWriter {
         const previous = order[index - 1];
         ranks[pos] = previous !== undefined && byName(titles[previous]!, titles[pos]!) === 0 ? ranks[previous]! : index;
       }
-      const insertProduct = db.prepare('INSERT INTO products (pos, id, price, category, name_rank, lower_title) VALUES (?, ?, ?, ?, ?, ?)');
+      const insertProduct = db.prepare(
+        'INSERT INTO products (pos, id, price, category, name_rank, lower_title, rate) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      );
       for (const [pos, title] of titles.entries()) {
-        insertProduct.run(pos, held.ids[pos]!, held.prices[pos]!, held.categories[pos]!, ranks[pos]!, searchableText(title));
+        insertProduct.run(
+          pos,
+          held.ids[pos]!,
+          held.prices[pos]!,
+          held.categories[pos]!,
+          ranks[pos]!,
+          searchableText(title),
+          held.rates[pos]!,
+        );
       }
       const insertCategory = db.prepare('INSERT INTO categories (number, name, size) VALUES (?, ?, ?)');
       for (const [name, { number, size }] of categories) insertCategory.run(number, name, size);

@@ -1,5 +1,6 @@
 import type { Product } from '@catalogue/shared/product';
 import { LOCAL_LIST_MAX_PRODUCTS, PRODUCTS_PAGE_SIZE, type ProductSearchPage, type ProductsQuery } from '@catalogue/shared/product-paging';
+import { categoriesMatching, SUGGESTED_PRODUCTS } from '@catalogue/shared/product-suggestions';
 import { type CompressedBody, type EncodedBody, encodeBody } from '../bodies/encoded-body.js';
 import type { Logger } from '../logger.js';
 import { inSpan } from '../tracing/spans.js';
@@ -36,6 +37,8 @@ export interface CatalogueList extends CatalogueShape {
   readonly validators: UpstreamValidators | undefined;
   /** One page of a search's products, encoded: what `/api/products/search` answers. */
   searchPage(query: ProductsQuery): Promise<CompressedBody>;
+  /** What the bar's search suggests for `search` (shared/src/product-suggestions.ts), encoded. */
+  suggestions(search: string): Promise<CompressedBody>;
   /** The Fake Store list's selection (`?limit&sort`, a category), encoded; the whole list in id order from its files. */
   selection(selection: ListSelection): Promise<EncodedBody>;
   /** What `/` and `/products` render with. */
@@ -118,8 +121,16 @@ export async function openList(
       asked('searchPage', () => {
         const { items, total } = pageOf(query);
         // The keys in ProductSearchPage's order, as JSON.stringify of the object would write them.
-        const tail = `"total":${total},"page":${query.page},"pageSize":${PRODUCTS_PAGE_SIZE},"catalogueSize":${shape.size}}`;
+        const facets = JSON.stringify(queries.facets(query));
+        const tail = `"total":${total},"page":${query.page},"pageSize":${PRODUCTS_PAGE_SIZE},"catalogueSize":${shape.size},"facets":${facets}}`;
         return encodeBody(Buffer.from(`{"items":${arrayOf(items)},${tail}`, 'utf8'));
+      }),
+
+    suggestions: (search) =>
+      asked('suggestions', () => {
+        const categories = categoriesMatching(shape.categories, search);
+        const products = arrayOf(queries.suggested(search, SUGGESTED_PRODUCTS));
+        return encodeBody(Buffer.from(`{"products":${products},"categories":${JSON.stringify(categories)}}`, 'utf8'));
       }),
 
     selection: (selection) =>
@@ -142,6 +153,7 @@ export async function openList(
             page: query.page,
             pageSize: PRODUCTS_PAGE_SIZE,
             catalogueSize: shape.size,
+            facets: queries.facets(query),
           },
           categories: shape.categories,
           holdsCategory: holds(query.category),

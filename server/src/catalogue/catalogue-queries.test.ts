@@ -3,6 +3,8 @@ import { seededRandom } from '@catalogue/testing/seeded-random';
 import { categoriesOf } from '@catalogue/shared/categories';
 import type { Product } from '@catalogue/shared/product';
 import { filterAndSortProducts } from '@catalogue/shared/product-paging';
+import { MIN_RATINGS, productFacets, type ProductsFilters } from '@catalogue/shared/product-filters';
+import { productSuggestions, SUGGESTED_PRODUCTS } from '@catalogue/shared/product-suggestions';
 import { SORT_OPTIONS } from '@catalogue/shared/sort';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -69,8 +71,23 @@ function messyCatalogue(count: number, seed: number): Product[] {
     title: Array.from({ length: 1 + Math.floor(random() * 4) }, () => pick(WORDS)).join(random() < 0.2 ? '' : ' '),
     price: pick([0.5, 1, 9.99, 9.99, 22.3, 100, 1e6]),
     category: pick(categories),
+    // Rates on the thresholds, between them, and missing (the card's default, 4, is then read).
+    ...(random() < 0.15 ? { rating: undefined } : { rating: { rate: pick([0, 0.9, 1, 1.5, 2, 2.9, 3, 3.9, 4, 4.5, 5]), count: 1 } }),
   }));
 }
+
+/** Price ranges and least ratings: on the catalogue's prices, between them, open at either end, empty. */
+const FILTERS: ProductsFilters[] = [
+  {},
+  { minPrice: 9.99 },
+  { maxPrice: 9.99 },
+  { minPrice: 1, maxPrice: 22.3 },
+  { minPrice: 2, maxPrice: 3 },
+  { minPrice: 0, maxPrice: 1e6 },
+  ...MIN_RATINGS.map((minRating) => ({ minRating })),
+  { minRating: 4, maxPrice: 100 },
+  { minRating: 3, minPrice: 9.99, maxPrice: 9.99 },
+];
 
 /**
  * Needles of every length, from the titles themselves and from outside them; cut at characters, not UTF-16 units:
@@ -170,6 +187,42 @@ describe('the catalogue in SQLite answers exactly what filterAndSortProducts doe
       }),
       { numRuns: 1_000 },
     );
+  });
+
+  for (const seed of [4, 5]) {
+    it(`over a messy catalogue (seed ${seed}): price and rating filters with every category and needle, and the counts`, () => {
+      const products = messyCatalogue(300, seed);
+      const queries = filled(products, `filtered-${seed}`);
+      const catalogueCategories = categoriesOf(products);
+      const needles = needlesOf(products, seed).filter((_, index) => index % 3 === 0);
+      for (const category of ['', ...catalogueCategories, 'no such category']) {
+        for (const filters of FILTERS) {
+          for (const search of needles) {
+            const sort = SORT_OPTIONS[(search.length + category.length) % SORT_OPTIONS.length]!.value;
+            const query = { search, category, sort, ...filters };
+            const context = JSON.stringify(query);
+            const expected = filterAndSortProducts(products, query).map(({ id }) => id);
+            const whole = queries.page(query, 0, products.length);
+            expect(
+              whole.items.map((json) => (JSON.parse(json) as Product).id),
+              context,
+            ).toEqual(expected);
+            expect(whole.total, context).toBe(expected.length);
+            expect(queries.facets(query), context).toEqual(productFacets(products, query, catalogueCategories));
+          }
+        }
+      }
+    });
+  }
+
+  it('suggests what productSuggestions does, for every needle', () => {
+    const products = messyCatalogue(300, 6);
+    const queries = filled(products, 'suggested');
+    for (const search of needlesOf(products, 6)) {
+      const expected = productSuggestions(products, categoriesOf(products), search).products.map(({ id }) => id);
+      const suggested = queries.suggested(search, SUGGESTED_PRODUCTS).map((json) => (JSON.parse(json) as Product).id);
+      expect(suggested, JSON.stringify(search)).toEqual(expected);
+    }
   });
 
   it('lists the Fake Store selections by id, ties in catalogue order, and keeps the source image for the shared copy', () => {

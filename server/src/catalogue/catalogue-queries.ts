@@ -1,4 +1,5 @@
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { type FacetsQuery, hasFilters, MIN_RATINGS, type ProductFacets, type ProductsFilters } from '@catalogue/shared/product-filters';
 import type { ProductsQuery } from '@catalogue/shared/product-paging';
 import { searchNeedle } from '@catalogue/shared/sort';
 import type { CatalogueShape } from './catalogue-database.js';
@@ -22,6 +23,10 @@ export interface ListSelection {
 export interface CatalogueQueries {
   /** The public JSON of the products `query` shows, `offset` and `limit` of them, in its order; and how many it shows. */
   page(query: Omit<ProductsQuery, 'page'>, offset: number, limit: number): { items: string[]; total: number };
+  /** The public JSON of the first `limit` products whose titles hold `search`, in the catalogue's order: the bar's suggestions. */
+  suggested(search: string, limit: number): string[];
+  /** The counts beside a search's page (shared/src/product-filters.ts, productFacets), from one query, kept per search and filters. */
+  facets(query: FacetsQuery): ProductFacets;
   /** The public JSON of the products a Fake Store selection selects, in its order. */
   listed(selection: ListSelection): string[];
   /** The ids of `limit` products from the `offset`th, in catalogue order (a sitemap file's). */
@@ -54,8 +59,44 @@ const WALK_MAX_ROWS = 2_000;
 
 const ID_ORDER_BY = { asc: 'id, pos', desc: 'id DESC, pos' } as const;
 
-/** Totals kept per search and category: the count is the one part of a search page that reads every match. */
-const TOTALS_KEPT = 512;
+/**
+ * The counts kept per search and filters: they change with neither the page nor the sort, and they are the one part
+ * of a search's answer that reads every match (the page's total is summed from them).
+ */
+const FACETS_KEPT = 512;
+
+/** What the counts' query answers for one category: its own count, each least rating's, its price range. */
+interface CategoryFacets {
+  category: number;
+  /** Under the price and the rating filters: the category's count. */
+  count: number;
+  /** Under the price filter, at each of MIN_RATINGS: the ratings' counts. */
+  ratings: number[];
+  /** Under the rating filter: the price range; null when none is left. */
+  low: number | null;
+  high: number | null;
+}
+
+/** The price and rating filters as SQL conditions ('1' when not set), with their parameters. */
+function filterConditions({ minPrice, maxPrice, minRating }: ProductsFilters): {
+  price: { sql: string; params: SQLInputValue[] };
+  rating: { sql: string; params: SQLInputValue[] };
+} {
+  const priceClauses: string[] = [];
+  const priceParams: SQLInputValue[] = [];
+  if (minPrice !== undefined) {
+    priceClauses.push('price >= ?');
+    priceParams.push(minPrice);
+  }
+  if (maxPrice !== undefined) {
+    priceClauses.push('price <= ?');
+    priceParams.push(maxPrice);
+  }
+  return {
+    price: { sql: priceClauses.length === 0 ? '1' : `(${priceClauses.join(' AND ')})`, params: priceParams },
+    rating: minRating === undefined ? { sql: '1', params: [] } : { sql: 'rate >= ?', params: [minRating] },
+  };
+}
 
 /** A needle this long or longer is looked up in the trigram index; a shorter one has no trigram, and is scanned for. */
 const TRIGRAM = 3;
@@ -95,17 +136,23 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
     if (prepared === undefined) statements.set(sql, (prepared = db.prepare(sql)));
     return prepared;
   };
-  const totals = new Map<string, number>();
   /** Whether the trigram index alone decides a needle: one trigram, in titles it indexed as they are (no NUL). */
   const indexDecides = (characters: readonly string[]): boolean => !shape.titlesHoldNul && isOneTrigram(characters);
+  const facetRows = new Map<string, CategoryFacets[]>();
 
   /**
    * `trigrams`: whether the needle is looked up in the trigram index (to gather few matches, or count them) or only
    * checked on each row read (a walk, which reads few rows when matches are dense).
    */
-  function filterOf(category: string, needle: string, trigrams = true): Filter {
+  function filterOf(category: string, needle: string, trigrams = true, filters: ProductsFilters = {}): Filter {
     const clauses: string[] = [];
     const params: SQLInputValue[] = [];
+    const { price, rating } = filterConditions(filters);
+    for (const condition of [price, rating]) {
+      if (condition.sql === '1') continue;
+      clauses.push(condition.sql);
+      params.push(...condition.params);
+    }
     if (category !== '') {
       const number = shape.categories.indexOf(category);
       if (number === -1) return 'none';
@@ -135,32 +182,93 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
       .map((row) => (row as { json: string }).json);
   }
 
-  function totalOf(filter: Exclude<Filter, 'none'>, category: string, needle: string): number {
-    if (needle === '') return category === '' ? shape.size : shape.categorySizes[shape.categories.indexOf(category)]!;
-    const key = JSON.stringify([category, needle]);
-    let total = totals.get(key);
-    if (total === undefined) {
-      // A needle of one trigram over every category is counted in the trigram index alone, without reading a row.
-      const sql =
-        category === '' && indexDecides([...needle])
-          ? 'SELECT count(*) AS total FROM title_trigrams WHERE title_trigrams MATCH ?'
-          : `SELECT count(*) AS total FROM products ${filter.where}`;
-      total = (statement(sql).get(...filter.params) as { total: number }).total;
-      if (totals.size >= TOTALS_KEPT) totals.delete(totals.keys().next().value!);
-      totals.set(key, total);
+  /**
+   * The counts' one query: the products the search finds, grouped by category, each group counted under the
+   * filters, under the price filter at each least rating, and its price range under the rating filter. Which
+   * category is chosen only picks groups, so the rows are kept per search and filters, for every category.
+   */
+  function facetRowsOf(needle: string, filters: ProductsFilters): CategoryFacets[] {
+    const key = JSON.stringify([needle, filters.minPrice, filters.maxPrice, filters.minRating]);
+    let rows = facetRows.get(key);
+    if (rows === undefined) {
+      // Every category's: never 'none'.
+      const search = filterOf('', needle);
+      if (search === 'none') return [];
+      const { price, rating } = filterConditions(filters);
+      const sql = `SELECT category,
+          sum(${price.sql} AND ${rating.sql}) AS count,
+          ${MIN_RATINGS.map((min) => `sum(${price.sql} AND rate >= ${min}) AS rated_${min}`).join(', ')},
+          min(CASE WHEN ${rating.sql} THEN price END) AS low,
+          max(CASE WHEN ${rating.sql} THEN price END) AS high
+        FROM products ${search.where} GROUP BY category`;
+      const params = [
+        ...price.params,
+        ...rating.params,
+        ...MIN_RATINGS.flatMap(() => price.params),
+        ...rating.params,
+        ...rating.params,
+        ...search.params,
+      ];
+      rows = statement(sql)
+        .all(...params)
+        .map((row) => {
+          const found = row as Record<string, number | null>;
+          return {
+            category: found.category!,
+            count: found.count!,
+            ratings: MIN_RATINGS.map((min) => found[`rated_${min}`]!),
+            low: found.low ?? null,
+            high: found.high ?? null,
+          };
+        });
+      if (facetRows.size >= FACETS_KEPT) facetRows.delete(facetRows.keys().next().value!);
+      facetRows.set(key, rows);
     }
-    return total;
+    return rows;
+  }
+
+  /**
+   * How many products a search, a category and the filters select: the whole list's or a category's size without a
+   * search or filter, else the sum of the counts' rows for the category, so a search's answer reads its matches once.
+   */
+  function totalOf(needle: string, category: string, filters: ProductsFilters): number {
+    const number = category === '' ? -1 : shape.categories.indexOf(category);
+    if (needle === '' && !hasFilters(filters)) return number === -1 ? shape.size : shape.categorySizes[number]!;
+    return facetRowsOf(needle, filters).reduce((sum, row) => (number === -1 || row.category === number ? sum + row.count : sum), 0);
   }
 
   return {
-    page({ search, category, sort }, offset, limit) {
+    facets({ search, category, ...filters }) {
+      const rows = facetRowsOf(searchNeedle(search), filters);
+      const counts = new Array<number>(shape.categories.length).fill(0);
+      for (const row of rows) counts[row.category] = row.count;
+      const chosen = category === '' ? rows : rows.filter((row) => shape.categories[row.category] === category);
+      const lows = chosen.flatMap(({ low }) => (low === null ? [] : [low]));
+      const highs = chosen.flatMap(({ high }) => (high === null ? [] : [high]));
+      return {
+        categories: shape.categories.map((name, number) => ({ name, count: counts[number]! })),
+        ratings: MIN_RATINGS.map((min, index) => ({ min, count: chosen.reduce((sum, row) => sum + row.ratings[index]!, 0) })),
+        price: lows.length === 0 ? null : { min: Math.min(...lows), max: Math.max(...highs) },
+      };
+    },
+
+    suggested(search, limit) {
       const needle = searchNeedle(search);
-      const filter = filterOf(category, needle);
+      if (needle === '') return [];
+      // No count: the catalogue's order is walked until `limit` titles match (or, for a needle of three characters
+      // or more, the trigram index's matches are taken in that order).
+      const filter = filterOf('', needle);
+      return filter === 'none' ? [] : jsonOf(filter, 'pos', limit);
+    },
+
+    page({ search, category, sort, ...filters }, offset, limit) {
+      const needle = searchNeedle(search);
+      const filter = filterOf(category, needle, true, filters);
       if (filter === 'none') return { items: [], total: 0 };
-      const total = totalOf(filter, category, needle);
+      const total = totalOf(needle, category, filters);
       if (offset >= total) return { items: [], total };
       const walk = ((offset + limit) * shape.size) / total <= WALK_MAX_ROWS;
-      const pageFilter = walk ? filterOf(category, needle, false) : filter;
+      const pageFilter = walk ? filterOf(category, needle, false, filters) : filter;
       if (pageFilter === 'none') return { items: [], total };
       return { items: jsonOf(pageFilter, ORDER_BY[sort][walk ? 'walk' : 'sort'], limit, offset), total };
     },

@@ -100,6 +100,10 @@ describe('with the upstream double up', () => {
     ['/products/search', '/api/products/search?q=%20WOMEN&sort=priceHighLow&page=1'],
     ['/products/search', `/api/products/search?category=${encodeURIComponent(FIXTURE_PRODUCTS[18]!.category)}&sort=nameAZ`],
     ['/products/search', '/api/products/search?page=99'],
+    ['/products/search', '/api/products/search?q=a&minPrice=10&maxPrice=200&minRating=3'],
+    ['/products/search', '/api/products/search?minPrice=5000'],
+    ['/products/suggestions', '/api/products/suggestions?q=mens'],
+    ['/products/suggestions', '/api/products/suggestions'],
     ['/products/categories', '/api/products/categories'],
     ['/products/category/{name}', '/api/products/category/jewelery'],
     ['/products/category/{name}', `/api/products/category/${encodeURIComponent(FIXTURE_PRODUCTS[18]!.category)}`],
@@ -178,6 +182,10 @@ describe('with the upstream double up', () => {
     ['/products/search', '/api/products/search?sort=asc', /sort must be/],
     ['/products/search', '/api/products/search?page=0', /page must be/],
     ['/products/search', '/api/products/search?q=a&q=b', /q must be given at most once/],
+    ['/products/search', '/api/products/search?minPrice=-1', /minPrice must be/],
+    ['/products/search', '/api/products/search?minPrice=9&maxPrice=1', /minPrice must not be more/],
+    ['/products/search', '/api/products/search?minRating=5', /minRating must be/],
+    ['/products/suggestions', '/api/products/suggestions?q=a&q=b', /q must be given at most once/],
   ];
 
   it.each(BAD)('GET %s: %s → 400', async (path, target, message) => {
@@ -266,6 +274,7 @@ describe('with copies past their freshness', () => {
     ['/products', '/api/products'],
     ['/products/{id}', '/api/products/1'],
     ['/products/search', '/api/products/search?q=bag'],
+    ['/products/suggestions', '/api/products/suggestions?q=bag'],
     ['/products/categories', '/api/products/categories'],
     ['/products/category/{name}', '/api/products/category/jewelery?sort=desc'],
   ])('GET %s: %s → 200 STALE, with the headers the document lists', async (path, target) => {
@@ -340,6 +349,7 @@ describe.each([
   const CATALOGUE_PATHS = [
     '/products',
     '/products/search',
+    '/products/suggestions',
     '/products/{id}',
     '/products/{id}/image',
     '/products/categories',

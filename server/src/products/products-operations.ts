@@ -2,6 +2,7 @@
 // Fake Store list's own parameters, `limit` and `sort`.
 import { MESSAGES } from '@catalogue/shared/messages';
 import { PRODUCTS_PAGE_SIZE } from '@catalogue/shared/product-paging';
+import { SUGGESTED_PRODUCTS } from '@catalogue/shared/product-suggestions';
 import type { OperationObject, ParameterObject } from 'openapi3-ts/oas31';
 import { MALFORMED_ESCAPE } from '../http/errors.js';
 import { PRODUCTS_QUERY_ERRORS } from '@catalogue/shared/product-paging';
@@ -95,12 +96,15 @@ export const getProduct: OperationObject = {
 export const searchProducts: OperationObject = {
   operationId: 'searchProducts',
   summary: 'One page of a search over the whole catalogue',
-  description: `The products page's own rule over the cached list: the exact \`category\`, then the titles containing \`q\`, then \`sort\`; then page \`page\` of ${PRODUCTS_PAGE_SIZE}. Each page's body is prepared once per fill of the list and then only picked: no upstream call of its own. This is how the site searches a catalogue too large to send to the browser.`,
+  description: `The products page's own rule over the cached list: the exact \`category\`, then the titles containing \`q\`, then the price range (\`minPrice\`, \`maxPrice\`) and the least rating (\`minRating\`), then \`sort\`; then page \`page\` of ${PRODUCTS_PAGE_SIZE}. Beside the page, \`facets\`: each category's count, each least rating's count and the price range left, each taken without its own kind of filter, as a shop's filter counts are. Each page's body is prepared once per fill of the list and then only picked: no upstream call of its own. This is how the site searches a catalogue too large to send to the browser.`,
   tags: [PRODUCT_TAG],
   parameters: [
     ref('parameters', 'SearchText'),
     ref('parameters', 'SearchCategory'),
     ref('parameters', 'SearchSort'),
+    ref('parameters', 'MinPrice'),
+    ref('parameters', 'MaxPrice'),
+    ref('parameters', 'MinRating'),
     ref('parameters', 'Page'),
   ],
   responses: {
@@ -110,17 +114,66 @@ export const searchProducts: OperationObject = {
       content: {
         [JSON_TYPE]: {
           schema: ref('schemas', 'ProductSearchPage'),
-          example: { items: [EXAMPLE_PRODUCT], total: 1, page: 1, pageSize: PRODUCTS_PAGE_SIZE, catalogueSize: 20 },
+          example: {
+            items: [EXAMPLE_PRODUCT],
+            total: 1,
+            page: 1,
+            pageSize: PRODUCTS_PAGE_SIZE,
+            catalogueSize: 20,
+            facets: {
+              categories: [
+                { name: "men's clothing", count: 1 },
+                { name: 'jewelery', count: 0 },
+              ],
+              ratings: [
+                { min: 4, count: 0 },
+                { min: 3, count: 1 },
+                { min: 2, count: 1 },
+                { min: 1, count: 1 },
+              ],
+              price: { min: 109.95, max: 109.95 },
+            },
+          },
         },
       },
     },
     '304': ref('responses', 'NotModified'),
-    '400': errorResponse('A `q` too long, an unknown `sort`, a `page` that is not a page number, or a parameter given twice.', [
-      PRODUCTS_QUERY_ERRORS.search,
-      PRODUCTS_QUERY_ERRORS.sort,
-      PRODUCTS_QUERY_ERRORS.page,
-      PRODUCTS_QUERY_ERRORS.repeated('q'),
-    ]),
+    '400': errorResponse(
+      'A `q` too long, an unknown `sort`, a `page` that is not a page number, a price that is not a number of dollars or a range given backwards, a `minRating` outside 1–4, or a parameter given twice.',
+      [
+        PRODUCTS_QUERY_ERRORS.search,
+        PRODUCTS_QUERY_ERRORS.sort,
+        PRODUCTS_QUERY_ERRORS.page,
+        PRODUCTS_QUERY_ERRORS.price('minPrice'),
+        PRODUCTS_QUERY_ERRORS.priceRange,
+        PRODUCTS_QUERY_ERRORS.minRating,
+        PRODUCTS_QUERY_ERRORS.repeated('q'),
+      ],
+    ),
+    ...ANY_REQUEST_RESPONSES,
+    ...LIST_FAILURE_RESPONSES,
+  },
+};
+
+export const suggestProducts: OperationObject = {
+  operationId: 'suggestProducts',
+  summary: 'What the search in the bar suggests',
+  description: `The first ${SUGGESTED_PRODUCTS} products, in the catalogue's order, whose titles contain \`q\` (the products page's search rule), and every category whose name contains it. A blank or absent \`q\` suggests nothing. Each text's body is prepared once per fill of the list: no upstream call of its own.`,
+  tags: [PRODUCT_TAG],
+  parameters: [ref('parameters', 'SearchText')],
+  responses: {
+    '200': {
+      description: 'The suggestions.',
+      headers: CATALOGUE_HEADERS,
+      content: {
+        [JSON_TYPE]: {
+          schema: ref('schemas', 'ProductSuggestions'),
+          example: { products: [EXAMPLE_PRODUCT], categories: ["men's clothing"] },
+        },
+      },
+    },
+    '304': ref('responses', 'NotModified'),
+    '400': errorResponse('A `q` too long, or given twice.', [PRODUCTS_QUERY_ERRORS.search, PRODUCTS_QUERY_ERRORS.repeated('q')]),
     ...ANY_REQUEST_RESPONSES,
     ...LIST_FAILURE_RESPONSES,
   },

@@ -1,5 +1,15 @@
 import { MESSAGES } from '@catalogue/shared/messages';
 import type { Product } from '@catalogue/shared/product';
+import { categoriesOf } from '@catalogue/shared/categories';
+import { productFacets } from '@catalogue/shared/product-filters';
+import { productSuggestions, type ProductSuggestions, SUGGESTED_PRODUCTS } from '@catalogue/shared/product-suggestions';
+import {
+  filterAndSortProducts,
+  parseProductsQuery,
+  PRODUCTS_PAGE_SIZE,
+  PRODUCTS_QUERY_ERRORS,
+  type ProductSearchPage,
+} from '@catalogue/shared/product-paging';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
@@ -334,5 +344,97 @@ describe('search text the document accepts, however odd', () => {
     // The trigram index reads past a NUL ("zipzap"): what it finds across one is checked, never taken as found.
     expect(await found('pza')).toEqual([]);
     expect(await found('\0'.repeat(200))).toEqual([]);
+  });
+});
+
+describe('GET /api/products/search with price and rating filters', () => {
+  const fixtureCategories = categoriesOf(FIXTURE_PRODUCTS);
+
+  it.each([
+    'minPrice=10&maxPrice=60',
+    'minRating=4',
+    'q=s&category=jewelery&minPrice=9.99&maxPrice=700&minRating=2&sort=priceHighLow',
+    'category=electronics&minRating=3',
+    'minPrice=1000',
+  ])('answers ?%s with the page the shared rule selects and the counts it takes', async (raw) => {
+    const { server } = await start();
+    const query = parseProductsQuery(new URLSearchParams(raw), 'strict');
+    if ('error' in query) throw new Error(query.error);
+    const response = await request(server).get(`/api/products/search?${raw}`).expect(200);
+    const page = response.body as ProductSearchPage;
+    const expected = filterAndSortProducts(FIXTURE_PRODUCTS, query);
+    expect(page.items.map(({ id }) => id)).toEqual(expected.slice(0, PRODUCTS_PAGE_SIZE).map(({ id }) => id));
+    expect(page.total).toBe(expected.length);
+    expect(page.facets).toEqual(productFacets(FIXTURE_PRODUCTS, query, fixtureCategories));
+  });
+
+  it('takes each count without its own kind of filter: a category’s whichever category is chosen', async () => {
+    const { server } = await start();
+    const chosen = await request(server).get('/api/products/search?category=jewelery&minRating=3').expect(200);
+    const other = await request(server).get('/api/products/search?category=electronics&minRating=3').expect(200);
+    const { facets } = chosen.body as ProductSearchPage;
+    expect(facets.categories).toEqual((other.body as ProductSearchPage).facets.categories);
+    expect(facets.categories.map(({ name }) => name)).toEqual(fixtureCategories);
+    expect(facets.categories.find(({ name }) => name === 'jewelery')!.count).toBe((chosen.body as ProductSearchPage).total);
+  });
+
+  it('answers the counts without filters too, and the same counts for every page and sort', async () => {
+    const { server } = await start();
+    const first = (await request(server).get('/api/products/search?q=a').expect(200)).body as ProductSearchPage;
+    const later = (await request(server).get('/api/products/search?q=a&page=2&sort=nameAZ').expect(200)).body as ProductSearchPage;
+    expect(later.facets).toEqual(first.facets);
+    expect(first.facets.categories.reduce((sum, { count }) => sum + count, 0)).toBe(first.total);
+    expect(first.facets.ratings.find(({ min }) => min === 1)!.count).toBe(first.total);
+  });
+
+  it.each([
+    ['minPrice=-1', PRODUCTS_QUERY_ERRORS.price('minPrice')],
+    ['maxPrice=abc', PRODUCTS_QUERY_ERRORS.price('maxPrice')],
+    ['minPrice=', PRODUCTS_QUERY_ERRORS.price('minPrice')],
+    ['minPrice=50&maxPrice=10', PRODUCTS_QUERY_ERRORS.priceRange],
+    ['minRating=0', PRODUCTS_QUERY_ERRORS.minRating],
+    ['minRating=5', PRODUCTS_QUERY_ERRORS.minRating],
+    ['minRating=two', PRODUCTS_QUERY_ERRORS.minRating],
+    ['minRating=1&minRating=2', PRODUCTS_QUERY_ERRORS.repeated('minRating')],
+  ])('answers ?%s with a 400 naming the parameter, before asking the upstream', async (raw, error) => {
+    const { server, upstream } = await start();
+    const response = await request(server).get(`/api/products/search?${raw}`).expect(400, { error });
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(upstream.requestCount()).toBe(0);
+  });
+});
+
+describe('GET /api/products/suggestions', () => {
+  it.each(['mens', 'JACKET', ' gold ', 'e', 'clothing', 'zzz-none', ''])(
+    'suggests for %j what the shared rule does: the first products and the matching categories',
+    async (search) => {
+      const { server } = await start();
+      const response = await request(server)
+        .get(`/api/products/suggestions?${new URLSearchParams({ q: search }).toString()}`)
+        .expect(200);
+      const suggestions = response.body as ProductSuggestions;
+      const expected = productSuggestions(FIXTURE_PRODUCTS, categoriesOf(FIXTURE_PRODUCTS), search);
+      expect(suggestions.products.map(({ id }) => id)).toEqual(expected.products.map(({ id }) => id));
+      expect(suggestions.products.every(({ image }) => /^\/api\/products\/[0-9]+\/image$/.test(image))).toBe(true);
+      expect(suggestions.categories).toEqual(expected.categories);
+      expect(suggestions.products.length).toBeLessThanOrEqual(SUGGESTED_PRODUCTS);
+    },
+  );
+
+  it('suggests nothing without a text, and answers from the cached list like the other views', async () => {
+    const { server, upstream } = await start();
+    await request(server).get('/api/products/suggestions').expect(200, { products: [], categories: [] });
+    const first = await request(server).get('/api/products/suggestions?q=a').expect(200);
+    expect(first.headers['cache-control']).toMatch(/^public, max-age=/);
+    expect(upstream.requestedPaths()).toEqual(['/products']);
+  });
+
+  it.each([
+    ['q=a&q=b', PRODUCTS_QUERY_ERRORS.repeated('q')],
+    [`q=${'a'.repeat(201)}`, PRODUCTS_QUERY_ERRORS.search],
+  ])('answers ?%s with a 400 naming the parameter, before asking the upstream', async (raw, error) => {
+    const { server, upstream } = await start();
+    await request(server).get(`/api/products/suggestions?${raw}`).expect(400, { error });
+    expect(upstream.requestCount()).toBe(0);
   });
 });

@@ -1,6 +1,6 @@
 import { MESSAGES } from '@catalogue/shared/messages';
 import { parseProductId } from '@catalogue/shared/product-id';
-import { parseProductsQuery, type ProductsQuery } from '@catalogue/shared/product-paging';
+import { parseProductsQuery, parseSuggestionsQuery, type ProductsQuery } from '@catalogue/shared/product-paging';
 import { searchNeedle } from '@catalogue/shared/sort';
 import type { CacheEntry, CachedCatalogue, CatalogueList, ListSelection } from '../catalogue/cached-catalogue.js';
 import type { DerivedBodyCache } from '../catalogue/derived-body-cache.js';
@@ -17,6 +17,7 @@ import {
   listProductsInCategory,
   MISSING_CATEGORY_NAME,
   searchProducts,
+  suggestProducts,
 } from './products-operations.js';
 
 /** What the products' routes answer from: the cached catalogue, and the bodies cut from its list. */
@@ -102,7 +103,7 @@ const selectionBody = (selection: ListSelection, list: CatalogueList) => list.se
 /**
  * The products slice's `/api` routes, each one object (http/cached-route.ts) with its OpenAPI operation
  * (products-operations.ts). Listed in the order Express mounts
- * them: `search`, `categories` and `category` before `:id`, so that none is read as an id and a category named
+ * them: `search`, `suggestions`, `categories` and `category` before `:id`, so that none is read as an id and a category named
  * `image` is a category (the images slice's `/products/:id/image` comes after).
  */
 export const PRODUCTS_ROUTES = {
@@ -117,9 +118,18 @@ export const PRODUCTS_ROUTES = {
     path: '/products/search',
     operation: searchProducts,
     read: ({ query }) => parseProductsQuery(new URLSearchParams(query), 'strict'),
-    // The needle as the search compares it: spellings the search reads alike share one body.
-    bodyKey: ({ search, category, sort, page }) => `search|${JSON.stringify([searchNeedle(search), sort, page, category])}`,
+    // The needle as the search compares it, and the filters as numbers: spellings the search reads alike share one body.
+    bodyKey: ({ search, category, sort, page, minPrice, maxPrice, minRating }) =>
+      `search|${JSON.stringify([searchNeedle(search), sort, page, category, minPrice ?? null, maxPrice ?? null, minRating ?? null])}`,
     body: (query, list) => list.searchPage(query),
+  }),
+  suggestions: fromTheList<string>({
+    path: '/products/suggestions',
+    operation: suggestProducts,
+    read: ({ query }) => parseSuggestionsQuery(new URLSearchParams(query)),
+    // Texts the search reads alike share one body.
+    bodyKey: (search) => `suggestions|${JSON.stringify(searchNeedle(search))}`,
+    body: (search, list) => list.suggestions(search),
   }),
   categories: fromTheList<null>({
     path: '/products/categories',

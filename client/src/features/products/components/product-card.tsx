@@ -4,13 +4,11 @@ import type { Product } from '@catalogue/shared/product';
 import { productsInCategoryPath } from '@catalogue/shared/routes';
 import { BadgeLink } from '../../../components/badge';
 import { StarRating } from '../../../components/star-rating';
+import { shownRate } from '@catalogue/shared/product-filters';
 import { formatPrice } from '../../../lib/format-price';
 import { cardSurface } from './card-surface';
 import { ProductImage } from './product-image';
 import { ProductLink } from './product-link';
-
-/** docs/product.md, "Products": a card shows 4 stars when the product has no rating. */
-const CARD_DEFAULT_RATE = 4;
 
 /**
  * The card holds two links, the product and its category; links cannot nest, so the product's link is the title,
@@ -123,7 +121,7 @@ export const ProductCard = memo(function ProductCard({ product, priority = false
           <StyledProductLink product={product}>{product.title}</StyledProductLink>
         </StyledTitle>
         <StyledFooter>
-          <StarRating rate={product.rating?.rate ?? CARD_DEFAULT_RATE} size={16} />
+          <StarRating rate={shownRate(product)} size={16} />
           <StyledPrice>{formatPrice(product.price)}</StyledPrice>
         </StyledFooter>
       </StyledBody>

@@ -1,4 +1,4 @@
-import { useId, type RefObject } from 'react';
+import { type ReactNode, useId, type RefObject } from 'react';
 import styled, { css } from 'styled-components';
 import type { ProductsQuery } from '@catalogue/shared/product-paging';
 import { PAGE_PATHS, PRODUCTS_PARAMS } from '@catalogue/shared/routes';
@@ -6,6 +6,7 @@ import { isSortOption, SORT_OPTIONS, type SortOption } from '@catalogue/shared/s
 import { StyledButton } from '../../../components/button';
 import { visuallyHidden } from '../../../styles/global-style';
 import { media } from '../../../styles/theme';
+import { SearchIcon } from './search-icon';
 
 const StyledToolbar = styled.form`
   display: grid;
@@ -14,6 +15,11 @@ const StyledToolbar = styled.form`
 
   ${media.lg} {
     grid-template-columns: minmax(0, 1fr) auto;
+  }
+
+  /* The filters, under the search and the menus, across the toolbar. */
+  > details {
+    grid-column: 1 / -1;
   }
 `;
 
@@ -83,15 +89,6 @@ const StyledSelect = styled.select`
   }
 `;
 
-function SearchIcon() {
-  return (
-    <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
-      <circle cx="11" cy="11" r="7" />
-      <path d="M20 20l-3.5-3.5" />
-    </svg>
-  );
-}
-
 /** The toolbar shows and sets what the list shows but its page (ProductsQuery: `''` is every category). */
 interface ProductsToolbarProps extends Omit<ProductsQuery, 'page'> {
   onSearchChange: (search: string) => void;
@@ -101,16 +98,34 @@ interface ProductsToolbarProps extends Omit<ProductsQuery, 'page'> {
   onSortChange: (sort: SortOption) => void;
   /** The form, for `typedValues`. */
   formRef?: RefObject<HTMLFormElement | null>;
+  /** More of the form's controls (the filters), sent with it. */
+  children?: ReactNode;
+}
+
+/** What the toolbar's controls hold: the text of each parameter, as typed or chosen ('' for none). */
+export interface TypedValues extends Omit<ProductsQuery, 'page' | 'minPrice' | 'maxPrice' | 'minRating'> {
+  minPrice: string;
+  maxPrice: string;
+  minRating: string;
 }
 
 /**
  * What the toolbar's controls hold now: what the list shows, or what the visitor typed and chose in the server's page
  * before the app took it over (React keeps the values the controls hold when it hydrates them).
  */
-export function typedValues(form: HTMLFormElement): Omit<ProductsQuery, 'page'> {
-  const value = (name: string) => (form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement | null)?.value ?? '';
+export function typedValues(form: HTMLFormElement): TypedValues {
+  // A radio group is a RadioNodeList, whose value is the checked radio's.
+  const value = (name: string) =>
+    (form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement | RadioNodeList | null)?.value ?? '';
   const sort = value(PRODUCTS_PARAMS.sort);
-  return { search: value(PRODUCTS_PARAMS.search), category: value(PRODUCTS_PARAMS.category), sort: isSortOption(sort) ? sort : 'none' };
+  return {
+    search: value(PRODUCTS_PARAMS.search),
+    category: value(PRODUCTS_PARAMS.category),
+    sort: isSortOption(sort) ? sort : 'none',
+    minPrice: value(PRODUCTS_PARAMS.minPrice),
+    maxPrice: value(PRODUCTS_PARAMS.maxPrice),
+    minRating: value(PRODUCTS_PARAMS.minRating),
+  };
 }
 
 /**
@@ -127,6 +142,7 @@ export function ProductsToolbar({
   sort,
   onSortChange,
   formRef,
+  children,
 }: ProductsToolbarProps) {
   const searchId = useId();
   const categoryId = useId();
@@ -183,6 +199,7 @@ export function ProductsToolbar({
           <StyledButton type="submit">Apply</StyledButton>
         </noscript>
       </StyledMenus>
+      {children}
     </StyledToolbar>
   );
 }

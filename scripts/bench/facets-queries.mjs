@@ -1,0 +1,108 @@
+// The filters' and suggestions' SQL at 200,000 products (docs/performance.md, "Filters and the search in the bar"):
+// a catalogue generated and written as a fill writes it, then opened as the server opens a list, and each question
+// asked as a request that misses every cache would ask it: a search page with its counts (`page` then `facets`, each
+// with a search and filters it has not seen), and the bar's suggestions. Times are the main thread's, per question,
+// in this process (no HTTP): what a first ask adds to an answer. `node scripts/bench/facets-queries.mjs` on the last
+// build; FACETS_BENCH_SIZE chooses the size.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { catalogueWriter } from '../../server/dist/catalogue/catalogue-database.js';
+import { catalogueQueries } from '../../server/dist/catalogue/catalogue-queries.js';
+import { generateCatalogue } from '../../testing/dist/generated-catalogue.js';
+import { seededRandom } from '../../testing/dist/seeded-random.js';
+
+const SIZE = Number(process.env.FACETS_BENCH_SIZE ?? 200_000);
+const ROUNDS = 300;
+
+const percentile = (times, p) => [...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.floor((p / 100) * times.length))];
+const ms = (value) => `${value.toFixed(2)} ms`;
+
+const folder = mkdtempSync(join(tmpdir(), 'facets-bench-'));
+try {
+  const products = generateCatalogue(SIZE);
+  const writer = catalogueWriter(join(folder, 'list.sqlite'));
+  for (const product of products) writer.add(product);
+  const shape = writer.finish();
+  const queries = catalogueQueries(join(folder, 'list.sqlite'), shape);
+  const random = seededRandom(7);
+  const pick = (items) => items[Math.floor(random() * items.length)];
+
+  /** A needle of `length` characters cut from a random title, so every one finds something. */
+  const needle = (length) => {
+    const title = pick(products).title.toLowerCase();
+    const at = Math.floor(random() * Math.max(1, title.length - length));
+    return title.slice(at, at + length);
+  };
+  /** A random mix of filters, each present about half the time. */
+  const filters = () => {
+    const low = Math.round(random() * 400);
+    return {
+      ...(random() < 0.5 && { minPrice: low }),
+      ...(random() < 0.5 && { maxPrice: low + Math.round(random() * 500) }),
+      ...(random() < 0.5 && { minRating: pick([1, 2, 3, 4]) }),
+    };
+  };
+
+  const timed = (work) => {
+    const start = performance.now();
+    work();
+    return performance.now() - start;
+  };
+
+  const rows = [];
+  for (const [label, lengths] of [
+    ['3+ characters', [3, 4, 5, 6, 8]],
+    ['1–2 characters', [1, 2]],
+  ]) {
+    const times = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const query = {
+        search: needle(pick(lengths)),
+        category: random() < 0.3 ? pick(shape.categories) : '',
+        sort: pick(['none', 'priceLowHigh', 'nameAZ']),
+        ...filters(),
+      };
+      times.push(
+        timed(() => {
+          queries.page(query, 0, 24);
+          queries.facets(query);
+        }),
+      );
+    }
+    rows.push([`search page + counts, ${label}, filters`, times]);
+  }
+  for (const [label, lengths] of [
+    ['3+ characters', [3, 4, 5, 6, 8]],
+    ['1–2 characters', [1, 2]],
+  ]) {
+    const times = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const search = needle(pick(lengths));
+      times.push(timed(() => queries.suggested(search, 6)));
+    }
+    rows.push([`suggestions, ${label}`, times]);
+  }
+  const withoutSearch = [];
+  for (let round = 0; round < 50; round++) {
+    const query = { search: '', category: '', sort: 'none', ...filters(), minRating: pick([1, 2, 3, 4]) };
+    withoutSearch.push(
+      timed(() => {
+        queries.page(query, 0, 24);
+        queries.facets(query);
+      }),
+    );
+  }
+  rows.push(['search page + counts, no text, filters', withoutSearch]);
+  queries.close();
+
+  console.log(`${SIZE.toLocaleString('en')} products, each question new to the list's caches:`);
+  for (const [label, times] of rows) {
+    console.log(
+      `  ${label.padEnd(48)} p50 ${ms(percentile(times, 50)).padStart(10)}  p99 ${ms(percentile(times, 99)).padStart(10)}  (${times.length} asks)`,
+    );
+  }
+} finally {
+  rmSync(folder, { recursive: true, force: true });
+}
