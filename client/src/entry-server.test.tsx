@@ -86,7 +86,8 @@ describe('render() on the server', () => {
 
   it('renders the search, category and sort as a GET form of /products, with an Apply button for browsers without JavaScript', async () => {
     const { html } = await serverPage('/products?q=mens', { products: PRODUCTS });
-    const form = screen.getByRole('search');
+    // The page's own form, not the bar's search (its own test: bar-search.test.tsx).
+    const form = within(screen.getByRole('main')).getByRole('search');
     expect(form).toHaveAttribute('action', '/products');
     expect(form).toHaveAttribute('method', 'get');
     expect(screen.getByRole('searchbox', { name: 'Search products' })).toHaveAttribute('name', 'q');
