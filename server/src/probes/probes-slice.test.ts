@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync, rmSync, truncateSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestSite, type TestSite } from '../testing/test-site.js';
@@ -42,5 +45,27 @@ describe('the probes', () => {
     await upstream.setMode('refuse');
     clock.advanceSeconds(61); // stale, still within STALE_MAX_SECONDS: still servable
     await request(server).get('/readyz').expect(200, { status: 'ready' });
+  });
+
+  it('answers /readyz with 503 when the list held cannot answer from its database, in one log line and its metrics', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'probes-'));
+    site = await startTestSite({ config: { CATALOGUE_DATA_DIR: dataDir } });
+    const { server, logs, metrics } = site;
+    try {
+      await request(server).get('/readyz').expect(200, { status: 'ready' });
+      const [database] = readdirSync(dataDir, { recursive: true, encoding: 'utf8' }).filter((path) => path.endsWith('products.sqlite'));
+      // The disk lost the file's contents under the open database.
+      truncateSync(join(dataDir, database!), 0);
+      await request(server).get('/readyz').expect(503, { status: 'unavailable' });
+      await request(server).get('/readyz').expect(503, { status: 'unavailable' });
+      expect(logs.filter((record) => record.msg === 'Not ready: /readyz answers 503')).toMatchObject([
+        { level: 50, reason: 'list_broken' },
+      ]);
+      const text = await metrics.registry.metrics();
+      expect(text).toMatch(/^catalogue_ready 0$/m);
+      expect(text).toMatch(/^catalogue_readiness_failures_total\{reason="list_broken"\} 2$/m);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
