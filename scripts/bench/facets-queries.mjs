@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { catalogueWriter } from '../../server/dist/catalogue/catalogue-database.js';
-import { catalogueQueries } from '../../server/dist/catalogue/catalogue-queries.js';
+import { catalogueWriter } from '../../server/dist/catalogue/list/catalogue-database.js';
+import { catalogueQueries } from '../../server/dist/catalogue/list/catalogue-queries.js';
 import { generateCatalogue } from '../../testing/dist/generated-catalogue.js';
 import { seededRandom } from '../../testing/dist/seeded-random.js';
 

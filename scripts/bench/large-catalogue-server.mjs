@@ -77,7 +77,7 @@ function bytesUnder(folder) {
     .reduce((sum, stat) => sum + (stat.isFile() ? stat.size : 0), 0);
 }
 
-/** The lists whose folders are in the data folder now (`list-<n>`: catalogue/list-files.ts). */
+/** The lists whose folders are in the data folder now (`list-<n>`: catalogue/list/list-files.ts). */
 const listFolders = () => readdirSync(dataDir, { recursive: true }).filter((name) => /(^|\/)list-\d+$/.test(String(name))).length;
 
 /** On top of the memory settings (scripts/runtime-settings.mjs), which the harness applies. */
