@@ -36,6 +36,7 @@ describe('createApp', () => {
     const failing: CachedCatalogue = {
       sourceName: 'broken',
       withList: () => Promise.reject(new Error('boom in /srv/app/secret.ts')),
+      listBody: () => Promise.reject(new Error('boom in /srv/app/secret.ts')),
       getProduct: () => Promise.reject(new TypeError('cannot read x of undefined')),
       readiness: () => Promise.reject(new Error('boom in /srv/app/secret.ts')),
       sharedCacheState: () => 'off',

@@ -68,3 +68,8 @@ export async function encodeBody(identity: Buffer): Promise<CompressedBody> {
 export function encodedSize(body: EncodedBody): number {
   return [body.identity, body.gzip, body.br].reduce((sum, bytes) => sum + (Buffer.isBuffer(bytes) ? bytes.length : 0), 0);
 }
+
+/** Whether any encoding of a body is a file (a large whole list: catalogue/list/list-files.ts). */
+export function inFiles(body: EncodedBody): boolean {
+  return [body.identity, body.gzip, body.br].some((bytes) => bytes !== undefined && !Buffer.isBuffer(bytes));
+}

@@ -17,7 +17,6 @@ import { startTestSite, type TestSite } from '../testing/test-site.js';
 import type { PathMode } from '@catalogue/testing/upstream-double';
 import { MALFORMED_ESCAPE } from '../http/errors.js';
 import { LIST_OPTIONS_ERRORS } from './list-options.js';
-import { createDerivedBodyCache } from '../catalogue/caches/derived-body-cache.js';
 import { MAX_API_URL_LENGTH } from '../http/uri-too-long.js';
 import { MISSING_CATEGORY_NAME } from './products-operations.js';
 import { PRODUCTS_ROUTES } from './products-routes.js';
@@ -253,7 +252,7 @@ describe('the views of the list', () => {
 
   it('prepares each selection once per list fill: the same bytes answer every request until the list refills', async () => {
     const { catalogue, clock, upstream } = await start();
-    const parts = { catalogue, bodies: createDerivedBodyCache(1024 * 1024) };
+    const parts = { catalogue };
     const req = {} as IncomingMessage;
     const answer = async (selection: { category: string; sort: 'desc' | null; limit: number }) =>
       (await PRODUCTS_ROUTES.category.answer(selection, parts, req)) as Answer;

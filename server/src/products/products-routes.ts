@@ -1,12 +1,10 @@
 import { MESSAGES } from '@catalogue/shared/messages';
 import { parseProductId } from '@catalogue/shared/product-id';
 import { parseProductsQuery, parseSuggestionsQuery, type ProductsQuery } from '@catalogue/shared/product-paging';
-import { searchNeedle } from '@catalogue/shared/sort';
-import type { CacheEntry, CachedCatalogue, CatalogueList, ListSelection } from '../catalogue/caches/cached-catalogue.js';
-import type { DerivedBodyCache } from '../catalogue/caches/derived-body-cache.js';
+import type { CacheEntry, CachedCatalogue, ListQuestion, ListSelection } from '../catalogue/caches/cached-catalogue.js';
 import type { Answer } from '../http/answer.js';
 import type { CachedRoute, Route } from '../http/cached-route.js';
-import { encodeJsonBody, type EncodedBody } from '../bodies/encoded-body.js';
+import type { EncodedBody } from '../bodies/encoded-body.js';
 import type { Failure } from '../outcomes/failure.js';
 import { parseListSelection } from './list-options.js';
 import {
@@ -20,10 +18,9 @@ import {
   suggestProducts,
 } from './products-operations.js';
 
-/** What the products' routes answer from: the cached catalogue, and the bodies cut from its list. */
+/** What the products' routes answer from: the cached catalogue. */
 export interface ProductsParts {
   catalogue: CachedCatalogue;
-  bodies: DerivedBodyCache;
 }
 
 /** The list, the search, the categories and a category (docs/api.md, "Errors"). */
@@ -48,57 +45,24 @@ function jsonAnswer(entry: CacheEntry<unknown>, body: EncodedBody = entry.body):
   return { body, contentType: JSON_CONTENT_TYPE, cacheStatus, ageSeconds, freshForSeconds, freshness: { storedAt, freshUntil } };
 }
 
-/** Whether any encoding of a body is a file (a large whole list: catalogue/list/list-files.ts). */
-const inFiles = (body: EncodedBody): boolean =>
-  [body.identity, body.gzip, body.br].some((bytes) => bytes !== undefined && !Buffer.isBuffer(bytes));
-
 /**
- * A route answered from the cached list, with the list entry's freshness and never another upstream request: its
- * body cut from the list where it is held (catalogue-list.ts) and compressed once per list fill, under `bodyKey`
- * (null: the list's own body, as the request answered most deserves).
+ * A route answered from the cached list, with the list entry's freshness and never another upstream request: the
+ * question it asks of the list (`question`), whose body the catalogue cuts and keeps (caches/cached-catalogue.ts).
  */
 function fromTheList<Input>({
-  bodyKey,
-  body,
+  question,
   ...route
-}: Route<Input> & {
-  bodyKey: (input: Input, list: CatalogueList) => string | null;
-  body: (input: Input, list: CatalogueList) => Promise<EncodedBody>;
-}): CachedRoute<Input, ProductsParts> {
+}: Route<Input> & { question: (input: Input) => ListQuestion }): CachedRoute<Input, ProductsParts> {
   return {
     ...route,
     scope: 'api',
     failures: LIST_FAILURES,
-    answer: (input, { catalogue, bodies }) =>
-      catalogue.withList(async (list) => {
-        const key = bodyKey(input, list.value);
-        const answer = jsonAnswer(list, key === null ? list.body : await bodies.get(key, list.body, () => body(input, list.value), true));
-        if (!inFiles(answer.body)) return answer;
-        // Read from the list's files after this returns: the list is held until the answer is sent.
-        list.value.hold();
-        return { ...answer, release: () => list.value.release() };
-      }),
+    answer: async (input, { catalogue }) => {
+      const { entry, body, release } = await catalogue.listBody(question(input));
+      return { ...jsonAnswer(entry, body), ...(release && { release }) };
+    },
   };
 }
-
-/**
- * The key of a Fake Store selection's body: every limit at or past what it selects is no limit, and every unknown
- * category selects nothing, so each such spelling shares one body. The category's name last: sort and limit come
- * from fixed vocabularies, so no name can forge another selection's key.
- */
-function selectionKey({ category, sort, limit }: ListSelection, list: CatalogueList): string | null {
-  let size = list.size;
-  if (category !== '') {
-    const index = list.categories.indexOf(category);
-    if (index === -1) return 'nothing';
-    size = list.categorySizes[index]!;
-  }
-  const cut = limit !== null && limit < size ? limit : null;
-  if (category === '' && sort === null && cut === null) return null;
-  return `list|sort:${sort ?? 'none'}|limit:${cut ?? 'all'}${category === '' ? '' : `|name:${category}`}`;
-}
-
-const selectionBody = (selection: ListSelection, list: CatalogueList) => list.selection(selection);
 
 /**
  * The products slice's `/api` routes, each one object (http/cached-route.ts) with its OpenAPI operation
@@ -111,40 +75,32 @@ export const PRODUCTS_ROUTES = {
     path: '/products',
     operation: listProducts,
     read: ({ query }) => parseListSelection(query, ''),
-    bodyKey: selectionKey,
-    body: selectionBody,
+    question: (selection) => ({ kind: 'selection', selection }),
   }),
   search: fromTheList<ProductsQuery>({
     path: '/products/search',
     operation: searchProducts,
     read: ({ query }) => parseProductsQuery(new URLSearchParams(query), 'strict'),
-    // The needle as the search compares it, and the filters as numbers: spellings the search reads alike share one body.
-    bodyKey: ({ search, category, sort, page, minPrice, maxPrice, minRating }) =>
-      `search|${JSON.stringify([searchNeedle(search), sort, page, category, minPrice ?? null, maxPrice ?? null, minRating ?? null])}`,
-    body: (query, list) => list.searchPage(query),
+    question: (query) => ({ kind: 'search', query }),
   }),
   suggestions: fromTheList<string>({
     path: '/products/suggestions',
     operation: suggestProducts,
     read: ({ query }) => parseSuggestionsQuery(new URLSearchParams(query)),
-    // Texts the search reads alike share one body.
-    bodyKey: (search) => `suggestions|${JSON.stringify(searchNeedle(search))}`,
-    body: (search, list) => list.suggestions(search),
+    question: (search) => ({ kind: 'suggestions', search }),
   }),
   categories: fromTheList<null>({
     path: '/products/categories',
     operation: listCategories,
     read: () => null,
-    bodyKey: () => 'categories',
-    body: (_nothing, list) => encodeJsonBody(list.categories),
+    question: () => ({ kind: 'categories' }),
   }),
   category: fromTheList<ListSelection>({
     path: '/products/category/:name',
     operation: listProductsInCategory,
     // Decoded as Express decodes it (`%2F` is a slash in the name); an undecodable one never gets here (errors.ts).
     read: ({ params, query }) => parseListSelection(query, params.name ?? ''),
-    bodyKey: selectionKey,
-    body: selectionBody,
+    question: (selection) => ({ kind: 'selection', selection }),
   }),
   product: {
     path: '/products/:id',

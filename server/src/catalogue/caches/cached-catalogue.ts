@@ -1,8 +1,9 @@
 import type { Product } from '@catalogue/shared/product';
 import type { Config } from '../../config.js';
 import type { Logger } from '../../logger.js';
-import { encodeJsonBody } from '../../bodies/encoded-body.js';
-import type { CatalogueList } from '../list/catalogue-list.js';
+import { type EncodedBody, encodeJsonBody, inFiles } from '../../bodies/encoded-body.js';
+import type { CatalogueList, ListQuestion } from '../list/catalogue-list.js';
+import { createDerivedBodyCache } from './derived-body-cache.js';
 import { productSchema } from '../upstream/product-schema.js';
 import { ProductNotFoundError, type ProductSource } from '../sources/product-source.js';
 import { toPublicProduct } from '../list/public-product.js';
@@ -10,7 +11,7 @@ import { type CacheEntry, ReadThroughCache } from './read-through-cache.js';
 import type { SharedStore } from './shared-store.js';
 
 export type { CacheEntry } from './read-through-cache.js';
-export type { CatalogueList, ListSelection, ProductsPageContent } from '../list/catalogue-list.js';
+export type { CatalogueList, ListQuestion, ListSelection, ProductsPageContent } from '../list/catalogue-list.js';
 
 export interface CachedCatalogueOptions {
   source: ProductSource;
@@ -36,6 +37,12 @@ export interface CachedCatalogue {
    * with the source's error when there is no list to use.
    */
   withList<R>(use: (entry: CacheEntry<CatalogueList>) => Promise<R>): Promise<R>;
+  /**
+   * The body answering `question`, cut from the list once per list fill and kept with it (derived-body-cache.ts), with
+   * the list's entry (its freshness is the body's). A body in files comes with `release`, to call once it is sent:
+   * the list is held until then.
+   */
+  listBody(question: ListQuestion): Promise<ListBody>;
   getProduct(id: number): Promise<CacheEntry<Product>>;
   /** Whether catalogue requests can be answered now, and why not (readiness: docs/operations.md, "Probes and metrics"). */
   readiness(): Promise<Readiness>;
@@ -47,6 +54,20 @@ export interface CachedCatalogue {
 }
 
 const LIST_KEY = 'list';
+
+/** A body cut from the list, with the entry it was cut from. */
+export interface ListBody {
+  entry: CacheEntry<CatalogueList>;
+  body: EncodedBody;
+  /** For a body in files: lets the list go once the body is sent. */
+  release?: () => void;
+}
+
+/**
+ * Room for the bodies cut from a large list: a 5,000-product list is about 2.3 MB of JSON, 2.8 MB with its gzip and
+ * brotli bodies, and most views (a category, a short limit, a page of 24 products at some 20 KB) are a small part of it.
+ */
+const LIST_BODIES_MAX_BYTES = 24 * 1024 * 1024;
 
 /**
  * Ready: a list is held that answers a question, or none is held and one could be had now (filled, or a copy), or
@@ -129,10 +150,23 @@ export function createCachedCatalogue({ source, config, logger, now, sharedStore
     }
   }
 
+  const listBodies = createDerivedBodyCache(LIST_BODIES_MAX_BYTES);
+
   return {
     sourceName: source.name,
 
     withList,
+
+    listBody: (question) =>
+      withList(async (entry) => {
+        const list = entry.value;
+        const key = list.bodyKey(question);
+        const body = key === null ? entry.body : await listBodies.get(key, entry.body, () => list.bodyOf(question), true);
+        if (!inFiles(body)) return { entry, body };
+        // Read from the list's files after this returns: the list is held until the body is sent.
+        list.hold();
+        return { entry, body, release: () => list.release() };
+      }),
 
     getProduct,
 

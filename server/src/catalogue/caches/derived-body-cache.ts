@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { type EncodedBody, encodedSize } from '../../bodies/encoded-body.js';
+import { type EncodedBody, encodedSize, inFiles } from '../../bodies/encoded-body.js';
 
 /**
  * Bodies derived from a catalogue entry (a rendered page, a view of the list), each kept with the entry it was
@@ -48,7 +48,7 @@ export function createDerivedBodyCache(maxBytes: number): DerivedBodyCache {
       const derived = derive().then((body) => {
         // A body bigger than the whole budget is returned but not kept (lru-cache refuses it); nor is one in files (a
         // whole list in id order), which the list holds already and which costs nothing to hand out again.
-        if (keep && encodedSize(body) > 0) bodies.set(key, { madeFrom: new WeakRef(madeFrom), derived: body });
+        if (keep && !inFiles(body)) bodies.set(key, { madeFrom: new WeakRef(madeFrom), derived: body });
         return body;
       });
       const entry = { madeFrom, derived };

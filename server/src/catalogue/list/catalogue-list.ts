@@ -1,7 +1,8 @@
 import type { Product } from '@catalogue/shared/product';
 import { LOCAL_LIST_MAX_PRODUCTS, PRODUCTS_PAGE_SIZE, type ProductSearchPage, type ProductsQuery } from '@catalogue/shared/product-paging';
 import { categoriesMatching, SUGGESTED_PRODUCTS } from '@catalogue/shared/product-suggestions';
-import { type CompressedBody, type EncodedBody, encodeBody } from '../../bodies/encoded-body.js';
+import { searchNeedle } from '@catalogue/shared/sort';
+import { type CompressedBody, type EncodedBody, encodeBody, encodeJsonBody, inFiles } from '../../bodies/encoded-body.js';
 import type { Logger } from '../../logger.js';
 import { inSpan } from '../../tracing/spans.js';
 import type { CatalogueShape } from './catalogue-database.js';
@@ -12,6 +13,16 @@ import type { UpstreamValidators } from '../upstream/upstream-validators.js';
 import { sitemapPage, sitemapXml } from './sitemap.js';
 
 export type { ListSelection } from './catalogue-queries.js';
+
+/**
+ * A question the JSON API asks of the list: the Fake Store's selection (`?limit&sort`, a category), one page of a
+ * search with its counts, what the bar suggests for a text, or the categories.
+ */
+export type ListQuestion =
+  | { kind: 'selection'; selection: ListSelection }
+  | { kind: 'search'; query: ProductsQuery }
+  | { kind: 'suggestions'; search: string }
+  | { kind: 'categories' };
 
 export interface ProductsPageContent {
   page: ProductSearchPage;
@@ -35,12 +46,13 @@ export interface CatalogueList extends CatalogueShape {
   readonly body: EncodedBody;
   /** What the upstream said of the list it sent (its ETag, Last-Modified): the next refill's question. */
   readonly validators: UpstreamValidators | undefined;
-  /** One page of a search's products, encoded: what `/api/products/search` answers. */
-  searchPage(query: ProductsQuery): Promise<CompressedBody>;
-  /** What the bar's search suggests for `search` (shared/src/product-suggestions.ts), encoded. */
-  suggestions(search: string): Promise<CompressedBody>;
-  /** The Fake Store list's selection (`?limit&sort`, a category), encoded; the whole list in id order from its files. */
-  selection(selection: ListSelection): Promise<EncodedBody>;
+  /**
+   * The key `question`'s body is kept under (caches/cached-catalogue.ts): spellings the list reads alike share one; null
+   * for the list's own body, `body`.
+   */
+  bodyKey(question: ListQuestion): string | null;
+  /** `question`'s body, encoded; the whole list in an id order from its files. */
+  bodyOf(question: ListQuestion): Promise<EncodedBody>;
   /** What `/` and `/products` render with. */
   productsPage(query: ProductsQuery): Promise<ProductsPageContent>;
   /** `/sitemap.xml` (page null) or a numbered file of it; undefined when there is no such file. */
@@ -112,36 +124,82 @@ export async function openList(
     return written;
   }
 
+  const searchPage = (query: ProductsQuery): Promise<CompressedBody> =>
+    asked('searchPage', () => {
+      const { items, total } = pageOf(query);
+      // The keys in ProductSearchPage's order, as JSON.stringify of the object would write them.
+      const facets = JSON.stringify(queries.facets(query));
+      const tail = `"total":${total},"page":${query.page},"pageSize":${PRODUCTS_PAGE_SIZE},"catalogueSize":${shape.size},"facets":${facets}}`;
+      return encodeBody(Buffer.from(`{"items":${arrayOf(items)},${tail}`, 'utf8'));
+    });
+
+  const suggestions = (search: string): Promise<CompressedBody> =>
+    asked('suggestions', () => {
+      const categories = categoriesMatching(shape.categories, search);
+      const products = arrayOf(queries.suggested(search, SUGGESTED_PRODUCTS));
+      return encodeBody(Buffer.from(`{"products":${products},"categories":${JSON.stringify(categories)}}`, 'utf8'));
+    });
+
+  const selectionBody = (selection: ListSelection): Promise<EncodedBody> =>
+    asked('selection', () => {
+      const { category, sort, limit } = selection;
+      const whole = category === '' && sort !== null && (limit === null || limit >= shape.size);
+      if (whole && sort === 'asc' && idsAscending) return Promise.resolve(body);
+      // A large list's whole body in another order is written into files once, as its own order was, and held with it.
+      if (whole && inFiles(body)) return wholeInIdOrder(sort === 'asc' ? 'idAsc' : 'idDesc');
+      return encodeBody(Buffer.from(arrayOf(queries.listed(selection)), 'utf8'));
+    });
+
+  /**
+   * The key of a Fake Store selection's body: every limit at or past what it selects is no limit, and every unknown
+   * category selects nothing, so each such spelling shares one body. The category's name last: sort and limit come
+   * from fixed vocabularies, so no name can forge another selection's key.
+   */
+  function selectionKey({ category, sort, limit }: ListSelection): string | null {
+    let size = shape.size;
+    if (category !== '') {
+      const index = shape.categories.indexOf(category);
+      if (index === -1) return 'nothing';
+      size = shape.categorySizes[index]!;
+    }
+    const cut = limit !== null && limit < size ? limit : null;
+    if (category === '' && sort === null && cut === null) return null;
+    return `list|sort:${sort ?? 'none'}|limit:${cut ?? 'all'}${category === '' ? '' : `|name:${category}`}`;
+  }
+
   const list: CatalogueList = {
     ...shape,
     body,
     validators,
 
-    searchPage: (query) =>
-      asked('searchPage', () => {
-        const { items, total } = pageOf(query);
-        // The keys in ProductSearchPage's order, as JSON.stringify of the object would write them.
-        const facets = JSON.stringify(queries.facets(query));
-        const tail = `"total":${total},"page":${query.page},"pageSize":${PRODUCTS_PAGE_SIZE},"catalogueSize":${shape.size},"facets":${facets}}`;
-        return encodeBody(Buffer.from(`{"items":${arrayOf(items)},${tail}`, 'utf8'));
-      }),
+    bodyKey: (question) => {
+      switch (question.kind) {
+        case 'selection':
+          return selectionKey(question.selection);
+        case 'search': {
+          const { search, category, sort, page, minPrice, maxPrice, minRating } = question.query;
+          // The needle as the search compares it, and the filters as numbers.
+          return `search|${JSON.stringify([searchNeedle(search), sort, page, category, minPrice ?? null, maxPrice ?? null, minRating ?? null])}`;
+        }
+        case 'suggestions':
+          return `suggestions|${JSON.stringify(searchNeedle(question.search))}`;
+        case 'categories':
+          return 'categories';
+      }
+    },
 
-    suggestions: (search) =>
-      asked('suggestions', () => {
-        const categories = categoriesMatching(shape.categories, search);
-        const products = arrayOf(queries.suggested(search, SUGGESTED_PRODUCTS));
-        return encodeBody(Buffer.from(`{"products":${products},"categories":${JSON.stringify(categories)}}`, 'utf8'));
-      }),
-
-    selection: (selection) =>
-      asked('selection', () => {
-        const { category, sort, limit } = selection;
-        const whole = category === '' && sort !== null && (limit === null || limit >= shape.size);
-        if (whole && sort === 'asc' && idsAscending) return Promise.resolve(body);
-        // A large list's whole body in another order is written into files once, as its own order was, and held with it.
-        if (whole && !Buffer.isBuffer(body.identity)) return wholeInIdOrder(sort === 'asc' ? 'idAsc' : 'idDesc');
-        return encodeBody(Buffer.from(arrayOf(queries.listed(selection)), 'utf8'));
-      }),
+    bodyOf: (question) => {
+      switch (question.kind) {
+        case 'selection':
+          return selectionBody(question.selection);
+        case 'search':
+          return searchPage(question.query);
+        case 'suggestions':
+          return suggestions(question.search);
+        case 'categories':
+          return encodeJsonBody(shape.categories);
+      }
+    },
 
     productsPage: (query) =>
       asked('productsPage', () => {

@@ -5,6 +5,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bytesOf } from '../../../testing/body-bytes.js';
 import { createCapturingLogger } from '../../../testing/capturing-logger.js';
 import { fillProcesses, openFilesUnder } from '../../../testing/process-files.js';
 import { startTestSite } from '../../../testing/test-site.js';
@@ -54,7 +55,7 @@ describe("the list's fills", () => {
       await expect.poll(() => filesInData().filter((file) => file.includes('list-1'))).toEqual([]);
       expect(() => first.release()).toThrow(/released more often than it was held/);
       expect(first.answers()).toBe(false);
-      expect((await second.searchPage(query)).identity.toString('utf8')).toMatch(/^\{"items":\[\{"id":/);
+      expect(bytesOf((await second.bodyOf({ kind: 'search', query })).identity).toString('utf8')).toMatch(/^\{"items":\[\{"id":/);
     } finally {
       await fills.close();
     }
@@ -68,7 +69,7 @@ describe("the list's fills", () => {
     const fill = () => fills.fill({ url: `${upstream.url}/products`, timeoutMs: 20_000, maxBytes: MAX_BYTES });
     try {
       const served = listOf(await fill());
-      const answer = (await served.searchPage(query)).identity.toString('utf8');
+      const answer = bytesOf((await served.bodyOf({ kind: 'search', query })).identity).toString('utf8');
       const files = filesInData();
       expect(fillProcesses()).toEqual([]);
 
@@ -88,11 +89,11 @@ describe("the list's fills", () => {
       expect(restarts).toMatchObject([{ labels: { thread: 'fill', cause: 'killed' }, value: 1 }]);
       expect(fillProcesses()).toEqual([]);
       expect(filesInData()).toEqual(files);
-      expect((await served.searchPage(query)).identity.toString('utf8')).toBe(answer);
+      expect(bytesOf((await served.bodyOf({ kind: 'search', query })).identity).toString('utf8')).toBe(answer);
 
       await upstream.setMode('normal');
       const next = listOf(await fill());
-      expect((await next.searchPage(query)).identity.toString('utf8')).toBe(answer);
+      expect(bytesOf((await next.bodyOf({ kind: 'search', query })).identity).toString('utf8')).toBe(answer);
     } finally {
       await upstream.setMode('normal');
       await fills.close();
