@@ -2,16 +2,10 @@
 // real upstream's sizes: 370–1,049 × 333–1,500 px, 15–230 KB): resize timings cold and warm, variant sizes,
 // image bytes per page at a phone's and a desktop's width, and Lighthouse on the three pages (median of 3).
 // Part of `npm run bench`; `node scripts/bench/images.mjs` runs it alone on the last build, and with
-// BENCH_SERVER_ENTRY (built-server.mjs) on another build, e.g. an older commit's, for before/after figures.
+// BENCH_SERVER_ENTRY (harness.mjs) on another build, e.g. an older commit's, for before/after figures.
 // Node loads the upstream double from the testing workspace's built `dist`: import this after `npm run build`.
-import { runAlone, runsAlone } from './alone.mjs';
-import { startBuiltServer } from './built-server.mjs';
-import { get } from './http.mjs';
-import { LIGHTHOUSE_PAGES, runLighthouse } from './lighthouse.mjs';
-import { IMAGE_VIEWPORTS, measureRouteImages } from './page-budgets.mjs';
-import { stopProcess } from './processes.mjs';
-import { median } from './report.mjs';
-import { startPhotoUpstream } from './upstream.mjs';
+import { get, median, runAlone, startPhotoUpstream, withServer } from './harness.mjs';
+import { IMAGE_VIEWPORTS, LIGHTHOUSE_PAGES, measureRouteImages, runLighthouse } from './page-budgets.mjs';
 
 /** What Chromium sends for an image: it takes AVIF. */
 const CHROMIUM_ACCEPT = 'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8';
@@ -31,24 +25,17 @@ const ms = (value) => (value === null ? 'n/a' : `${value.toFixed(0)} ms`);
  * those (BENCH_PHOTOS=lighthouse when run alone).
  */
 export async function measureProductPhotos({ browser, log, report, lighthouseRuns = 3, lighthouseOnly = false }) {
-  const upstream = await startPhotoUpstream();
+  const photos = startPhotoUpstream();
   if (!lighthouseOnly) {
-    const server = await startBuiltServer({ productsApiUrl: upstream.url });
-    try {
-      await measureVariants(server.origin, log, report);
-      await measurePageImages(browser, server.origin, log, report);
-    } finally {
-      await stopProcess(server.child);
-    }
+    await withServer(photos, {}, async ({ origin }) => {
+      await measureVariants(origin, log, report);
+      await measurePageImages(browser, origin, log, report);
+    });
   }
   // A fresh server: Lighthouse meets cold variants on its first run, as a first visitor would, and warm ones after.
-  const audited = await startBuiltServer({ productsApiUrl: upstream.url });
-  try {
-    await measureLighthouse(audited.origin, lighthouseRuns, log, report);
-  } finally {
-    await stopProcess(audited.child);
-    await upstream.close();
-  }
+  await withServer(lighthouseOnly ? photos : startPhotoUpstream(), {}, ({ origin }) =>
+    measureLighthouse(origin, lighthouseRuns, log, report),
+  );
 }
 
 /** One timed GET of an image URL, by default as Chromium would ask for it. */
@@ -201,15 +188,13 @@ async function measureLighthouse(origin, runs, log, report) {
   }
 }
 
-// Alone: `node scripts/bench/images.mjs` (after `npm run build`), printing the figures and their summary.
-if (runsAlone(import.meta.url)) {
-  await runAlone(
-    (parts) =>
-      measureProductPhotos({
-        ...parts,
-        lighthouseRuns: Number(process.env.BENCH_LIGHTHOUSE_RUNS) || 3,
-        lighthouseOnly: process.env.BENCH_PHOTOS === 'lighthouse',
-      }),
-    { browser: true },
-  );
-}
+await runAlone(
+  import.meta.url,
+  (parts) =>
+    measureProductPhotos({
+      ...parts,
+      lighthouseRuns: Number(process.env.BENCH_LIGHTHOUSE_RUNS) || 3,
+      lighthouseOnly: process.env.BENCH_PHOTOS === 'lighthouse',
+    }),
+  { browser: true },
+);

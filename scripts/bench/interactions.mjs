@@ -9,12 +9,8 @@
 // Part of `npm run bench`; `node scripts/bench/interactions.mjs` runs it alone on the last build
 // (BENCH_INTERACTION_RUNS, default 3: loads per figure; BENCH_SERVER_ENTRY measures another build;
 // BENCH_INTERACTIONS_ONLY, e.g. `theme,card,takeover`, measures only the figures whose names contain one of those words).
-import { runAlone, runsAlone } from './alone.mjs';
-import { startBuiltServer } from './built-server.mjs';
-import { stopProcess } from './processes.mjs';
-import { fmt, loadAverage, median } from './report.mjs';
+import { fmt, loadAverage, median, runAlone, startPhotoUpstream, startUpstream, withServer } from './harness.mjs';
 import { CPU_SLOWDOWN, measureTakeover, openPage, VIEWPORTS, waitForControl } from './takeover.mjs';
-import { startPhotoUpstream, startUpstream } from './upstream.mjs';
 
 const LARGE_CATALOGUE = 5_000;
 /** Every interaction answered within 80 ms with the CPU slowed 4×; the theme switch within 64 (docs/performance.md). */
@@ -202,32 +198,24 @@ async function measureInteractions(browser, origin, largeOrigin, runs, log, repo
  */
 export async function measureTakeoverAndInteractions({ browser, log, report, runs = 3, only = [] }) {
   const wanted = (name) => only.length === 0 || only.some((word) => name.includes(word));
-  const photos = await startPhotoUpstream();
-  const large = await startUpstream(LARGE_CATALOGUE);
-  const server = await startBuiltServer({ productsApiUrl: photos.url, pinned: false });
-  const largeServer = await startBuiltServer({ productsApiUrl: large.url, pinned: false });
-  try {
-    log(`  load average at start: ${loadAverage() ?? 'n/a'}`);
-    if (wanted('takeover')) await measureTakeover(browser, server.origin, runs, log, report);
-    await measureInteractions(browser, server.origin, largeServer.origin, runs, log, report, wanted);
-    log(`  load average at the end: ${loadAverage() ?? 'n/a'}`);
-  } finally {
-    await stopProcess(largeServer.child);
-    await stopProcess(server.child);
-    await large.close();
-    await photos.close();
-  }
+  await withServer(startPhotoUpstream(), { pinned: false }, (server) =>
+    withServer(startUpstream(LARGE_CATALOGUE), { pinned: false }, async (largeServer) => {
+      log(`  load average at start: ${loadAverage() ?? 'n/a'}`);
+      if (wanted('takeover')) await measureTakeover(browser, server.origin, runs, log, report);
+      await measureInteractions(browser, server.origin, largeServer.origin, runs, log, report, wanted);
+      log(`  load average at the end: ${loadAverage() ?? 'n/a'}`);
+    }),
+  );
 }
 
 // Alone: `node scripts/bench/interactions.mjs` (after `npm run build`).
-if (runsAlone(import.meta.url)) {
-  await runAlone(
-    (parts) =>
-      measureTakeoverAndInteractions({
-        ...parts,
-        runs: Number(process.env.BENCH_INTERACTION_RUNS) || 3,
-        only: (process.env.BENCH_INTERACTIONS_ONLY ?? '').split(',').filter(Boolean),
-      }),
-    { browser: true },
-  );
-}
+await runAlone(
+  import.meta.url,
+  (parts) =>
+    measureTakeoverAndInteractions({
+      ...parts,
+      runs: Number(process.env.BENCH_INTERACTION_RUNS) || 3,
+      only: (process.env.BENCH_INTERACTIONS_ONLY ?? '').split(',').filter(Boolean),
+    }),
+  { browser: true },
+);

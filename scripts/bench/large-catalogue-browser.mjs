@@ -6,14 +6,9 @@
 // printing its figures.
 import { categoriesOf } from '@catalogue/shared/categories';
 import { filterAndSortProducts } from '@catalogue/shared/product-paging';
-import { runAlone, runsAlone } from './alone.mjs';
-import { startBuiltServer } from './built-server.mjs';
-import { get } from './http.mjs';
+import { fmt, get, median, runAlone, startUpstream, withServer } from './harness.mjs';
 import { recordFirstCard, setControlAndTime } from './in-page-timing.mjs';
-import { runLighthouse } from './lighthouse.mjs';
-import { stopProcess } from './processes.mjs';
-import { fmt, median } from './report.mjs';
-import { startUpstream } from './upstream.mjs';
+import { runLighthouse } from './page-budgets.mjs';
 
 const PRODUCTS = 50_000;
 /** The page size of docs/product.md, "Products". */
@@ -189,9 +184,7 @@ export async function measureLargeCatalogue(browser, origin, products, log) {
  * next to its target.
  */
 export async function runLargeCatalogue({ browser, log, report }) {
-  const upstream = await startUpstream(PRODUCTS);
-  const server = await startBuiltServer({ productsApiUrl: upstream.url });
-  try {
+  await withServer(startUpstream(PRODUCTS), {}, async (server, upstream) => {
     await get(`${server.origin}/api/products/search`, {}, 120_000);
 
     const result = await measureLargeCatalogue(browser, server.origin, upstream.products, log);
@@ -253,11 +246,8 @@ export async function runLargeCatalogue({ browser, log, report }) {
       report.add('large catalogue', 'Lighthouse mobile /products performance', audit.performance, '≥ 90', audit.performance >= 90);
       report.add('large catalogue', 'Lighthouse mobile /products LCP', `${fmt(audit.lcpMs)} ms`, '≤ 2500 ms', audit.lcpMs <= 2500);
     }
-  } finally {
-    await stopProcess(server.child);
-    await upstream.close();
-  }
+  });
 }
 
 // Alone: `node scripts/bench/large-catalogue-browser.mjs` (after `npm run build`), printing the figures and their summary.
-if (runsAlone(import.meta.url)) await runAlone(runLargeCatalogue, { browser: true });
+await runAlone(import.meta.url, runLargeCatalogue, { browser: true });

@@ -12,19 +12,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { categoriesOf } from '@catalogue/shared/categories';
-import { runAlone, runsAlone } from './alone.mjs';
-import { startBuiltServer } from './built-server.mjs';
-import { get } from './http.mjs';
-import { cpuSeconds } from './processes.mjs';
-import { fmt, loadAverage, median } from './report.mjs';
-import { startUpstream } from './upstream.mjs';
+import { envNumbers, fmt, get, loadAverage, MB, median, runAlone, sleep, startBuiltServer, startUpstream } from './harness.mjs';
 
 const PAGE_SIZE = 24;
 const PAGE_MAX_BYTES = 250 * 1024;
 /** Refills of the whole list while /healthz is probed, each downloading, parsing and encoding it again. */
 const REFILLS = 3;
 const PROBE_INTERVAL_MS = 10;
-const MB = 1024 * 1024;
 /** The targets of docs/performance.md, "A large catalogue", by catalogue size; the peak through refills at most 1.3× held. */
 const TARGETS = { 50_000: { rssMb: 120 }, 200_000: { rssMb: 200 } };
 const PEAK_OVER_HELD_MAX = 1.3;
@@ -147,12 +141,12 @@ async function probeThroughRefills(upstream) {
         const started = performance.now();
         while ((await firstPrice()) === before) {
           peakDiskMb = Math.max(peakDiskMb, bytesUnder(dataDir) / MB);
-          await new Promise((resolve) => setTimeout(resolve, 100));
+          await sleep(100);
         }
         refillSeconds.push((performance.now() - started) / 1000);
         // The list replaced is closed and removed by its last holder (docs/decisions/list-ownership.md): once no
         // answer reads it, one list's folder is left.
-        while (listFolders() > 1) await new Promise((resolve) => setTimeout(resolve, 100));
+        while (listFolders() > 1) await sleep(100);
       }
     } finally {
       latencies = await prober.stop();
@@ -234,9 +228,6 @@ const WHOLE_LIST_ASKS = 3;
 const WHOLE_LIST_FIRST_MAX_S = 1;
 const WHOLE_LIST_AGAIN_MAX_S = 0.6;
 
-/** The server's CPU time so far (user + system, all its threads), in ms, at the kernel's tick (10 ms). */
-const cpuMs = (pid) => cpuSeconds(pid) * 1000;
-
 /**
  * The CPU a refill of an unchanged list costs: UNCHANGED_REFILLS requests with CACHE_TTL_SECONDS=0, each starting a
  * refill in the background unless one is running, against an upstream that answers 304 to its own ETag. The
@@ -250,21 +241,21 @@ async function measureUnchangedRefills(upstream) {
     env: serverEnv(upstream.products.length, { CACHE_TTL_SECONDS: '0' }),
     pinned: false,
   });
-  const settle = () => new Promise((resolve) => setTimeout(resolve, upstream.products.length > 100_000 ? 15_000 : 6_000));
+  const settle = () => sleep(upstream.products.length > 100_000 ? 15_000 : 6_000);
   try {
     await get(`${server.origin}/api/products/categories`, {}, FILL_TIMEOUT_MS);
     // The first fill's thread gone and the server idle.
     await settle();
-    const before = { cpuMs: cpuMs(server.child.pid), notModified: upstream.notModified(), requests: upstream.listRequests() };
+    const before = { cpuMs: server.cpuMs(), notModified: upstream.notModified(), requests: upstream.listRequests() };
     for (let refill = 0; refill < UNCHANGED_REFILLS; refill++) {
       await get(`${server.origin}/api/products/categories`, {}, FILL_TIMEOUT_MS);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await sleep(200);
     }
     // A full refill still running is counted whole.
     await settle();
     const refills = upstream.listRequests() - before.requests;
     return {
-      cpuMsEach: (cpuMs(server.child.pid) - before.cpuMs) / refills,
+      cpuMsEach: (server.cpuMs() - before.cpuMs) / refills,
       refills,
       notModified: upstream.notModified() - before.notModified,
     };
@@ -275,7 +266,7 @@ async function measureUnchangedRefills(upstream) {
 const UNCHANGED_REFILLS = 20;
 const UNCHANGED_REFILL_MAX_CPU_MS = 50;
 
-export async function runLargeCatalogueServer({ log, report, sizes }) {
+export async function runLargeCatalogueServer({ log, report, sizes = envNumbers('LARGE_CATALOGUE_SIZES', [50_000, 200_000]) }) {
   for (const count of sizes) {
     const section = `large catalogue, ${count.toLocaleString('en')} products (server)`;
     log(`  ${count.toLocaleString('en')} products (load average ${loadAverage()}):`);
@@ -391,7 +382,4 @@ export async function runLargeCatalogueServer({ log, report, sizes }) {
 }
 
 // Alone: `node scripts/bench/large-catalogue-server.mjs` (after `npm run build`), printing the figures and their summary.
-if (runsAlone(import.meta.url)) {
-  const sizes = (process.env.LARGE_CATALOGUE_SIZES ?? '50000,200000').split(',').map(Number);
-  await runAlone((parts) => runLargeCatalogueServer({ ...parts, sizes }));
-}
+await runAlone(import.meta.url, runLargeCatalogueServer);

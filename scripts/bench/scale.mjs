@@ -1,11 +1,11 @@
 // The scale figures (docs/scaling.md, "Figures"), on loopback processes rather than containers:
 //   node scripts/bench/scale.mjs            (after `npm run build`; needs Debian's redis-server and nginx)
 //
-// 1. Upstream list calls per TTL: three replicas of the built server (built-server.mjs, as the bench starts it) sharing one
+// 1. Upstream list calls per TTL: three replicas of the built server (harness.mjs, as the bench starts it) sharing one
 //    redis-server, all hit cold and at the same moment, then again each time the TTL runs out. Counted from the
 //    replicas' own /metrics (catalogue_upstream_call_duration_seconds_count{operation="list"}). Target: 1 per TTL.
 // 2. Through nginx with deploy/nginx/nginx.conf, adapted as the tests adapt it: a cached `GET /api/products`
-//    (gzip, 1,000 products) against the same nginx serving a static file of the same bytes, wrk (load.mjs) with 50
+//    (gzip, 1,000 products) against the same nginx serving a static file of the same bytes, wrk (harness.mjs) with 50
 //    keep-alive connections in its own process, alternating in rotating order; the median of the rounds' ratios
 //    is reported. Target: ≥ 0.8×.
 // redis-server and nginx are started by the tests' own helpers (testing/src/redis-server.ts, nginx-server.ts; Node
@@ -17,12 +17,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findNginx, startNginxServer } from '@catalogue/testing/nginx-server';
 import { findRedisServer, startRedisServer } from '@catalogue/testing/redis-server';
-import { startBuiltServer } from './built-server.mjs';
-import { get } from './http.mjs';
-import { CONNECTIONS, measureLoad } from './load.mjs';
-import { alsoOnExit, cpuSeconds, freePort, killChildrenOnExit, stopAllProcesses } from './processes.mjs';
-import { median } from './report.mjs';
-import { startUpstream } from './upstream.mjs';
+import {
+  alsoOnExit,
+  CONNECTIONS,
+  cpuSeconds,
+  freePort,
+  get,
+  killChildrenOnExit,
+  measureLoad,
+  median,
+  startBuiltServer,
+  startUpstream,
+  stopAllProcesses,
+} from './harness.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -83,7 +90,7 @@ let nginx;
 try {
   // ---- 1. upstream list calls per TTL --------------------------------------------------------------------------
   redis = await startRedisServer();
-  // Not a child of processes.mjs's: on Ctrl-C, the exit handler sends its signal (kill() and stop() send it at once).
+  // Not a child of the harness's: on Ctrl-C, the exit handler sends its signal (kill() and stop() send it at once).
   alsoOnExit(() => void redis.kill());
   const redisUrl = redis.url;
   const replicas = await startReplicas({ upstreamUrl: upstream.url, redisUrl, ttlSeconds: COLD_TTL_SECONDS });

@@ -2,7 +2,7 @@
 // (the `app-in-control` mark start-app.tsx sets once hydration has committed), on a desktop profile (no throttling)
 // and on Lighthouse's slow 4G (its DevTools throttling: 562.5 ms request latency, 1,474 kbit/s down, the CPU slowed
 // 4×), each load in an empty cache. Measured by interactions.mjs with the interactions, on the same servers.
-import { fmt, median } from './report.mjs';
+import { fmt, median } from './harness.mjs';
 
 /** Set by client/src/app/start-app.tsx once the app has hydrated the page. */
 const IN_CONTROL_MARK = 'app-in-control';

@@ -15,8 +15,7 @@ import { generateCatalogue } from '@catalogue/testing/generated-catalogue';
 import { startFlapping } from '@catalogue/testing/flapping-upstream';
 import { startUpstreamStub } from '@catalogue/testing/upstream-double';
 import { Agent } from 'node:http';
-import { startBuiltServer } from '../bench/built-server.mjs';
-import { loadAverage } from '../bench/report.mjs';
+import { loadAverage, startBuiltServer } from '../bench/harness.mjs';
 import { runLoad, soakKeys, timedGet, warm } from './mixed-load.mjs';
 
 const SECONDS = positiveInteger('SOAK_SECONDS', 600);
