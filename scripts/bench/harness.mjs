@@ -415,7 +415,7 @@ if (process.argv[1] === SELF) {
 }
 
 /**
- * `rounds` rounds in which every contender (`{ name, url, child }`) is loaded by wrk for `seconds`, in an order that
+ * `rounds` rounds in which every contender (`{ name, url, child }`, or `cpu()` for its CPU seconds) is loaded by wrk for `seconds`, in an order that
  * rotates so none always goes first, after a warm-up each. `beforeRun(contender, round)` may replace one (a fresh
  * server). Returns each contender with the medians of its runs: req/s, p50, p99, its process's share of a core and CPU
  * time per answer (which barely moves when other work shares the machine), peak RSS, wrk's core, failures.
@@ -428,13 +428,14 @@ export async function contest(contenders, { headers, seconds, warmupSeconds = 2,
   for (let round = 0; round < rounds; round++) {
     for (const contender of contenders.map((_, i) => contenders[(i + round) % contenders.length])) {
       await beforeRun?.(contender, round);
-      const { pid } = contender.child;
-      resetPeakRss(pid);
-      const cpuBefore = cpuSeconds(pid);
+      const pid = contender.child?.pid;
+      const cpu = contender.cpu ?? (() => cpuSeconds(pid));
+      if (pid) resetPeakRss(pid);
+      const cpuBefore = cpu();
       const run = await measureLoad({ url: contender.url, headers, seconds });
-      const cpuUsed = cpuBefore === null ? null : cpuSeconds(pid) - cpuBefore;
+      const cpuUsed = cpuBefore === null ? null : cpu() - cpuBefore;
       Object.assign(run, {
-        peakRssMb: peakRssMb(pid),
+        peakRssMb: pid ? peakRssMb(pid) : null,
         serverCpu: cpuUsed === null ? null : cpuUsed / seconds,
         cpuPerRequestUs: run.responses ? (cpuUsed / run.responses) * 1e6 : null,
       });

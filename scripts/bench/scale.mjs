@@ -21,19 +21,21 @@ import {
   alsoOnExit,
   CONNECTIONS,
   cpuSeconds,
+  envNumber,
   freePort,
   get,
   killChildrenOnExit,
-  measureLoad,
+  contest,
   median,
   startBuiltServer,
+  sleep,
   startUpstream,
   stopAllProcesses,
 } from './harness.mjs';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 1000);
+const SECONDS = envNumber('BENCH_SECONDS', 6);
+const ROUNDS = envNumber('BENCH_ROUNDS', 3);
+const PRODUCTS = envNumber('BENCH_PRODUCTS', 1000);
 const REPLICAS = 3;
 const COLD_TTL_SECONDS = 2;
 
@@ -96,11 +98,11 @@ try {
   const replicas = await startReplicas({ upstreamUrl: upstream.url, redisUrl, ttlSeconds: COLD_TTL_SECONDS });
   const perTtl = [];
   for (let round = 0; round < ROUNDS; round += 1) {
-    if (round > 0) await new Promise((resolve) => setTimeout(resolve, (COLD_TTL_SECONDS + 0.5) * 1000));
+    if (round > 0) await sleep((COLD_TTL_SECONDS + 0.5) * 1000);
     const before = await upstreamListCalls(replicas);
     const statuses = await stampede(replicas, 20);
     // A stale answer refreshes in the background: let those refreshes finish before counting.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await sleep(500);
     perTtl.push({
       calls: (await upstreamListCalls(replicas)) - before,
       ok: statuses.filter((status) => status === 200).length,
@@ -128,10 +130,10 @@ try {
   mkdirSync(join(work, 'static/api'), { recursive: true });
   writeFileSync(join(work, 'static/api/products'), hit.body);
   const staticUrl = `http://127.0.0.1:${staticPort}/api/products`;
-  const fromFile = await get(staticUrl, headers);
-  if (hit.headers['x-proxy-cache'] !== 'HIT' || !fromFile.body.equals(hit.body)) {
+  const file = await get(staticUrl, headers);
+  if (hit.headers['x-proxy-cache'] !== 'HIT' || !file.body.equals(hit.body)) {
     throw new Error(
-      `setup: X-Proxy-Cache ${hit.headers['x-proxy-cache']} (fill: ${fill.headers['x-proxy-cache']}), same bytes: ${fromFile.body.equals(hit.body)}`,
+      `setup: X-Proxy-Cache ${hit.headers['x-proxy-cache']} (fill: ${fill.headers['x-proxy-cache']}), same bytes: ${file.body.equals(hit.body)}`,
     );
   }
   // nginx's workers' CPU time per answer: unlike requests per second, it barely moves when other work shares the
@@ -139,31 +141,27 @@ try {
   const workers = spawnSync('pgrep', ['-P', String(nginx.pid)], { encoding: 'utf8' })
     .stdout.split('\n')
     .filter(Boolean);
-  const workerCpu = () => workers.reduce((sum, pid) => sum + (cpuSeconds(pid) ?? NaN), 0);
-  const rates = { proxied: [], static: [] };
-  const cpuPerAnswer = { proxied: [], static: [] };
-  for (let round = 0; round < ROUNDS; round += 1) {
-    const order = round % 2 === 0 ? ['proxied', 'static'] : ['static', 'proxied'];
-    for (const name of order) {
-      const cpuBefore = workerCpu();
-      const result = await measureLoad({ url: name === 'proxied' ? proxied : staticUrl, headers, seconds: SECONDS });
-      if (result.non2xx || result.errors) throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-      rates[name].push(result.requestsPerSecond);
-      cpuPerAnswer[name].push(((workerCpu() - cpuBefore) / result.responses) * 1e6);
-    }
-  }
+  const cpu = () => workers.reduce((sum, pid) => sum + (cpuSeconds(pid) ?? NaN), 0);
+  const [viaNginx, fromFile] = await contest(
+    [
+      { name: 'proxied', url: proxied, cpu },
+      { name: 'static', url: staticUrl, cpu },
+    ],
+    { headers, seconds: SECONDS, rounds: ROUNDS },
+  );
+  if (viaNginx.failures || fromFile.failures) throw new Error(`${viaNginx.failures} and ${fromFile.failures} failed requests`);
   const after = await get(proxied, headers);
   // Each round's pair ran back to back, so its ratio is the least disturbed by other work on the machine.
-  const ratios = rates.proxied.map((rate, i) => rate / rates.static[i]);
+  const ratios = viaNginx.runs.map((run, i) => run.requestsPerSecond / fromFile.runs[i].requestsPerSecond);
 
   const lines = [
     `upstream list calls per TTL, ${REPLICAS} replicas + Redis, ${REPLICAS * 20} concurrent cold requests (target 1): ` +
       perTtl.map(({ calls, ok, of }) => `${calls} (${ok}/${of} answered 200)`).join(', '),
     `through nginx, cached GET /api/products (${PRODUCTS} products, gzip, ${hit.body.length} bytes, X-Proxy-Cache ${hit.headers['x-proxy-cache']} → ${after.headers['x-proxy-cache']}) ` +
       `vs the same bytes as a static file, ${CONNECTIONS} connections, median of ${ROUNDS} × ${SECONDS} s: ` +
-      `${Math.round(median(rates.proxied))} vs ${Math.round(median(rates.static))} req/s; ratio ${median(ratios).toFixed(2)}× (median of the rounds' ratios; target ≥ 0.8×), ` +
+      `${Math.round(viaNginx.requestsPerSecond)} vs ${Math.round(fromFile.requestsPerSecond)} req/s; ratio ${median(ratios).toFixed(2)}× (median of the rounds' ratios; target ≥ 0.8×), ` +
       `by round ${ratios.map((ratio) => ratio.toFixed(2)).join(' / ')}; nginx CPU per answer ` +
-      `${median(cpuPerAnswer.proxied).toFixed(1)} vs ${median(cpuPerAnswer.static).toFixed(1)} µs (median)`,
+      `${viaNginx.cpuPerRequestUs.toFixed(1)} vs ${fromFile.cpuPerRequestUs.toFixed(1)} µs (median)`,
   ];
   console.log(lines.join('\n'));
 } finally {
