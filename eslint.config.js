@@ -113,6 +113,28 @@ export default tseslint.config(
               from: SERVER_SLICES.map((slice) => `./server/src/${slice}`),
               message: 'The catalogue never imports a slice.',
             },
+            // The catalogue's rooms (docs/architecture.md, "The catalogue's rooms"), each importing only the rooms below it:
+            // upstream/ (the HTTP client) ← list/ ← list/fills/ ← sources/ ← caches/.
+            {
+              target: './server/src/catalogue/upstream',
+              from: ['./server/src/catalogue/list', './server/src/catalogue/sources', './server/src/catalogue/caches'],
+              message: 'upstream/, the HTTP client, is the catalogue’s floor: it imports no other room.',
+            },
+            {
+              target: './server/src/catalogue/list',
+              from: ['./server/src/catalogue/sources', './server/src/catalogue/caches'],
+              message: 'The list and its fills never import a source or a cache: those hold lists, not the other way round.',
+            },
+            {
+              target: './server/src/catalogue/list/*.ts',
+              from: './server/src/catalogue/list/fills',
+              message: 'A list never starts a fill: a source does (list/fills/ imports list/, not the other way round).',
+            },
+            {
+              target: './server/src/catalogue/sources',
+              from: './server/src/catalogue/caches',
+              message: 'A source never imports a cache: the caches sit over the sources.',
+            },
             {
               target: './server/src/api-description',
               from: [...SERVER_SLICES.map((slice) => `./server/src/${slice}`), './server/src/catalogue'],

@@ -61,7 +61,7 @@ const diskMb = () =>
   readdirSync(dataDir, { recursive: true })
     .map((name) => statSync(join(dataDir, String(name))))
     .reduce((sum, stat) => sum + (stat.isFile() ? stat.size : 0), 0) / MB;
-/** The lists whose folders are in the data folder now (`list-<n>`: catalogue/list-files.ts). */
+/** The lists whose folders are in the data folder now (`list-<n>`: catalogue/list/list-files.ts). */
 const listFolders = () => readdirSync(dataDir, { recursive: true }).filter((name) => /(^|\/)list-\d+$/.test(String(name))).length;
 
 /**

@@ -2,7 +2,7 @@
 // same bytes, and the CPU time of a cold render of /products. Node loads the server's modules and the generated
 // catalogue from their built `dist`, so import this module only after `npm run build`. Part of `npm run bench`;
 // `node scripts/bench/pages.mjs` runs it alone on the last build (BENCH_SECONDS, BENCH_ROUNDS as for the bench).
-import { toPublicProduct } from '@catalogue/server/catalogue/public-product';
+import { toPublicProduct } from '@catalogue/server/catalogue/list/public-product';
 import { loadPageRenderer } from '@catalogue/server/pages/page-renderer';
 import { renderPageHtml } from '@catalogue/server/pages/pages-slice';
 import { readPageUrl } from '@catalogue/shared/page-routes';

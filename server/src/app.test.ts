@@ -5,7 +5,7 @@ import { createProductsSlice } from './products/products-slice.js';
 import { httpCachingPolicy } from './http/answer.js';
 import { cachedRouteMount } from './http/cached-route.js';
 import { createApp } from './app.js';
-import type { CachedCatalogue } from './catalogue/cached-catalogue.js';
+import type { CachedCatalogue } from './catalogue/caches/cached-catalogue.js';
 import { loadConfig } from './config.js';
 import { createCorsPolicy } from './http/cors.js';
 import { createMetrics } from './http/metrics.js';

@@ -3,11 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { collectDefaultMetrics } from 'prom-client';
 import { createApp } from './app.js';
-import { type CachedCatalogue, createCachedCatalogue } from './catalogue/cached-catalogue.js';
-import { createEmbeddedSource } from './catalogue/embedded-source.js';
-import { measuredSource } from './catalogue/measured-source.js';
-import { createRedisStore } from './catalogue/redis-store.js';
-import type { ProductSource } from './catalogue/product-source.js';
+import { type CachedCatalogue, createCachedCatalogue } from './catalogue/caches/cached-catalogue.js';
+import { createEmbeddedSource } from './catalogue/sources/embedded-source.js';
+import { measuredSource } from './catalogue/sources/measured-source.js';
+import { createRedisStore } from './catalogue/caches/redis-store.js';
+import type { ProductSource } from './catalogue/sources/product-source.js';
 import type { Config } from './config.js';
 import { httpCachingPolicy } from './http/answer.js';
 import { cachedRouteMount } from './http/cached-route.js';
@@ -242,7 +242,7 @@ async function createSource(config: Config, logger: Logger, embeddedDirectory: U
     return createEmbeddedSource({ logger, dataDir, ...(embeddedDirectory && { directory: embeddedDirectory }) });
   // Imported only when needed: axios is about a quarter of the CPU spent starting up (measured: ~110 of
   // ~410 ms to the first /healthz), and the embedded catalogue, the default, never uses it.
-  const { createHttpSource } = await import('./catalogue/http-source.js');
+  const { createHttpSource } = await import('./catalogue/sources/http-source.js');
   return createHttpSource({
     baseUrl: config.productsApiUrl,
     timeoutMs: config.upstreamTimeoutMs,

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -24,11 +24,11 @@ function documentedServerEntries(): string[] {
 }
 
 describe("docs/architecture.md's layout of server/src against the folders", () => {
-  it('lists every folder of server/src, and no folder that is not there', () => {
-    const folders = readdirSync(SERVER_SRC, { withFileTypes: true })
+  it('lists every folder of server/src, its sub-folders too, and no folder that is not there', () => {
+    const folders = readdirSync(SERVER_SRC, { withFileTypes: true, recursive: true })
       .filter((entry) => entry.isDirectory())
-      .map((entry) => `${entry.name}/`);
-    const documented = documentedServerEntries().filter((entry) => /^[^/]+\/$/.test(entry));
+      .map((entry) => `${relative(SERVER_SRC, join(entry.parentPath, entry.name))}/`);
+    const documented = documentedServerEntries().filter((entry) => entry.endsWith('/'));
     expect(documented.sort()).toEqual(folders.sort());
   });
 
@@ -40,5 +40,27 @@ describe("docs/architecture.md's layout of server/src against the folders", () =
       return !existsSync(path) || statSync(path).isDirectory() !== entry.endsWith('/');
     });
     expect(missing).toEqual([]);
+  });
+});
+
+/** The most lines of production code one folder of the catalogue holds (docs/architecture.md, "The catalogue's rooms"). */
+const ROOM_MAX_LINES = 1_200;
+
+describe("the catalogue's rooms", () => {
+  it(`each folder of catalogue/ holds at most ${ROOM_MAX_LINES} lines of production code`, () => {
+    const catalogue = join(SERVER_SRC, 'catalogue');
+    const rooms = readdirSync(catalogue, { withFileTypes: true, recursive: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => join(entry.parentPath, entry.name));
+    expect(rooms.length).toBeGreaterThanOrEqual(5);
+    const sizes = Object.fromEntries(
+      [catalogue, ...rooms].map((room) => {
+        const files = readdirSync(room).filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'));
+        const lines = files.reduce((sum, file) => sum + readFileSync(join(room, file), 'utf8').split('\n').length - 1, 0);
+        return [relative(SERVER_SRC, room), lines];
+      }),
+    );
+    const over = Object.entries(sizes).filter(([, lines]) => lines > ROOM_MAX_LINES);
+    expect(over, JSON.stringify(sizes)).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import type { Logger } from './logger.js';
 
 /**
  * One connection to Redis and the one policy every user of Redis here follows (the shared cache,
- * catalogue/redis-store.ts; the fleet's rate limit, http/redis-rate-counter.ts): Redis is an optimisation, never a
+ * catalogue/caches/redis-store.ts; the fleet's rate limit, http/redis-rate-counter.ts): Redis is an optimisation, never a
  * dependency, so a Redis that is down, slow or full costs a visitor at most one bounded wait and never an error.
  *
  * - Every command has a time limit, also one queued while the first connection is made.

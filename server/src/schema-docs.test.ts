@@ -7,7 +7,7 @@ const readRepoFile = (path: string) => readFileSync(new URL(`../../${path}`, imp
 describe("docs/decisions/catalogue-in-sqlite.md's schema against catalogue-database.ts", () => {
   it('names exactly the indexes the list is built with', () => {
     const created = [
-      ...readRepoFile('server/src/catalogue/catalogue-database.ts').matchAll(/CREATE INDEX \w+ ON products \(([^)]+)\)/g),
+      ...readRepoFile('server/src/catalogue/list/catalogue-database.ts').matchAll(/CREATE INDEX \w+ ON products \(([^)]+)\)/g),
     ].map(([, columns]) => `(${columns})`);
     const schema = readRepoFile('docs/decisions/catalogue-in-sqlite.md')
       .split('\n- ')

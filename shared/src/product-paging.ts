@@ -47,7 +47,7 @@ export interface ProductSearchPage {
  * page, the search API, the server's render and the browser's toolbar alike; where the page is not in question
  * (the toolbar, the filter rule) it is `Omit<ProductsQuery, 'page'>`. The Fake Store's own list (`/api/products?limit&sort`,
  * a category's list) asks something else, by id order and a count rather than by search, sort and page: that is the
- * catalogue's ListSelection (server/src/catalogue/catalogue-queries.ts), the one other type for what the list shows.
+ * catalogue's ListSelection (server/src/catalogue/list/catalogue-queries.ts), the one other type for what the list shows.
  * Both spell "every category" `''`, as the URL does by having no `category` or an empty one.
  */
 export interface ProductsQuery extends ProductsFilters {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The product, defined once: these schemas validate what the server caches (catalogue/product-schema.ts), give the
+ * The product, defined once: these schemas validate what the server caches (catalogue/upstream/product-schema.ts), give the
  * TypeScript types everyone uses, and become the OpenAPI document's schemas (server/src/openapi/openapi-document.ts, through
  * `z.toJSONSchema`). The browser app imports only the types (ESLint holds it to `import type`), so zod stays out
  * of its bundle.

@@ -38,7 +38,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 /**
  * A title as the search compares it: lower case, each lone half of a surrogate pair (an upstream's JSON may say
  * "\ud800") read as U+FFFD, as UTF-8 carries it: so a title matches the same needles here and in the catalogue's
- * database, which holds text as UTF-8 (server/src/catalogue/catalogue-database.ts).
+ * database, which holds text as UTF-8 (server/src/catalogue/list/catalogue-database.ts).
  */
 export function searchableText(text: string): string {
   return text.replace(LONE_SURROGATE, '\uFFFD').toLocaleLowerCase();

@@ -7,7 +7,7 @@ const brotliAsync = promisify(brotliCompress);
 
 /**
  * Bytes kept in a file, not in memory: a large list's whole body, written once per fill beside its database
- * (catalogue/list-files.ts) and streamed from disk to each request.
+ * (catalogue/list/list-files.ts) and streamed from disk to each request.
  */
 export interface FileBytes {
   readonly path: string;

@@ -38,7 +38,7 @@ export interface Answer {
    */
   freshness?: Freshness;
   /**
-   * For a body read from files someone owns (a large whole list: catalogue/catalogue-list.ts): called once when the
+   * For a body read from files someone owns (a large whole list: catalogue/list/catalogue-list.ts): called once when the
    * answer's response has ended, however it ended. No cache keeps such an answer (response-cache.ts).
    */
   release?: () => void;

@@ -54,7 +54,7 @@ export interface ResponseCache {
 
 /**
  * Room for every page and view a busy site asks for: a page or a view is 10–100 KB with its encodings, and a whole
- * list over 1 MiB is kept on disk, not here (catalogue/list-files.ts).
+ * list over 1 MiB is kept on disk, not here (catalogue/list/list-files.ts).
  */
 export const RESPONSE_CACHE_MAX_BYTES = 64 * 1024 * 1024;
 

@@ -5,7 +5,7 @@ import { startTestSite, type TestSite } from '../testing/test-site.js';
 import { startUpstreamStub, type UpstreamStub } from '@catalogue/testing/upstream-double';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EMBEDDED_CATALOGUE_DIR } from '../catalogue/embedded-source.js';
+import { EMBEDDED_CATALOGUE_DIR } from '../catalogue/sources/embedded-source.js';
 
 /** What Chromium sends for an image. */
 const CHROMIUM_ACCEPT = 'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8';

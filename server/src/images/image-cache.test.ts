@@ -1,7 +1,7 @@
 import { productPhoto } from '@catalogue/testing/photos';
 import { describe, expect, it } from 'vitest';
-import { IMAGE_NOT_MODIFIED, type ProductImage } from '../catalogue/product-source.js';
-import type { UpstreamValidators } from '../catalogue/upstream-validators.js';
+import { IMAGE_NOT_MODIFIED, type ProductImage } from '../catalogue/sources/product-source.js';
+import type { UpstreamValidators } from '../catalogue/upstream/upstream-validators.js';
 import { createCapturingLogger } from '../testing/capturing-logger.js';
 import { createImageCache } from './image-cache.js';
 import { createImageResizer, type ImageResizer, UnreadableImageError } from './resize-image.js';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { ImageWidth } from '@catalogue/shared/image-widths';
 import { LRUCache } from 'lru-cache';
-import { IMAGE_NOT_MODIFIED, type ProductImage } from '../catalogue/product-source.js';
-import type { UpstreamValidators } from '../catalogue/upstream-validators.js';
+import { IMAGE_NOT_MODIFIED, type ProductImage } from '../catalogue/sources/product-source.js';
+import type { UpstreamValidators } from '../catalogue/upstream/upstream-validators.js';
 import type { CacheStatus } from '../outcomes/cache-status.js';
 import type { Logger } from '../logger.js';
 import type { ImageResizer } from './resize-image.js';
@@ -47,7 +47,7 @@ export interface ImageCacheOptions {
 }
 
 /**
- * Product photos by source location, with the catalogue's freshness rules (catalogue/read-through-cache.ts):
+ * Product photos by source location, with the catalogue's freshness rules (catalogue/caches/read-through-cache.ts):
  * an original is current for the TTL (HIT); past it, it and everything made from it are served at once (STALE)
  * while one background revalidation asks the source, and go on being served through the source's failures for
  * up to the stale maximum; past that, a request waits for the source (MISS).

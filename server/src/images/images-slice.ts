@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
-import type { ProductSource } from '../catalogue/product-source.js';
+import type { CachedCatalogue } from '../catalogue/caches/cached-catalogue.js';
+import type { ProductSource } from '../catalogue/sources/product-source.js';
 import type { Config } from '../config.js';
 import type { CachedRouteMount } from '../http/cached-route.js';
 import type { Metrics } from '../http/metrics.js';

@@ -1,7 +1,7 @@
 import { TINY_PNG } from '@catalogue/testing/fake-store-routes';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import type { CacheEntry } from '../catalogue/cached-catalogue.js';
+import type { CacheEntry } from '../catalogue/caches/cached-catalogue.js';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import { createCapturingLogger } from '../testing/capturing-logger.js';
 import { createProductImages } from './product-images.js';

@@ -1,7 +1,7 @@
 import type { ImageWidth } from '@catalogue/shared/image-widths';
 import { Counter } from 'prom-client';
-import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
-import type { ProductSource } from '../catalogue/product-source.js';
+import type { CachedCatalogue } from '../catalogue/caches/cached-catalogue.js';
+import type { ProductSource } from '../catalogue/sources/product-source.js';
 import type { Config } from '../config.js';
 import type { Metrics } from '../http/metrics.js';
 import type { Logger } from '../logger.js';

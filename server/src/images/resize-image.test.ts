@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { decompressionBomb, makePhoto, productPhoto } from '@catalogue/testing/photos';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ProductImage } from '../catalogue/product-source.js';
+import type { ProductImage } from '../catalogue/sources/product-source.js';
 import { createImageResizer, MAX_INPUT_PIXELS, UnreadableImageError } from './resize-image.js';
 
 const KB = 1024;

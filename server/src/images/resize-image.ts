@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import type { ImageWidth } from '@catalogue/shared/image-widths';
 import pLimit from 'p-limit';
 import type { default as sharpFunction, Sharp } from 'sharp';
-import { type ProductImage, UpstreamError } from '../catalogue/product-source.js';
+import { type ProductImage, UpstreamError } from '../catalogue/sources/product-source.js';
 import type { VariantFormat } from './variant-format.js';
 import { inSpan } from '../tracing/spans.js';
 

@@ -2,9 +2,9 @@ import { type PageRoute, productsQueryOf } from '@catalogue/shared/page-routes';
 import type { Product } from '@catalogue/shared/product';
 import { pageCount } from '@catalogue/shared/product-paging';
 import { relatedProducts, relatedProductsQuery } from '@catalogue/shared/related-products';
-import type { CacheEntry, CachedCatalogue, ProductsPageContent } from '../catalogue/cached-catalogue.js';
-import { ProductNotFoundError, UpstreamError } from '../catalogue/product-source.js';
-import { toPublicProduct } from '../catalogue/public-product.js';
+import type { CacheEntry, CachedCatalogue, ProductsPageContent } from '../catalogue/caches/cached-catalogue.js';
+import { ProductNotFoundError, UpstreamError } from '../catalogue/sources/product-source.js';
+import { toPublicProduct } from '../catalogue/list/public-product.js';
 import type { Logger } from '../logger.js';
 import type { PageData } from './page-renderer.js';
 

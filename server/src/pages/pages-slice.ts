@@ -2,8 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import type { PageRoute } from '@catalogue/shared/page-routes';
 import { PAGE_PATHS } from '@catalogue/shared/routes';
 import { type ErrorRequestHandler, Router } from 'express';
-import type { CacheEntry, CachedCatalogue } from '../catalogue/cached-catalogue.js';
-import { createDerivedBodyCache, type DerivedBodyCache } from '../catalogue/derived-body-cache.js';
+import type { CacheEntry, CachedCatalogue } from '../catalogue/caches/cached-catalogue.js';
+import { createDerivedBodyCache, type DerivedBodyCache } from '../catalogue/caches/derived-body-cache.js';
 import type { Config } from '../config.js';
 import type { Answer } from '../http/answer.js';
 import type { CacheStatus } from '../outcomes/cache-status.js';
@@ -37,7 +37,7 @@ interface PagesParts extends Pick<PagesOptions, 'catalogue' | 'config' | 'render
 
 const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
 /**
- * The memory budget of rendered pages (catalogue/derived-body-cache.ts). A page holds one page of products
+ * The memory budget of rendered pages (catalogue/caches/derived-body-cache.ts). A page holds one page of products
  * (shared/src/product-paging.ts) whatever the catalogue's size: about 20 KB with its encodings at the default
  * catalogue, some 90 KB at 50,000 products (the list's state and its category menu).
  */

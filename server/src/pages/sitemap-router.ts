@@ -1,9 +1,9 @@
 import { type RequestHandler, Router } from 'express';
-import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
-import { UpstreamError } from '../catalogue/product-source.js';
+import type { CachedCatalogue } from '../catalogue/caches/cached-catalogue.js';
+import { UpstreamError } from '../catalogue/sources/product-source.js';
 import type { Config } from '../config.js';
 import { publicOrigin } from './public-origin.js';
-import { robotsTxt } from '../catalogue/sitemap.js';
+import { robotsTxt } from '../catalogue/list/sitemap.js';
 import { BAD_HOST, RETRY_AFTER_SECONDS, sendText } from './text-answer.js';
 
 export interface SitemapRouterOptions {
@@ -13,7 +13,7 @@ export interface SitemapRouterOptions {
   now: () => number;
 }
 
-/** `/robots.txt`, `/sitemap.xml` and its numbered files (made by catalogue/sitemap.ts where the list is held), for the request's public origin. */
+/** `/robots.txt`, `/sitemap.xml` and its numbered files (made by catalogue/list/sitemap.ts where the list is held), for the request's public origin. */
 export function createSitemapRouter({ catalogue, config, now }: SitemapRouterOptions): Router {
   const sitemap: RequestHandler = async (req, res) => {
     const origin = publicOrigin(req, config);

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { Counter, Gauge } from 'prom-client';
-import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
+import type { CachedCatalogue } from '../catalogue/caches/cached-catalogue.js';
 import type { Metrics } from '../http/metrics.js';
 import { probesAllowOnlyGetAndHead } from '../http/method-not-allowed.js';
 import type { Slice } from '../http/slice.js';
@@ -8,7 +8,7 @@ import type { Logger } from '../logger.js';
 
 /**
  * `/healthz` (liveness: the process serves) and `/readyz` (readiness: catalogue requests can be answered from the list
- * held, a cached copy or the source: catalogue/cached-catalogue.ts's `readiness`). Probes must see the truth each time,
+ * held, a cached copy or the source: catalogue/caches/cached-catalogue.ts's `readiness`). Probes must see the truth each time,
  * so neither answer may be cached. Each change of readiness is one log line; `catalogue_ready` shows it and
  * `catalogue_readiness_failures_total` counts the failed probes by why (docs/operations.md, "Probes and metrics").
  */

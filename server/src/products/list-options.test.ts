@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ListSelection } from '../catalogue/cached-catalogue.js';
+import type { ListSelection } from '../catalogue/caches/cached-catalogue.js';
 import { LIST_OPTIONS_ERRORS, MAX_LIST_LIMIT, parseListSelection } from './list-options.js';
 
 const parseListOptions = (query: string) => parseListSelection(query, 'jewelery');

@@ -1,4 +1,4 @@
-import type { ListSelection } from '../catalogue/catalogue-queries.js';
+import type { ListSelection } from '../catalogue/list/catalogue-queries.js';
 
 /**
  * The Fake Store's list options, `?limit=N&sort=asc|desc`, on `/api/products` and `/api/products/category/{name}`
@@ -24,7 +24,7 @@ const DIGITS = /^[0-9]+$/;
 
 /**
  * Reads `limit` and `sort` from a raw query string (what follows `?`, undecoded) into the selection of `category`'s
- * products ('': every category, as ListSelection spells it), in the list's own terms (catalogue/catalogue-queries.ts). Other parameters are
+ * products ('': every category, as ListSelection spells it), in the list's own terms (catalogue/list/catalogue-queries.ts). Other parameters are
  * ignored. Returns the selection, or the message of a 400.
  */
 export function parseListSelection(rawQuery: string, category: string): ListSelection | { error: string } {

@@ -17,7 +17,7 @@ import { startTestSite, type TestSite } from '../testing/test-site.js';
 import type { PathMode } from '@catalogue/testing/upstream-double';
 import { MALFORMED_ESCAPE } from '../http/errors.js';
 import { LIST_OPTIONS_ERRORS } from './list-options.js';
-import { createDerivedBodyCache } from '../catalogue/derived-body-cache.js';
+import { createDerivedBodyCache } from '../catalogue/caches/derived-body-cache.js';
 import { MAX_API_URL_LENGTH } from '../http/uri-too-long.js';
 import { MISSING_CATEGORY_NAME } from './products-operations.js';
 import { PRODUCTS_ROUTES } from './products-routes.js';

@@ -2,8 +2,8 @@ import { MESSAGES } from '@catalogue/shared/messages';
 import { parseProductId } from '@catalogue/shared/product-id';
 import { parseProductsQuery, parseSuggestionsQuery, type ProductsQuery } from '@catalogue/shared/product-paging';
 import { searchNeedle } from '@catalogue/shared/sort';
-import type { CacheEntry, CachedCatalogue, CatalogueList, ListSelection } from '../catalogue/cached-catalogue.js';
-import type { DerivedBodyCache } from '../catalogue/derived-body-cache.js';
+import type { CacheEntry, CachedCatalogue, CatalogueList, ListSelection } from '../catalogue/caches/cached-catalogue.js';
+import type { DerivedBodyCache } from '../catalogue/caches/derived-body-cache.js';
 import type { Answer } from '../http/answer.js';
 import type { CachedRoute, Route } from '../http/cached-route.js';
 import { encodeJsonBody, type EncodedBody } from '../bodies/encoded-body.js';
@@ -48,7 +48,7 @@ function jsonAnswer(entry: CacheEntry<unknown>, body: EncodedBody = entry.body):
   return { body, contentType: JSON_CONTENT_TYPE, cacheStatus, ageSeconds, freshForSeconds, freshness: { storedAt, freshUntil } };
 }
 
-/** Whether any encoding of a body is a file (a large whole list: catalogue/list-files.ts). */
+/** Whether any encoding of a body is a file (a large whole list: catalogue/list/list-files.ts). */
 const inFiles = (body: EncodedBody): boolean =>
   [body.identity, body.gzip, body.br].some((bytes) => bytes !== undefined && !Buffer.isBuffer(bytes));
 

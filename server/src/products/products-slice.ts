@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
-import { createDerivedBodyCache } from '../catalogue/derived-body-cache.js';
+import type { CachedCatalogue } from '../catalogue/caches/cached-catalogue.js';
+import { createDerivedBodyCache } from '../catalogue/caches/derived-body-cache.js';
 import { type CachedRouteMount, mountApiRoute } from '../http/cached-route.js';
 import type { Slice } from '../http/slice.js';
 import { CATEGORY_NAME_MISSING_ROUTE, PRODUCTS_ROUTES } from './products-routes.js';

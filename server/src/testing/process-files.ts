@@ -6,7 +6,7 @@ const children = (): number[] =>
     readFileSync(`/proc/self/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
   );
 
-/** The pids of this process's children running a list's fill (catalogue/fills/fill-process.ts). */
+/** The pids of this process's children running a list's fill (catalogue/list/fills/fill-process.ts). */
 export function fillProcesses(): number[] {
   return children().filter((pid) => {
     try {

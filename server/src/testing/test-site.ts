@@ -6,7 +6,7 @@ import { createStaticDir } from '@catalogue/testing/static-dir';
 import { createTestClock, type TestClock } from '@catalogue/testing/test-clock';
 import { startUpstreamStub, type UpstreamStub, type UpstreamStubOptions } from '@catalogue/testing/upstream-double';
 import { buildServer, CONNECTION_LIMITS, type ConnectionLimits } from '../build-server.js';
-import type { CachedCatalogue } from '../catalogue/cached-catalogue.js';
+import type { CachedCatalogue } from '../catalogue/caches/cached-catalogue.js';
 import { type Config, loadConfig } from '../config.js';
 import type { Metrics } from '../http/metrics.js';
 import { watchAnswers } from './answer-watch.js';

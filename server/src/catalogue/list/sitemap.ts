@@ -1,5 +1,5 @@
 import { PAGE_PATHS, productDetailsPath, productsInCategoryPath } from '@catalogue/shared/routes';
-import { escapeHtml } from '../bodies/escape-html.js';
+import { escapeHtml } from '../../bodies/escape-html.js';
 
 /** The sitemap protocol's limit of URLs per file; beyond it, /sitemap.xml becomes an index of numbered files. */
 export const SITEMAP_MAX_URLS = 50_000;

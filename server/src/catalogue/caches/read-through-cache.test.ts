@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createCapturingLogger } from '../testing/capturing-logger.js';
+import { createCapturingLogger } from '../../testing/capturing-logger.js';
 import { createTestClock } from '@catalogue/testing/test-clock';
-import { encodeJsonBody } from '../bodies/encoded-body.js';
+import { encodeJsonBody } from '../../bodies/encoded-body.js';
 import { ReadThroughCache } from './read-through-cache.js';
-import { bytesOf } from '../testing/body-bytes.js';
+import { bytesOf } from '../../testing/body-bytes.js';
 
 /** A loader whose values the test hands out one at a time. */
 function controlledLoader<T>() {

@@ -9,11 +9,17 @@
 import { type CatalogueWriter, catalogueWriter } from '../catalogue-database.js';
 import { listBodyWriter, type ListFiles, type MadeList, removeBodyFiles, removeListFiles } from '../list-files.js';
 import { wholeListInIdOrder } from '../catalogue-queries.js';
-import { eachJsonArrayItem, jsonArrayReader } from '../json-array-items.js';
-import { describeProductIssues, productSchema } from '../product-schema.js';
-import { UpstreamError } from '../product-source.js';
-import type { UpstreamValidators } from '../upstream-validators.js';
-import { conditionalHeaders, createUpstreamClient, isSuccess, type StreamedResponse, validatorsOf } from '../upstream-request.js';
+import { eachJsonArrayItem, jsonArrayReader } from '../../upstream/json-array-items.js';
+import { describeProductIssues, productSchema } from '../../upstream/product-schema.js';
+import { UpstreamError } from '../../upstream/upstream-error.js';
+import type { UpstreamValidators } from '../../upstream/upstream-validators.js';
+import {
+  conditionalHeaders,
+  createUpstreamClient,
+  isSuccess,
+  type StreamedResponse,
+  validatorsOf,
+} from '../../upstream/upstream-request.js';
 import type { Dropped, FillFailed, FillJob, FillOutcome, NotModified } from './protocol.js';
 
 /** The list being written of the valid products, and those dropped; or the list held, unchanged (a 304). */

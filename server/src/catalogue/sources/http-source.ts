@@ -1,12 +1,12 @@
 import type { Product } from '@catalogue/shared/product';
 import { Counter, type Registry } from 'prom-client';
-import type { Logger } from '../logger.js';
-import type { CatalogueList } from './catalogue-list.js';
-import { createListFills, FILL_SILENT_MIN_MS } from './fills/list-fills.js';
-import { describeProductIssues, productSchema } from './product-schema.js';
+import type { Logger } from '../../logger.js';
+import type { CatalogueList } from '../list/catalogue-list.js';
+import { createListFills, FILL_SILENT_MIN_MS } from '../list/fills/list-fills.js';
+import { describeProductIssues, productSchema } from '../upstream/product-schema.js';
 import { IMAGE_NOT_MODIFIED, type ProductImage, type ProductSource, UpstreamError } from './product-source.js';
-import type { UpstreamValidators } from './upstream-validators.js';
-import { conditionalHeaders, createUpstreamClient, isSuccess, validatorsOf } from './upstream-request.js';
+import type { UpstreamValidators } from '../upstream/upstream-validators.js';
+import { conditionalHeaders, createUpstreamClient, isSuccess, validatorsOf } from '../upstream/upstream-request.js';
 
 export interface HttpSourceOptions {
   /** Base URL without a trailing slash; `/products` and `/products/{id}` are appended. */

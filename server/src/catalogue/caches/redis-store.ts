@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { Logger } from '../logger.js';
-import { connectRedis } from '../redis-connection.js';
+import type { Logger } from '../../logger.js';
+import { connectRedis } from '../../redis-connection.js';
 import type { FillClaim, SharedCopy, SharedStore } from './shared-store.js';
 
 export interface RedisStoreOptions {

@@ -1,6 +1,6 @@
 // The shared store against a real Redis (Debian's redis-server on a free port): what it keeps, how claims behave,
 // and that a Redis that is down, paused or full only ever costs a bounded wait and a counted, logged failure.
-import { createCapturingLogger } from '../testing/capturing-logger.js';
+import { createCapturingLogger } from '../../testing/capturing-logger.js';
 import { findRedisServer, REDIS_INSTALL_HINT, type RedisServer, startRedisServer } from '@catalogue/testing/redis-server';
 import { Redis } from 'ioredis';
 import { Registry } from 'prom-client';

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
 import { arrivals } from '@catalogue/testing/arrivals';
 import { rawGet } from '@catalogue/testing/raw-http';
-import { startTestSite, type TestSite } from '../testing/test-site.js';
+import { startTestSite, type TestSite } from '../../testing/test-site.js';
 import type { StubMode } from '@catalogue/testing/upstream-double';
 
 // Small numbers keep the arithmetic readable: fresh for 60 s, then servable for 600 s more.

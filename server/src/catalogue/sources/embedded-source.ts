@@ -2,17 +2,17 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Product } from '@catalogue/shared/product';
-import type { Logger } from '../logger.js';
-import type { CatalogueList } from './catalogue-list.js';
-import { createListFills, FILL_SILENT_MIN_MS } from './fills/list-fills.js';
-import { describeProductIssues, productSchema } from './product-schema.js';
+import type { Logger } from '../../logger.js';
+import type { CatalogueList } from '../list/catalogue-list.js';
+import { createListFills, FILL_SILENT_MIN_MS } from '../list/fills/list-fills.js';
+import { describeProductIssues, productSchema } from '../upstream/product-schema.js';
 import { type ProductImage, type ProductSource, UpstreamError } from './product-source.js';
 
 /**
- * `server/embedded-catalogue/`, reached the same way from `src/catalogue/` and from `dist/catalogue/`; joined to
+ * `server/embedded-catalogue/`, reached the same way from `src/catalogue/sources/` and from `dist/catalogue/sources/`; joined to
  * import.meta.dirname, as Vite rewrites `new URL(…, import.meta.url)` when the client's tests load this in jsdom.
  */
-export const EMBEDDED_CATALOGUE_DIR = pathToFileURL(join(import.meta.dirname, '../../embedded-catalogue/'));
+export const EMBEDDED_CATALOGUE_DIR = pathToFileURL(join(import.meta.dirname, '../../../embedded-catalogue/'));
 
 export interface EmbeddedSourceOptions {
   /** The folder holding `products.json` and `images/`; a `file:` URL ending in `/`. */

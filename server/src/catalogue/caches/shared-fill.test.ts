@@ -1,7 +1,7 @@
 // Several replicas sharing one real Redis (Debian's redis-server, started on a free port), each built by buildServer
 // as production builds it, in front of one upstream double that counts what it is asked.
 import { findRedisServer, REDIS_INSTALL_HINT, type RedisServer, startRedisServer } from '@catalogue/testing/redis-server';
-import { startTestSite, type TestSite } from '../testing/test-site.js';
+import { startTestSite, type TestSite } from '../../testing/test-site.js';
 import { startUpstreamStub, type UpstreamStub } from '@catalogue/testing/upstream-double';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 import { Counter, type Registry } from 'prom-client';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../../logger.js';
 
 /**
  * Why a fill's process stopped before it replied: out of its heap (V8 aborts past its cap,

@@ -1,7 +1,7 @@
 import NodeCache from 'node-cache';
-import type { Logger } from '../logger.js';
-import type { CacheStatus } from '../outcomes/cache-status.js';
-import type { EncodedBody } from '../bodies/encoded-body.js';
+import type { Logger } from '../../logger.js';
+import type { CacheStatus } from '../../outcomes/cache-status.js';
+import type { EncodedBody } from '../../bodies/encoded-body.js';
 import { type LoadedValue, type SharedCopies, SharedFill } from './shared-fill.js';
 
 /** A value as the cache hands it out, with what the HTTP layer needs to describe its freshness. */

@@ -2,8 +2,8 @@ import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import type { Readable } from 'node:stream';
 import axios, { type AxiosInstance, type AxiosRequestConfig, type AxiosResponse, isAxiosError } from 'axios';
-import { upstreamCallSpan } from '../tracing/spans.js';
-import { UpstreamError } from './product-source.js';
+import { upstreamCallSpan } from '../../tracing/spans.js';
+import { UpstreamError } from './upstream-error.js';
 import type { UpstreamValidators } from './upstream-validators.js';
 
 /** The most bytes to read of one response, and the setting that says so (named in the failure, so an operator knows what to raise). */

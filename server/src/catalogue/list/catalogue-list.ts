@@ -1,14 +1,14 @@
 import type { Product } from '@catalogue/shared/product';
 import { LOCAL_LIST_MAX_PRODUCTS, PRODUCTS_PAGE_SIZE, type ProductSearchPage, type ProductsQuery } from '@catalogue/shared/product-paging';
 import { categoriesMatching, SUGGESTED_PRODUCTS } from '@catalogue/shared/product-suggestions';
-import { type CompressedBody, type EncodedBody, encodeBody } from '../bodies/encoded-body.js';
-import type { Logger } from '../logger.js';
-import { inSpan } from '../tracing/spans.js';
+import { type CompressedBody, type EncodedBody, encodeBody } from '../../bodies/encoded-body.js';
+import type { Logger } from '../../logger.js';
+import { inSpan } from '../../tracing/spans.js';
 import type { CatalogueShape } from './catalogue-database.js';
 import { catalogueQueries, type ListSelection } from './catalogue-queries.js';
 import { type IdOrder, listBody, type MadeList, type Ordered, removeListFiles } from './list-files.js';
-import { FailureError } from '../outcomes/failure.js';
-import type { UpstreamValidators } from './upstream-validators.js';
+import { FailureError } from '../../outcomes/failure.js';
+import type { UpstreamValidators } from '../upstream/upstream-validators.js';
 import { sitemapPage, sitemapXml } from './sitemap.js';
 
 export type { ListSelection } from './catalogue-queries.js';

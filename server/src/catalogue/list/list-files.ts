@@ -5,7 +5,7 @@ import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { constants as zlib, createBrotliCompress, createGzip } from 'node:zlib';
-import type { BodyBytes, EncodedBody } from '../bodies/encoded-body.js';
+import type { BodyBytes, EncodedBody } from '../../bodies/encoded-body.js';
 import type { CatalogueShape } from './catalogue-database.js';
 
 /**

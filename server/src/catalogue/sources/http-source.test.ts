@@ -1,14 +1,14 @@
 import { readdirSync } from 'node:fs';
 import type { Product } from '@catalogue/shared/product';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createLogger } from '../logger.js';
+import { createLogger } from '../../logger.js';
 import { TINY_PNG } from '@catalogue/testing/fake-store-routes';
 import { startUpstreamStub, type UpstreamStub } from '@catalogue/testing/upstream-double';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
-import { createCapturingLogger } from '../testing/capturing-logger.js';
+import { createCapturingLogger } from '../../testing/capturing-logger.js';
 import { createHttpSource, type HttpSourceOptions } from './http-source.js';
 import { IMAGE_NOT_MODIFIED, type ProductImage, type ProductSource, UpstreamError } from './product-source.js';
-import { bytesOf } from '../testing/body-bytes.js';
+import { bytesOf } from '../../testing/body-bytes.js';
 
 /** The image a plain (unconditional) fetch answers: never "not modified", which only a conditional one may be. */
 function fetchedImage(image: ProductImage | typeof IMAGE_NOT_MODIFIED): ProductImage {

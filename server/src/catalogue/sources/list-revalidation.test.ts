@@ -2,7 +2,7 @@ import { generateCatalogue } from '@catalogue/testing/generated-catalogue';
 import { startUpstreamStub, type UpstreamStub } from '@catalogue/testing/upstream-double';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../logger.js';
+import { createLogger } from '../../logger.js';
 import { createHttpSource } from './http-source.js';
 import type { ProductSource } from './product-source.js';
 

@@ -5,9 +5,9 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCapturingLogger } from '../../testing/capturing-logger.js';
-import { fillProcesses, openFilesUnder } from '../../testing/process-files.js';
-import { startTestSite } from '../../testing/test-site.js';
+import { createCapturingLogger } from '../../../testing/capturing-logger.js';
+import { fillProcesses, openFilesUnder } from '../../../testing/process-files.js';
+import { startTestSite } from '../../../testing/test-site.js';
 import type { CatalogueList } from '../catalogue-list.js';
 import { createListFills, type Filled, type ListFillsOptions } from './list-fills.js';
 

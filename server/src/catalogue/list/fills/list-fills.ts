@@ -4,12 +4,12 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Registry } from 'prom-client';
-import type { Logger } from '../../logger.js';
-import { inSpan, traceHeaders } from '../../tracing/spans.js';
+import type { Logger } from '../../../logger.js';
+import { inSpan, traceHeaders } from '../../../tracing/spans.js';
 import { type CatalogueList, openList } from '../catalogue-list.js';
 import { claimDataFolder } from '../data-folder.js';
 import { type IdOrder, type ListFiles, listFilesIn, type Ordered, removeBodyFiles, removeListFiles } from '../list-files.js';
-import type { UpstreamValidators } from '../upstream-validators.js';
+import type { UpstreamValidators } from '../../upstream/upstream-validators.js';
 import { deathOf, fillDeaths, stalledDeath } from './fill-deaths.js';
 import type { Dropped, FillJob, FillMessage, FillOutcome } from './protocol.js';
 

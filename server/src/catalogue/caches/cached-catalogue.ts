@@ -1,16 +1,16 @@
 import type { Product } from '@catalogue/shared/product';
-import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
-import { encodeJsonBody } from '../bodies/encoded-body.js';
-import type { CatalogueList } from './catalogue-list.js';
-import { productSchema } from './product-schema.js';
-import { ProductNotFoundError, type ProductSource } from './product-source.js';
-import { toPublicProduct } from './public-product.js';
+import type { Config } from '../../config.js';
+import type { Logger } from '../../logger.js';
+import { encodeJsonBody } from '../../bodies/encoded-body.js';
+import type { CatalogueList } from '../list/catalogue-list.js';
+import { productSchema } from '../upstream/product-schema.js';
+import { ProductNotFoundError, type ProductSource } from '../sources/product-source.js';
+import { toPublicProduct } from '../list/public-product.js';
 import { type CacheEntry, ReadThroughCache } from './read-through-cache.js';
 import type { SharedStore } from './shared-store.js';
 
 export type { CacheEntry } from './read-through-cache.js';
-export type { CatalogueList, ListSelection, ProductsPageContent } from './catalogue-list.js';
+export type { CatalogueList, ListSelection, ProductsPageContent } from '../list/catalogue-list.js';
 
 export interface CachedCatalogueOptions {
   source: ProductSource;

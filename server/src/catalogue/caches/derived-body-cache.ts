@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { type EncodedBody, encodedSize } from '../bodies/encoded-body.js';
+import { type EncodedBody, encodedSize } from '../../bodies/encoded-body.js';
 
 /**
  * Bodies derived from a catalogue entry (a rendered page, a view of the list), each kept with the entry it was

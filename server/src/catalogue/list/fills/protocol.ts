@@ -3,7 +3,7 @@
  * message crosses processes by the structured clone, which keeps no class.
  */
 import type { IdOrder, ListFiles, MadeList } from '../list-files.js';
-import type { UpstreamValidators } from '../upstream-validators.js';
+import type { UpstreamValidators } from '../../upstream/upstream-validators.js';
 
 /**
  * Download the upstream's list, or read a whole list's JSON of valid products (a copy another replica shared, the

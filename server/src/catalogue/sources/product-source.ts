@@ -1,7 +1,11 @@
 import type { Product } from '@catalogue/shared/product';
-import { type Failure, FailureError } from '../outcomes/failure.js';
-import type { CatalogueList } from './catalogue-list.js';
-import type { UpstreamValidators } from './upstream-validators.js';
+import { FailureError } from '../../outcomes/failure.js';
+import { UpstreamError } from '../upstream/upstream-error.js';
+import type { CatalogueList } from '../list/catalogue-list.js';
+import type { UpstreamValidators } from '../upstream/upstream-validators.js';
+
+// A source's failures are the HTTP client's, whichever source it is: the embedded one fails the same way.
+export { UpstreamError };
 
 /** Image bytes as a source holds them, with the content type to send. */
 export interface ProductImage {
@@ -44,19 +48,6 @@ export interface ProductSource {
   getImage(location: string, validators?: UpstreamValidators): Promise<ProductImage | typeof IMAGE_NOT_MODIFIED>;
   /** Ends the source's fills and removes its files; the catalogue calls it when it is closed. */
   close?(): Promise<void>;
-}
-
-/** The source failed: refused, reset, 5xx, not JSON, wrong shape, or too slow (`timedOut`). */
-export class UpstreamError extends FailureError {
-  readonly timedOut: boolean;
-  readonly failure: Failure;
-
-  constructor(message: string, options: { timedOut?: boolean; cause?: unknown } = {}) {
-    super(message, { cause: options.cause });
-    this.name = 'UpstreamError';
-    this.timedOut = options.timedOut ?? false;
-    this.failure = this.timedOut ? 'timed-out' : 'unavailable';
-  }
 }
 
 /** The source said definitively that there is no such product. */

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../logger.js';
 import type { SharedStore } from './shared-store.js';
 
 /** How one kind of cached value is kept in a shared store. */

@@ -5,14 +5,14 @@ import { pathToFileURL } from 'node:url';
 import type { Product } from '@catalogue/shared/product';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../logger.js';
+import { createLogger } from '../../logger.js';
 import { FIXTURE_PRODUCTS } from '@catalogue/testing/fixture-products';
-import { createCapturingLogger } from '../testing/capturing-logger.js';
-import { startTestSite, type TestSite } from '../testing/test-site.js';
-import type { CatalogueList } from './catalogue-list.js';
+import { createCapturingLogger } from '../../testing/capturing-logger.js';
+import { startTestSite, type TestSite } from '../../testing/test-site.js';
+import type { CatalogueList } from '../list/catalogue-list.js';
 import { createEmbeddedSource } from './embedded-source.js';
 import { IMAGE_NOT_MODIFIED, type ProductImage, UpstreamError } from './product-source.js';
-import { bytesOf } from '../testing/body-bytes.js';
+import { bytesOf } from '../../testing/body-bytes.js';
 
 /** The image a plain (unconditional) fetch answers: never "not modified", which only a conditional one may be. */
 function fetchedImage(image: ProductImage | typeof IMAGE_NOT_MODIFIED): ProductImage {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createDerivedBodyCache, type DerivedBodyCache } from './derived-body-cache.js';
-import { encodeBody, type EncodedBody } from '../bodies/encoded-body.js';
-import { bytesOf } from '../testing/body-bytes.js';
+import { encodeBody, type EncodedBody } from '../../bodies/encoded-body.js';
+import { bytesOf } from '../../testing/body-bytes.js';
 
 const body = (text: string) => encodeBody(Buffer.from(text));
 
