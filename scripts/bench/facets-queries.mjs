@@ -12,11 +12,11 @@ import { catalogueWriter } from '../../server/dist/catalogue/list/catalogue-data
 import { catalogueQueries } from '../../server/dist/catalogue/list/catalogue-queries.js';
 import { generateCatalogue } from '../../testing/dist/generated-catalogue.js';
 import { seededRandom } from '../../testing/dist/seeded-random.js';
+import { percentile } from './harness.mjs';
 
 const SIZE = Number(process.env.FACETS_BENCH_SIZE ?? 200_000);
 const ROUNDS = 300;
 
-const percentile = (times, p) => [...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.floor((p / 100) * times.length))];
 const ms = (value) => `${value.toFixed(2)} ms`;
 
 const folder = mkdtempSync(join(tmpdir(), 'facets-bench-'));
@@ -45,56 +45,43 @@ try {
     };
   };
 
-  const timed = (work) => {
-    const start = performance.now();
-    work();
-    return performance.now() - start;
+  /** The main thread's time for `ask(query)` over `rounds` queries from `make()`. */
+  const timesOf = (rounds, make, ask) =>
+    Array.from({ length: rounds }, () => {
+      const query = make();
+      const start = performance.now();
+      ask(query);
+      return performance.now() - start;
+    });
+  const searchPage = (query) => {
+    queries.page(query, 0, 24);
+    queries.facets(query);
   };
-
   const rows = [];
-  for (const [label, lengths] of [
+  const lengths = [
     ['3+ characters', [3, 4, 5, 6, 8]],
     ['1–2 characters', [1, 2]],
-  ]) {
-    const times = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      const query = {
-        search: needle(pick(lengths)),
-        category: random() < 0.3 ? pick(shape.categories) : '',
-        sort: pick(['none', 'priceLowHigh', 'nameAZ']),
-        ...filters(),
-      };
-      times.push(
-        timed(() => {
-          queries.page(query, 0, 24);
-          queries.facets(query);
-        }),
-      );
-    }
-    rows.push([`search page + counts, ${label}, filters`, times]);
+  ];
+  for (const [label, sizes] of lengths) {
+    const query = () => ({
+      search: needle(pick(sizes)),
+      category: random() < 0.3 ? pick(shape.categories) : '',
+      sort: pick(['none', 'priceLowHigh', 'nameAZ']),
+      ...filters(),
+    });
+    rows.push([`search page + counts, ${label}, filters`, timesOf(ROUNDS, query, searchPage)]);
   }
-  for (const [label, lengths] of [
-    ['3+ characters', [3, 4, 5, 6, 8]],
-    ['1–2 characters', [1, 2]],
-  ]) {
-    const times = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      const search = needle(pick(lengths));
-      times.push(timed(() => queries.suggested(search, 6)));
-    }
-    rows.push([`suggestions, ${label}`, times]);
-  }
-  const withoutSearch = [];
-  for (let round = 0; round < 50; round++) {
-    const query = { search: '', category: '', sort: 'none', ...filters(), minRating: pick([1, 2, 3, 4]) };
-    withoutSearch.push(
-      timed(() => {
-        queries.page(query, 0, 24);
-        queries.facets(query);
-      }),
-    );
-  }
-  rows.push(['search page + counts, no text, filters', withoutSearch]);
+  for (const [label, sizes] of lengths)
+    rows.push([
+      `suggestions, ${label}`,
+      timesOf(
+        ROUNDS,
+        () => needle(pick(sizes)),
+        (search) => queries.suggested(search, 6),
+      ),
+    ]);
+  const noText = () => ({ search: '', category: '', sort: 'none', ...filters(), minRating: pick([1, 2, 3, 4]) });
+  rows.push(['search page + counts, no text, filters', timesOf(50, noText, searchPage)]);
   queries.close();
 
   console.log(`${SIZE.toLocaleString('en')} products, each question new to the list's caches:`);

@@ -3,9 +3,7 @@
 // counts are reset, one request is sent, and every file of server/dist and shared/dist with a function that ran
 // is listed. What a newcomer reads to follow a hit, and what each hit pays for (docs/architecture.md, "Response
 // cache"). Defaults to the cached list at 5 products; BENCH_SERVER_ENTRY measures another build, as the bench does.
-import { get } from './http.mjs';
-import { startBuiltServer } from './built-server.mjs';
-import { freePort, stopAllProcesses } from './processes.mjs';
+import { freePort, get, startBuiltServer, stopAllProcesses } from './harness.mjs';
 
 const ROOT = new URL('../../', import.meta.url).href;
 const PROJECT_FILES = /\/(server|shared)\/dist\//;

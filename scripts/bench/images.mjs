@@ -2,16 +2,10 @@
 // real upstream's sizes: 370–1,049 × 333–1,500 px, 15–230 KB): resize timings cold and warm, variant sizes,
 // image bytes per page at a phone's and a desktop's width, and Lighthouse on the three pages (median of 3).
 // Part of `npm run bench`; `node scripts/bench/images.mjs` runs it alone on the last build, and with
-// BENCH_SERVER_ENTRY (built-server.mjs) on another build, e.g. an older commit's, for before/after figures.
+// BENCH_SERVER_ENTRY (harness.mjs) on another build, e.g. an older commit's, for before/after figures.
 // Node loads the upstream double from the testing workspace's built `dist`: import this after `npm run build`.
-import { runAlone, runsAlone } from './alone.mjs';
-import { startBuiltServer } from './built-server.mjs';
-import { get } from './http.mjs';
-import { LIGHTHOUSE_PAGES, runLighthouse } from './lighthouse.mjs';
-import { IMAGE_VIEWPORTS, measureRouteImages } from './page-budgets.mjs';
-import { stopProcess } from './processes.mjs';
-import { median } from './report.mjs';
-import { startPhotoUpstream } from './upstream.mjs';
+import { envNumber, get, get200, median, runAlone, startPhotoUpstream, withServer } from './harness.mjs';
+import { IMAGE_VIEWPORTS, LIGHTHOUSE_PAGES, measureRouteImages, runLighthouse } from './page-budgets.mjs';
 
 /** What Chromium sends for an image: it takes AVIF. */
 const CHROMIUM_ACCEPT = 'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8';
@@ -27,28 +21,23 @@ const ms = (value) => (value === null ? 'n/a' : `${value.toFixed(0)} ms`);
 
 /**
  * Runs every measurement against a fresh built server in front of a fresh photo upstream, printing each figure
- * with `log` and adding it to `report` with its target. `lighthouseRuns`: audits per page; `lighthouseOnly`: only
- * those (BENCH_PHOTOS=lighthouse when run alone).
+ * with `log` and adding it to `report` with its target. BENCH_LIGHTHOUSE_RUNS (3): audits per page;
+ * BENCH_PHOTOS=lighthouse: only those.
  */
-export async function measureProductPhotos({ browser, log, report, lighthouseRuns = 3, lighthouseOnly = false }) {
-  const upstream = await startPhotoUpstream();
+export async function measureProductPhotos({ browser, log, report }) {
+  const lighthouseRuns = envNumber('BENCH_LIGHTHOUSE_RUNS', 3);
+  const lighthouseOnly = process.env.BENCH_PHOTOS === 'lighthouse';
+  const photos = startPhotoUpstream();
   if (!lighthouseOnly) {
-    const server = await startBuiltServer({ productsApiUrl: upstream.url });
-    try {
-      await measureVariants(server.origin, log, report);
-      await measurePageImages(browser, server.origin, log, report);
-    } finally {
-      await stopProcess(server.child);
-    }
+    await withServer(photos, {}, async ({ origin }) => {
+      await measureVariants(origin, log, report);
+      await measurePageImages(browser, origin, log, report);
+    });
   }
   // A fresh server: Lighthouse meets cold variants on its first run, as a first visitor would, and warm ones after.
-  const audited = await startBuiltServer({ productsApiUrl: upstream.url });
-  try {
-    await measureLighthouse(audited.origin, lighthouseRuns, log, report);
-  } finally {
-    await stopProcess(audited.child);
-    await upstream.close();
-  }
+  await withServer(lighthouseOnly ? photos : startPhotoUpstream(), {}, ({ origin }) =>
+    measureLighthouse(origin, lighthouseRuns, log, report),
+  );
 }
 
 /** One timed GET of an image URL, by default as Chromium would ask for it. */
@@ -63,10 +52,8 @@ async function timedGet(url, accept = CHROMIUM_ACCEPT) {
  * resize and encode (plus one local HTTP exchange). Warm: the same request again, which must be a cache hit.
  */
 async function measureVariants(origin, log, report) {
-  for (let id = 1; id <= PHOTOS; id++) {
-    const original = await get(`${origin}/api/products/${id}/image`, {}, 30_000);
-    if (original.status !== 200) throw new Error(`/api/products/${id}/image answered ${original.status}`);
-  }
+  const add = report.add.bind(report, 'photos');
+  for (let id = 1; id <= PHOTOS; id++) await get200(`${origin}/api/products/${id}/image`, {}, 30_000);
   const probe = await get(`${origin}/api/products/${PHOTOS}/image?w=160`, { accept: CHROMIUM_ACCEPT }, 30_000);
   if (probe.headers['content-type'] !== 'image/avif') {
     log(
@@ -89,8 +76,7 @@ async function measureVariants(origin, log, report) {
       sizes.push(`${width} px ${kb(response.body.length)} in ${ms(coldMs)}`);
       if (width === 320 && format === 'AVIF') largestColdMs = coldMs;
       if (width === 320 && format !== 'JPEG') {
-        report.add(
-          'photos',
+        add(
           `320 px ${format} of the 1,049 × 1,500 photo`,
           `${kb(response.body.length)}, cold ${ms(coldMs)}`,
           '≤ 30 KB',
@@ -117,24 +103,18 @@ async function measureVariants(origin, log, report) {
     `  320 px AVIF of each of the ${PHOTOS} photos: cold median ${ms(median(cold))}, slowest ${ms(Math.max(...cold))}; ` +
       `warm median ${ms(median(warm))}, ${hits} of ${PHOTOS} X-Cache: HIT`,
   );
-  report.add(
-    'photos',
+  add(
     `cold 320 px variant (resize + encode), median of ${PHOTOS} photos`,
     `${ms(median(cold))}, slowest ${ms(Math.max(...cold))}`,
     '≤ 150 ms',
     Math.max(...cold) <= 150,
   );
-  report.add(
-    'photos',
-    'warm variant: a cache hit',
-    `${hits} of ${PHOTOS} HIT, median ${ms(median(warm))}`,
-    `${PHOTOS} of ${PHOTOS} HIT`,
-    hits === PHOTOS,
-  );
+  add('warm variant: a cache hit', `${hits} of ${PHOTOS} HIT, median ${ms(median(warm))}`, `${PHOTOS} of ${PHOTOS} HIT`, hits === PHOTOS);
 }
 
 /** Image bytes each page downloads on first view (no scrolling), at a phone's and a desktop's width. */
 async function measurePageImages(browser, origin, log, report) {
+  const add = report.add.bind(report, 'photos');
   for (const setting of IMAGE_VIEWPORTS) {
     for (const path of LIGHTHOUSE_PAGES) {
       const images = await measureRouteImages(browser, origin, path, setting);
@@ -142,8 +122,7 @@ async function measurePageImages(browser, origin, log, report) {
       const types = [...new Set(images.map((image) => image.contentType))].join(', ');
       log(`  ${setting.name.padEnd(20)} ${path.padEnd(18)} ${kb(bytes).padStart(9)} in ${images.length} images (${types || 'none'})`);
       const budget = path === '/products' && setting.viewport.width === 375 ? '≤ 150 KB' : '';
-      report.add(
-        'photos',
+      add(
         `image bytes on first view, ${path} at ${setting.name}`,
         `${kb(bytes)} in ${images.length} images`,
         budget,
@@ -154,10 +133,11 @@ async function measurePageImages(browser, origin, log, report) {
 }
 
 async function measureLighthouse(origin, runs, log, report) {
+  const add = report.add.bind(report, 'photos');
   for (const result of await runLighthouse(origin, { runs })) {
     if (result.error) {
       log(`  ${result.path}: could not audit: ${result.error}`);
-      report.add('photos', `Lighthouse ${result.path}`, `could not audit: ${result.error}`);
+      add(`Lighthouse ${result.path}`, `could not audit: ${result.error}`);
       continue;
     }
     const each = result.runs.map((run) => `${run.performance} (LCP ${ms(run.lcpMs)}, TBT ${ms(run.tbtMs)})`).join(', ');
@@ -172,44 +152,24 @@ async function measureLighthouse(origin, runs, log, report) {
       `    LCP breakdown (the median run): TTFB ${ms(ttfb)}, load delay ${ms(loadDelay)}, load time ${ms(loadTime)}, ` +
         `render delay ${ms(renderDelay)}; element ${result.lcpElement}`,
     );
-    report.add(
-      'photos',
-      `Lighthouse ${result.path} performance, median of ${result.runs.length}`,
-      result.performance,
-      '≥ 98',
-      result.performance >= 98,
-    );
-    report.add(
-      'photos',
+    add(`Lighthouse ${result.path} performance, median of ${result.runs.length}`, result.performance, '≥ 98', result.performance >= 98);
+    add(
       `Lighthouse ${result.path} LCP, median of ${result.runs.length}`,
       ms(result.lcpMs),
       `≤ ${LCP_TARGET_MS.toLocaleString('en')} ms`,
       result.lcpMs <= LCP_TARGET_MS,
     );
-    report.add(
-      'photos',
+    add(
       `Lighthouse ${result.path} Total Blocking Time, median of ${result.runs.length}`,
       ms(result.tbtMs),
       '≤ 150 ms',
       result.tbtMs <= 150,
     );
-    report.add(
-      'photos',
+    add(
       `Lighthouse ${result.path} LCP breakdown: TTFB / load delay / load time / render delay`,
       [ttfb, loadDelay, loadTime, renderDelay].map(ms).join(' / '),
     );
   }
 }
 
-// Alone: `node scripts/bench/images.mjs` (after `npm run build`), printing the figures and their summary.
-if (runsAlone(import.meta.url)) {
-  await runAlone(
-    (parts) =>
-      measureProductPhotos({
-        ...parts,
-        lighthouseRuns: Number(process.env.BENCH_LIGHTHOUSE_RUNS) || 3,
-        lighthouseOnly: process.env.BENCH_PHOTOS === 'lighthouse',
-      }),
-    { browser: true },
-  );
-}
+await runAlone(import.meta.url, measureProductPhotos, { browser: true });

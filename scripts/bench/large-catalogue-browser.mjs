@@ -6,14 +6,8 @@
 // printing its figures.
 import { categoriesOf } from '@catalogue/shared/categories';
 import { filterAndSortProducts } from '@catalogue/shared/product-paging';
-import { runAlone, runsAlone } from './alone.mjs';
-import { startBuiltServer } from './built-server.mjs';
-import { get } from './http.mjs';
-import { recordFirstCard, setControlAndTime } from './in-page-timing.mjs';
-import { runLighthouse } from './lighthouse.mjs';
-import { stopProcess } from './processes.mjs';
-import { fmt, median } from './report.mjs';
-import { startUpstream } from './upstream.mjs';
+import { fmt, get, median, runAlone, startUpstream, withServer } from './harness.mjs';
+import { runLighthouse } from './page-budgets.mjs';
 
 const PRODUCTS = 50_000;
 /** The page size of docs/product.md, "Products". */
@@ -145,36 +139,37 @@ export async function measureLargeCatalogue(browser, origin, products, log) {
       .filter(({ expected }) => expected > 0 && expected < products.length)
       .slice(0, KEYSTROKES);
     const typing = { controlSelector: SEARCH, eventType: 'input', cardSelector: CARD };
+    /** One step timed in the page (setControlAndTime), with the main thread's CPU over it, printed as `said`. */
+    const step = async (list, control, said) => {
+      const busyBefore = await mainThreadMs(cdp);
+      const ms = await page.evaluate(setControlAndTime, { cardSelector: CARD, ...control });
+      const busyMs = (await mainThreadMs(cdp)) - busyBefore;
+      list.push({ ms, busyMs });
+      log(`    ${said} ${ms === null ? 'not within 10 s' : `after ${ms.toFixed(0)} ms`} (main-thread CPU ${busyMs.toFixed(0)} ms)`);
+    };
     /** The search box emptied again, before the next step (not measured). */
     const clear = () =>
       page.evaluate(setControlAndTime, { ...typing, value: '', until: { cards: products.length, total: products.length } });
     for (const { key, expected } of keys) {
-      const busyBefore = await mainThreadMs(cdp);
-      const ms = await page.evaluate(setControlAndTime, { ...typing, value: key, until: { cards: expected, total: products.length } });
-      const busyMs = (await mainThreadMs(cdp)) - busyBefore;
-      result.keystrokes.push({ ms, busyMs });
-      const shownAfter = ms === null ? 'not within 10 s' : `after ${ms.toFixed(0)} ms`;
-      log(`    typed "${key}": ${expected} of ${products.length} shown ${shownAfter} (main-thread CPU ${busyMs.toFixed(0)} ms)`);
+      await step(
+        result.keystrokes,
+        { ...typing, value: key, until: { cards: expected, total: products.length } },
+        `typed "${key}": ${expected} of ${products.length} shown`,
+      );
       await clear();
     }
     for (const { word, matches, firstMatchHref } of pastedWords(products, PASTES)) {
-      const busyBefore = await mainThreadMs(cdp);
-      const ms = await page.evaluate(setControlAndTime, { ...typing, value: word, until: { firstCardHref: firstMatchHref } });
-      const busyMs = (await mainThreadMs(cdp)) - busyBefore;
-      result.pastes.push({ ms, busyMs });
-      const shownAfter = ms === null ? 'not within 10 s' : `after ${ms.toFixed(0)} ms`;
-      log(`    pasted "${word}" (${matches} matches): first match painted ${shownAfter} (main-thread CPU ${busyMs.toFixed(0)} ms)`);
+      await step(
+        result.pastes,
+        { ...typing, value: word, until: { firstCardHref: firstMatchHref } },
+        `pasted "${word}" (${matches} matches): first match painted`,
+      );
       await clear();
     }
     // One category after another, as a visitor browsing by kind does; each switch starts from the last one's grid.
     for (const { category, matches, firstMatchHref } of categorySwitches(products, CATEGORY_SWITCHES)) {
-      const busyBefore = await mainThreadMs(cdp);
-      const choice = { controlSelector: CATEGORY, eventType: 'change', value: category, cardSelector: CARD };
-      const ms = await page.evaluate(setControlAndTime, { ...choice, until: { firstCardHref: firstMatchHref } });
-      const busyMs = (await mainThreadMs(cdp)) - busyBefore;
-      result.categorySwitches.push({ ms, busyMs });
-      const shownAfter = ms === null ? 'not within 10 s' : `after ${ms.toFixed(0)} ms`;
-      log(`    chose "${category}" (${matches} products): first card painted ${shownAfter} (main-thread CPU ${busyMs.toFixed(0)} ms)`);
+      const choice = { controlSelector: CATEGORY, eventType: 'change', value: category, until: { firstCardHref: firstMatchHref } };
+      await step(result.categorySwitches, choice, `chose "${category}" (${matches} products): first card painted`);
     }
     result.lastPage = await lastPageCards(page, origin, products.length);
     return result;
@@ -189,9 +184,7 @@ export async function measureLargeCatalogue(browser, origin, products, log) {
  * next to its target.
  */
 export async function runLargeCatalogue({ browser, log, report }) {
-  const upstream = await startUpstream(PRODUCTS);
-  const server = await startBuiltServer({ productsApiUrl: upstream.url });
-  try {
+  await withServer(startUpstream(PRODUCTS), {}, async (server, upstream) => {
     await get(`${server.origin}/api/products/search`, {}, 120_000);
 
     const result = await measureLargeCatalogue(browser, server.origin, upstream.products, log);
@@ -214,50 +207,88 @@ export async function runLargeCatalogue({ browser, log, report }) {
       `  first card: ${firstCard}; keystroke → grid: ${keystroke.text}; pasted word → first match: ${paste.text}; ` +
         `category → first card: ${category.text}; last page by its link: ${lastPage}`,
     );
-    report.add('large catalogue', 'navigation → first card painted', firstCard);
+    const add = report.add.bind(report, 'large catalogue');
+    add('navigation → first card painted', firstCard);
     const within500 = (step) => step.ms !== null && step.ms <= 500;
-    report.add(
-      'large catalogue',
-      `one keystroke → grid updated (median of ${result.keystrokes.length})`,
-      keystroke.text,
-      '≤ 500 ms',
-      within500(keystroke),
-    );
-    report.add(
-      'large catalogue',
-      `a pasted word → first matching card painted (median of ${result.pastes.length})`,
-      paste.text,
-      '≤ 500 ms',
-      within500(paste),
-    );
-    report.add(
-      'large catalogue',
+    add(`one keystroke → grid updated (median of ${result.keystrokes.length})`, keystroke.text, '≤ 500 ms', within500(keystroke));
+    add(`a pasted word → first matching card painted (median of ${result.pastes.length})`, paste.text, '≤ 500 ms', within500(paste));
+    add(
       `switching category → first matching card painted (median of ${result.categorySwitches.length})`,
       category.text,
       '≤ 500 ms',
       within500(category),
     );
-    report.add(
-      'large catalogue',
-      'the last page, reached by its link',
-      lastPage,
-      `${lastPageExpected} cards`,
-      result.lastPage === lastPageExpected,
-    );
+    add('the last page, reached by its link', lastPage, `${lastPageExpected} cards`, result.lastPage === lastPageExpected);
 
     const [audit] = await runLighthouse(server.origin, { paths: ['/products'] });
     if (audit.error) {
-      report.add('large catalogue', 'Lighthouse mobile /products', `could not audit: ${audit.error}`);
+      add('Lighthouse mobile /products', `could not audit: ${audit.error}`);
     } else {
       log(`    Lighthouse mobile /products: performance ${audit.performance}, LCP ${fmt(audit.lcpMs)} ms`);
-      report.add('large catalogue', 'Lighthouse mobile /products performance', audit.performance, '≥ 90', audit.performance >= 90);
-      report.add('large catalogue', 'Lighthouse mobile /products LCP', `${fmt(audit.lcpMs)} ms`, '≤ 2500 ms', audit.lcpMs <= 2500);
+      add('Lighthouse mobile /products performance', audit.performance, '≥ 90', audit.performance >= 90);
+      add('Lighthouse mobile /products LCP', `${fmt(audit.lcpMs)} ms`, '≤ 2500 ms', audit.lcpMs <= 2500);
     }
-  } finally {
-    await stopProcess(server.child);
-    await upstream.close();
-  }
+  });
 }
 
 // Alone: `node scripts/bench/large-catalogue-browser.mjs` (after `npm run build`), printing the figures and their summary.
-if (runsAlone(import.meta.url)) await runAlone(runLargeCatalogue, { browser: true });
+// Timers that run inside the page (`page.evaluate` / `page.addInitScript` send each function's source, so each is whole
+// on its own: no imports, no closures): what a visitor waits for, in the page's own clock.
+
+/**
+ * Records, in the page's own clock (ms since navigation start), when the first product card is in the DOM with
+ * a size and a frame has been painted after it.
+ */
+function recordFirstCard(cardSelector) {
+  const observer = new MutationObserver(() => {
+    const card = document.querySelector(cardSelector);
+    if (card === null || card.getBoundingClientRect().height === 0) return;
+    observer.disconnect();
+    requestAnimationFrame(() => setTimeout(() => (window.__benchFirstCard = performance.now())));
+  });
+  observer.observe(document, { childList: true, subtree: true });
+}
+
+/**
+ * Sets a control of the toolbar to `value` the way a visitor does, with the one event React listens to (`input` for
+ * a keystroke or a pasted word: one event carrying the whole value; `change` for a choice in a menu), and resolves
+ * with the milliseconds until the grid shows what `until` names and a frame has been painted; null after 10 s.
+ * - `{ cards, total }`: the grid shows `cards` products: that many cards are in the DOM, or (for a virtualised grid,
+ *   which renders only what is on screen) the live count says so;
+ * - `{ firstCardHref }`: the grid's first card is that link, on screen.
+ */
+function setControlAndTime({ controlSelector, eventType, value, cardSelector, until }) {
+  const control = document.querySelector(controlSelector);
+  const setValue = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(control), 'value').set;
+  const liveCount = () => document.querySelector('[aria-live]')?.textContent ?? '';
+  const shown = () => {
+    if (until.firstCardHref !== undefined) {
+      const card = document.querySelector(cardSelector);
+      return card?.getAttribute('href') === until.firstCardHref && card.getBoundingClientRect().height > 0;
+    }
+    return (
+      document.querySelectorAll(cardSelector).length === until.cards ||
+      (until.cards === until.total ? /^\d+ products?$/.test(liveCount().trim()) : liveCount().startsWith(`${until.cards} of `))
+    );
+  };
+  return new Promise((resolve) => {
+    let finished = false;
+    const started = performance.now();
+    const finish = (result) => {
+      if (finished) return;
+      finished = true;
+      observer.disconnect();
+      clearTimeout(timer);
+      if (result === null) resolve(null);
+      else requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - started)));
+    };
+    const observer = new MutationObserver(() => shown() && finish(true));
+    observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+    const timer = setTimeout(() => finish(null), 10_000);
+    setValue.call(control, value);
+    control.dispatchEvent(new Event(eventType, { bubbles: true }));
+    if (shown()) finish(true);
+  });
+}
+
+await runAlone(import.meta.url, runLargeCatalogue, { browser: true });

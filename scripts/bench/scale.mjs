@@ -1,11 +1,11 @@
 // The scale figures (docs/scaling.md, "Figures"), on loopback processes rather than containers:
 //   node scripts/bench/scale.mjs            (after `npm run build`; needs Debian's redis-server and nginx)
 //
-// 1. Upstream list calls per TTL: three replicas of the built server (built-server.mjs, as the bench starts it) sharing one
+// 1. Upstream list calls per TTL: three replicas of the built server (harness.mjs, as the bench starts it) sharing one
 //    redis-server, all hit cold and at the same moment, then again each time the TTL runs out. Counted from the
 //    replicas' own /metrics (catalogue_upstream_call_duration_seconds_count{operation="list"}). Target: 1 per TTL.
 // 2. Through nginx with deploy/nginx/nginx.conf, adapted as the tests adapt it: a cached `GET /api/products`
-//    (gzip, 1,000 products) against the same nginx serving a static file of the same bytes, wrk (load.mjs) with 50
+//    (gzip, 1,000 products) against the same nginx serving a static file of the same bytes, wrk (harness.mjs) with 50
 //    keep-alive connections in its own process, alternating in rotating order; the median of the rounds' ratios
 //    is reported. Target: ≥ 0.8×.
 // redis-server and nginx are started by the tests' own helpers (testing/src/redis-server.ts, nginx-server.ts; Node
@@ -17,16 +17,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findNginx, startNginxServer } from '@catalogue/testing/nginx-server';
 import { findRedisServer, startRedisServer } from '@catalogue/testing/redis-server';
-import { startBuiltServer } from './built-server.mjs';
-import { get } from './http.mjs';
-import { CONNECTIONS, measureLoad } from './load.mjs';
-import { alsoOnExit, cpuSeconds, freePort, killChildrenOnExit, stopAllProcesses } from './processes.mjs';
-import { median } from './report.mjs';
-import { startUpstream } from './upstream.mjs';
+import {
+  alsoOnExit,
+  CONNECTIONS,
+  cpuSeconds,
+  envNumber,
+  freePort,
+  get,
+  killChildrenOnExit,
+  contest,
+  median,
+  startBuiltServer,
+  sleep,
+  startUpstream,
+  stopAllProcesses,
+} from './harness.mjs';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 1000);
+const SECONDS = envNumber('BENCH_SECONDS', 6);
+const ROUNDS = envNumber('BENCH_ROUNDS', 3);
+const PRODUCTS = envNumber('BENCH_PRODUCTS', 1000);
 const REPLICAS = 3;
 const COLD_TTL_SECONDS = 2;
 
@@ -83,17 +92,17 @@ let nginx;
 try {
   // ---- 1. upstream list calls per TTL --------------------------------------------------------------------------
   redis = await startRedisServer();
-  // Not a child of processes.mjs's: on Ctrl-C, the exit handler sends its signal (kill() and stop() send it at once).
+  // Not a child of the harness's: on Ctrl-C, the exit handler sends its signal (kill() and stop() send it at once).
   alsoOnExit(() => void redis.kill());
   const redisUrl = redis.url;
   const replicas = await startReplicas({ upstreamUrl: upstream.url, redisUrl, ttlSeconds: COLD_TTL_SECONDS });
   const perTtl = [];
   for (let round = 0; round < ROUNDS; round += 1) {
-    if (round > 0) await new Promise((resolve) => setTimeout(resolve, (COLD_TTL_SECONDS + 0.5) * 1000));
+    if (round > 0) await sleep((COLD_TTL_SECONDS + 0.5) * 1000);
     const before = await upstreamListCalls(replicas);
     const statuses = await stampede(replicas, 20);
     // A stale answer refreshes in the background: let those refreshes finish before counting.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await sleep(500);
     perTtl.push({
       calls: (await upstreamListCalls(replicas)) - before,
       ok: statuses.filter((status) => status === 200).length,
@@ -121,10 +130,10 @@ try {
   mkdirSync(join(work, 'static/api'), { recursive: true });
   writeFileSync(join(work, 'static/api/products'), hit.body);
   const staticUrl = `http://127.0.0.1:${staticPort}/api/products`;
-  const fromFile = await get(staticUrl, headers);
-  if (hit.headers['x-proxy-cache'] !== 'HIT' || !fromFile.body.equals(hit.body)) {
+  const file = await get(staticUrl, headers);
+  if (hit.headers['x-proxy-cache'] !== 'HIT' || !file.body.equals(hit.body)) {
     throw new Error(
-      `setup: X-Proxy-Cache ${hit.headers['x-proxy-cache']} (fill: ${fill.headers['x-proxy-cache']}), same bytes: ${fromFile.body.equals(hit.body)}`,
+      `setup: X-Proxy-Cache ${hit.headers['x-proxy-cache']} (fill: ${fill.headers['x-proxy-cache']}), same bytes: ${file.body.equals(hit.body)}`,
     );
   }
   // nginx's workers' CPU time per answer: unlike requests per second, it barely moves when other work shares the
@@ -132,31 +141,27 @@ try {
   const workers = spawnSync('pgrep', ['-P', String(nginx.pid)], { encoding: 'utf8' })
     .stdout.split('\n')
     .filter(Boolean);
-  const workerCpu = () => workers.reduce((sum, pid) => sum + (cpuSeconds(pid) ?? NaN), 0);
-  const rates = { proxied: [], static: [] };
-  const cpuPerAnswer = { proxied: [], static: [] };
-  for (let round = 0; round < ROUNDS; round += 1) {
-    const order = round % 2 === 0 ? ['proxied', 'static'] : ['static', 'proxied'];
-    for (const name of order) {
-      const cpuBefore = workerCpu();
-      const result = await measureLoad({ url: name === 'proxied' ? proxied : staticUrl, headers, seconds: SECONDS });
-      if (result.non2xx || result.errors) throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-      rates[name].push(result.requestsPerSecond);
-      cpuPerAnswer[name].push(((workerCpu() - cpuBefore) / result.responses) * 1e6);
-    }
-  }
+  const cpu = () => workers.reduce((sum, pid) => sum + (cpuSeconds(pid) ?? NaN), 0);
+  const [viaNginx, fromFile] = await contest(
+    [
+      { name: 'proxied', url: proxied, cpu },
+      { name: 'static', url: staticUrl, cpu },
+    ],
+    { headers, seconds: SECONDS, rounds: ROUNDS },
+  );
+  if (viaNginx.failures || fromFile.failures) throw new Error(`${viaNginx.failures} and ${fromFile.failures} failed requests`);
   const after = await get(proxied, headers);
   // Each round's pair ran back to back, so its ratio is the least disturbed by other work on the machine.
-  const ratios = rates.proxied.map((rate, i) => rate / rates.static[i]);
+  const ratios = viaNginx.runs.map((run, i) => run.requestsPerSecond / fromFile.runs[i].requestsPerSecond);
 
   const lines = [
     `upstream list calls per TTL, ${REPLICAS} replicas + Redis, ${REPLICAS * 20} concurrent cold requests (target 1): ` +
       perTtl.map(({ calls, ok, of }) => `${calls} (${ok}/${of} answered 200)`).join(', '),
     `through nginx, cached GET /api/products (${PRODUCTS} products, gzip, ${hit.body.length} bytes, X-Proxy-Cache ${hit.headers['x-proxy-cache']} → ${after.headers['x-proxy-cache']}) ` +
       `vs the same bytes as a static file, ${CONNECTIONS} connections, median of ${ROUNDS} × ${SECONDS} s: ` +
-      `${Math.round(median(rates.proxied))} vs ${Math.round(median(rates.static))} req/s; ratio ${median(ratios).toFixed(2)}× (median of the rounds' ratios; target ≥ 0.8×), ` +
+      `${Math.round(viaNginx.requestsPerSecond)} vs ${Math.round(fromFile.requestsPerSecond)} req/s; ratio ${median(ratios).toFixed(2)}× (median of the rounds' ratios; target ≥ 0.8×), ` +
       `by round ${ratios.map((ratio) => ratio.toFixed(2)).join(' / ')}; nginx CPU per answer ` +
-      `${median(cpuPerAnswer.proxied).toFixed(1)} vs ${median(cpuPerAnswer.static).toFixed(1)} µs (median)`,
+      `${viaNginx.cpuPerRequestUs.toFixed(1)} vs ${fromFile.cpuPerRequestUs.toFixed(1)} µs (median)`,
   ];
   console.log(lines.join('\n'));
 } finally {

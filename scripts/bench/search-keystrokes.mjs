@@ -9,12 +9,7 @@
 //   asks them, with the server's user + system CPU (/proc) before and after.
 // Part of `npm run bench`; `node scripts/bench/search-keystrokes.mjs` runs it alone on the last build
 // (BENCH_SERVER_ENTRY measures another build; BENCH_SEARCH_SIZES, e.g. `20,5000`, picks the sizes).
-import { runAlone, runsAlone } from './alone.mjs';
-import { startBuiltServer } from './built-server.mjs';
-import { get } from './http.mjs';
-import { cpuSeconds, stopProcess } from './processes.mjs';
-import { fmt, loadAverage, median } from './report.mjs';
-import { startUpstream } from './upstream.mjs';
+import { cpuSeconds, envNumbers, fmt, get, loadAverage, MB, median, runAlone, startUpstream, withServer } from './harness.mjs';
 
 const SIZES = [20, 5_000, 200_000];
 /**
@@ -34,7 +29,6 @@ const WORD_KEY_DELAY_MS = 100;
 /** How long no /api request may be in flight before a search's requests are counted as done. */
 const QUIET_MS = 500;
 const TARGET_MS = 100;
-const MB = 1024 * 1024;
 const IN_CONTROL_MARK = 'app-in-control';
 const SEARCH = 'input[placeholder="Search products..."]';
 const FIRST_CARD = 'article a[href^="/productdetails/"]';
@@ -157,12 +151,11 @@ async function serverCpuPerSearch(server) {
 }
 
 async function measureSize(browser, size, log, report) {
-  const upstream = await startUpstream(size);
-  const server = await startBuiltServer({
-    productsApiUrl: upstream.url,
-    pinned: false,
-    ...(size > 100_000 && { env: { UPSTREAM_MAX_BYTES: String(512 * MB) } }),
-  });
+  const options = { pinned: false, ...(size > 100_000 && { env: { UPSTREAM_MAX_BYTES: String(512 * MB) } }) };
+  await withServer(startUpstream(size), options, (server, upstream) => measureOn(browser, server, upstream, size, log, report));
+}
+
+async function measureOn(browser, server, upstream, size, log, report) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   try {
     await get(`${server.origin}/api/products/search`, {}, 120_000);
@@ -201,20 +194,15 @@ async function measureSize(browser, size, log, report) {
     }
   } finally {
     await context.close();
-    await stopProcess(server.child);
-    await upstream.close();
   }
 }
 
 /** The bench's part: each size in turn, its own upstream and server. */
-export async function measureSearchKeystrokes({ browser, log, report, sizes = SIZES }) {
+export async function measureSearchKeystrokes({ browser, log, report, sizes = envNumbers('BENCH_SEARCH_SIZES', SIZES) }) {
   log(`  load average at start: ${loadAverage() ?? 'n/a'}`);
   for (const size of sizes) await measureSize(browser, size, log, report);
   log(`  load average at the end: ${loadAverage() ?? 'n/a'}`);
 }
 
 // Alone: `node scripts/bench/search-keystrokes.mjs` (after `npm run build`).
-if (runsAlone(import.meta.url)) {
-  const sizes = (process.env.BENCH_SEARCH_SIZES ?? '').split(',').filter(Boolean).map(Number);
-  await runAlone((parts) => measureSearchKeystrokes({ ...parts, sizes: sizes.length ? sizes : SIZES }), { browser: true });
-}
+await runAlone(import.meta.url, measureSearchKeystrokes, { browser: true });

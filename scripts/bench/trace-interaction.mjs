@@ -10,13 +10,8 @@
 // it). TRACE_CSS=<rules> adds a style sheet before the press, to try a change without a build. TRACE_OUT=<file> writes
 // the last run's trace (DevTools' Performance panel opens it). BENCH_SERVER_ENTRY measures another build.
 import { writeFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
-import { launchChromium } from './browser.mjs';
-import { startBuiltServer } from './built-server.mjs';
-import { killChildrenOnExit, stopAllProcesses, stopProcess } from './processes.mjs';
-import { fmt, loadAverage, median } from './report.mjs';
+import { fmt, loadAverage, median, runAlone, startPhotoUpstream, startUpstream, withServer } from './harness.mjs';
 import { PRESSES, pressOnce, settle, slowedPage } from './interactions.mjs';
-import { startPhotoUpstream, startUpstream } from './upstream.mjs';
 
 const CATEGORIES = [
   'devtools.timeline',
@@ -162,17 +157,13 @@ function printProfile(profile, log) {
   );
 }
 
-async function run() {
+async function run({ browser, log }) {
   const [which = 'theme', width = '1280', size = '20'] = process.argv.slice(2);
   const press = PRESSES[which];
   if (!press) throw new Error(`no press named ${which}: ${Object.keys(PRESSES).join(', ')}`);
   const runs = Number(process.env.TRACE_RUNS) || 3;
-  const log = (line = '') => console.log(line);
-  killChildrenOnExit();
-  const upstream = size === '20' ? await startPhotoUpstream() : await startUpstream(Number(size));
-  const server = await startBuiltServer({ productsApiUrl: upstream.url, pinned: false });
-  const browser = await launchChromium();
-  try {
+  const upstream = size === '20' ? startPhotoUpstream() : startUpstream(Number(size));
+  await withServer(upstream, { pinned: false }, async (server) => {
     log(`${which} at ${width} px, ${size} products; load average ${loadAverage() ?? 'n/a'}`);
     const durations = [];
     for (let attempt = 1; attempt <= runs; attempt++) {
@@ -210,12 +201,7 @@ async function run() {
     log(
       `  median ${fmt(median(durations))} ms (${durations.map((duration) => fmt(duration)).join(', ')}); load average ${loadAverage() ?? 'n/a'}`,
     );
-  } finally {
-    await browser.close();
-    await stopProcess(server.child);
-    await upstream.close();
-    await stopAllProcesses();
-  }
+  });
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await run();
+await runAlone(import.meta.url, run, { browser: true });

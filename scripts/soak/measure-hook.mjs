@@ -1,4 +1,4 @@
-// Loaded only into a server the harness starts `measured` (scripts/bench/built-server.mjs: `node --expose-gc
+// Loaded only into a server the harness starts `measured` (scripts/bench/harness.mjs: `node --expose-gc
 // --import …/measure-hook.mjs`), for the soak and the large catalogue's bench: it answers their questions over the
 // IPC channel opened to that child, so nothing is exposed on the network and the server's code knows nothing of it. A server started any other way has no channel and this
 // does nothing.

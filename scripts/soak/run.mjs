@@ -1,85 +1,144 @@
 // `npm run soak`: the built server (`npm run build` first) in front of the upstream double flapping through its
-// failure modes (testing/src/flapping-upstream.ts), under mixed load (API, pages, photo variants) for
-// SOAK_SECONDS, every key warmed first. Prints 5xx/404 on warmed keys, p50/p99, /healthz's slowest answer, peak
-// RSS, live heap after a full GC and open descriptors at the start and the end, each against its target; the
-// last line is `SOAK_RESULT <json>` for programs (the short soak in server/src/soak.test.ts reads it).
+// failure modes (testing/src/flapping-upstream.ts), under mixed load (API, pages, photo variants) for SOAK_SECONDS,
+// every key warmed first. Prints 5xx/404 on warmed keys, p50/p99, /healthz's slowest answer, peak RSS, live heap after
+// a full GC and open descriptors at the start and the end, each against its target; the last line is
+// `SOAK_RESULT <json>` for programs (the short soak in server/src/soak.test.ts reads it).
 //
 // Exits 1 when a warmed key failed (5xx, 404 or no answer), the live heap grew by more than 10 MB, or the open
-// descriptors by more than 10: what the code decides. Latency and RSS depend on the machine too: reported with
-// their targets, never failed on.
+// descriptors by more than 10: what the code decides. Latency and RSS depend on the machine too: reported with their
+// targets, never failed on.
 //
-// Settings (environment): SOAK_SECONDS (600), SOAK_RATE requests per second (250), SOAK_PHASE_MS per upstream
-// mode (3000), SOAK_PRODUCTS (20, each with a real photo), and SOAK_SERVER_ENV, JSON of server settings on top of
-// the soak's own (e.g. '{"MALLOC_ARENA_MAX":""}' to see glibc's default arenas).
+// Settings (environment): SOAK_SECONDS (600), SOAK_RATE requests per second (250), SOAK_PHASE_MS per upstream mode
+// (3000), SOAK_PRODUCTS (20, each with a real photo), and SOAK_SERVER_ENV, JSON of server settings on top of the
+// soak's own (e.g. '{"MALLOC_ARENA_MAX":""}' to see glibc's default arenas).
 import { generateCatalogue } from '@catalogue/testing/generated-catalogue';
 import { startFlapping } from '@catalogue/testing/flapping-upstream';
 import { startUpstreamStub } from '@catalogue/testing/upstream-double';
-import { Agent } from 'node:http';
-import { startBuiltServer } from '../bench/built-server.mjs';
-import { loadAverage } from '../bench/report.mjs';
-import { runLoad, soakKeys, timedGet, warm } from './mixed-load.mjs';
+import { Agent, request } from 'node:http';
+import { envNumber, fmt, loadAverage, log, MB, percentile, sleep, startBuiltServer } from '../bench/harness.mjs';
 
-const SECONDS = positiveInteger('SOAK_SECONDS', 600);
-const RATE = positiveInteger('SOAK_RATE', 250);
-const PHASE_MS = positiveInteger('SOAK_PHASE_MS', 3000);
-const PRODUCTS = positiveInteger('SOAK_PRODUCTS', 20);
+const SECONDS = envNumber('SOAK_SECONDS', 600);
+const RATE = envNumber('SOAK_RATE', 250);
+const PHASE_MS = envNumber('SOAK_PHASE_MS', 3000);
+const PRODUCTS = envNumber('SOAK_PRODUCTS', 20);
+const MAX_IN_FLIGHT = 64;
 const UPSTREAM_TIMEOUT_MS = 2000;
-const MB = 1024 * 1024;
 const LIMITS = { heapGrowthMb: 10, descriptorGrowth: 10 };
 const TARGETS = { p99Ms: 300, healthzMaxMs: 500, peakRssMb: 200 };
 
-function positiveInteger(name, fallback) {
-  const value = Number(process.env[name] ?? fallback);
-  return Number.isInteger(value) && value > 0 ? value : fallback;
+/** Every key the load asks for, by kind: the API, pages, and each photo's original and variants in three formats. */
+function soakKeys(products) {
+  const accepts = ['image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8', 'image/webp,*/*', '*/*'];
+  const key = (kind, headers) => (path) => ({ kind, path, headers });
+  const api = ['/api/products', '/api/products?limit=5&sort=desc', '/api/products/categories'];
+  for (const category of new Set(products.map((product) => product.category)))
+    api.push(`/api/products/category/${encodeURIComponent(category)}`);
+  return [
+    ...[...api, ...products.map(({ id }) => `/api/products/${id}`)].map(
+      key('api', { accept: 'application/json', 'accept-encoding': 'gzip, br' }),
+    ),
+    ...['/', '/products', ...products.map(({ id }) => `/productdetails/${id}`)].map(
+      key('page', { accept: 'text/html', 'accept-encoding': 'gzip, br' }),
+    ),
+    ...products.flatMap(({ id }) => [
+      key('photo', { accept: accepts[0] })(`/api/products/${id}/image`),
+      ...[320, 640].flatMap((width) => accepts.map((accept) => key('photo', { accept })(`/api/products/${id}/image?w=${width}`))),
+    ]),
+  ];
 }
 
-const log = (line = '') => console.log(line);
-const fmt = (value, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+/** One GET, its body read and dropped; resolves with the status (0 for a network error) and milliseconds. */
+function timedGet(origin, { path, headers }, agent) {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const done = (status) => resolve({ status, ms: performance.now() - started });
+    const req = request(`${origin}${path}`, { headers, agent, timeout: 10_000 }, (res) =>
+      res
+        .resume()
+        .on('end', () => done(res.statusCode))
+        .on('error', () => done(0)),
+    );
+    req.on('timeout', () => req.destroy(new Error('timed out')));
+    req.on('error', () => done(0)).end();
+  });
+}
 
-function percentile(sorted, p) {
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+/** Asks every key once, twice over, four at a time; resolves with the keys that did not answer 200, and how. */
+async function warm(origin, keys) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+  const failed = new Map();
+  for (let round = 0; round < 2; round += 1) {
+    const queue = [...keys];
+    const worker = async () => {
+      for (let key = queue.shift(); key !== undefined; key = queue.shift()) {
+        const { status } = await timedGet(origin, key, agent);
+        if (status === 200) failed.delete(key);
+        else failed.set(key, status);
+      }
+    };
+    await Promise.all([worker(), worker(), worker(), worker()]);
+  }
+  agent.destroy();
+  return [...failed].map(([key, status]) => ({ ...key, status }));
+}
+
+/**
+ * Keys in a fixed shuffled order (a multiplicative step through the list, the same run every time) at RATE a second
+ * for SECONDS, at most MAX_IN_FLIGHT at once: one that would exceed it is counted as skipped, not queued (a stalled
+ * server must show, not be hidden by a slower pace). Resolves with every answer's kind, path, status and time.
+ */
+async function runLoad(origin, keys) {
+  const agent = new Agent({ keepAlive: true, maxSockets: MAX_IN_FLIGHT });
+  const order = keys.map((_, index) => keys[(index * 7919) % keys.length]);
+  const results = [];
+  const pending = new Set();
+  let skipped = 0;
+  let next = 0;
+  const started = performance.now();
+  for (let sent = 0; performance.now() - started < SECONDS * 1000; sent += 1) {
+    const wait = started + (sent * 1000) / RATE - performance.now();
+    if (wait > 0) await sleep(wait);
+    if (pending.size >= MAX_IN_FLIGHT) {
+      skipped += 1;
+      continue;
+    }
+    const key = order[next++ % order.length];
+    const promise = timedGet(origin, key, agent).then(({ status, ms }) => {
+      pending.delete(promise);
+      results.push({ kind: key.kind, path: key.path, status, ms });
+    });
+    pending.add(promise);
+  }
+  await Promise.all(pending);
+  agent.destroy();
+  return { results, skipped };
 }
 
 /** Polls /healthz every 200 ms on a connection of its own, keeping the slowest answer and any failure. */
 function watchHealth(origin) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const seen = { slowestMs: 0, failures: 0, checks: 0 };
+  const seen = { slowestMs: 0, failures: 0 };
   let running = true;
   const done = (async () => {
-    while (running) {
+    for (; running; await sleep(200)) {
       const { status, ms } = await timedGet(origin, { path: '/healthz', headers: {} }, agent);
-      seen.checks += 1;
       seen.slowestMs = Math.max(seen.slowestMs, ms);
       if (status !== 200) seen.failures += 1;
-      await new Promise((resolve) => setTimeout(resolve, 200));
     }
   })();
-  return {
-    async stop() {
-      running = false;
-      await done;
-      agent.destroy();
-      return seen;
-    },
+  return async () => {
+    running = false;
+    await done;
+    agent.destroy();
+    return seen;
   };
 }
 
-/**
- * Measures after the server's connections from the load have closed: descriptors counted while sockets are
- * still closing would say nothing. Settles when two readings a short while apart agree.
- */
-/** The kinds of descriptor whose count differs between two readings, with the difference. */
-function changedKinds(before, after) {
-  const kinds = new Set([...Object.keys(before), ...Object.keys(after)]);
-  return Object.fromEntries(
-    [...kinds].map((kind) => [kind, (after[kind] ?? 0) - (before[kind] ?? 0)]).filter(([, change]) => change !== 0),
-  );
-}
-
+/** Measured once the load's connections have closed: two readings a short while apart whose descriptors agree. */
 async function settledMeasure(server) {
   let previous = await server.measure();
   for (let attempt = 0; attempt < 20; attempt += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await sleep(250);
     const reading = await server.measure();
     if (reading.descriptors === previous.descriptors) return reading;
     previous = reading;
@@ -116,7 +175,7 @@ try {
   const rssAtStart = server.rss();
 
   const flapping = startFlapping(upstream, { phaseMs: PHASE_MS });
-  const health = watchHealth(server.origin);
+  const stopWatchingHealth = watchHealth(server.origin);
   const loadStarted = performance.now();
   // Once a second: what the memory was made of at its highest, and what the upstream was doing then.
   let atPeak = { rss: 0 };
@@ -129,32 +188,31 @@ try {
       () => {},
     );
   }, 1000);
-  const { results, skipped } = await runLoad(server.origin, keys, { rate: RATE, seconds: SECONDS });
+  const { results, skipped } = await runLoad(server.origin, keys);
   clearInterval(sampler);
-  const healthSeen = await health.stop();
+  const health = await stopWatchingHealth();
   await flapping.stop();
   // Requests the server still holds to a hanging upstream end at UPSTREAM_TIMEOUT_MS; idle upstream sockets then.
-  await new Promise((resolve) => setTimeout(resolve, UPSTREAM_TIMEOUT_MS + 1000));
+  await sleep(UPSTREAM_TIMEOUT_MS + 1000);
   const end = await settledMeasure(server);
   const rssAtEnd = server.rss();
 
   const failures = results.filter((result) => result.status === 0 || result.status === 404 || result.status >= 500);
-  const byKind = {};
-  for (const result of results) (byKind[result.kind] ??= []).push(result);
-  const times = results.map((result) => result.ms).sort((a, b) => a - b);
+  const count = (list, kind) => list.filter((result) => result.kind === kind).length;
+  const kinds = [...new Set(results.map((result) => result.kind))];
+  const times = results.map((result) => result.ms);
+  const descriptorKinds = new Set([...Object.keys(start.descriptorKinds), ...Object.keys(end.descriptorKinds)]);
   const figures = {
     seconds: SECONDS,
     requests: results.length,
     skipped,
     failures: failures.length,
-    failuresByKind: Object.fromEntries(
-      Object.entries(byKind).map(([kind, list]) => [kind, list.filter((r) => failures.includes(r)).length]),
-    ),
+    failuresByKind: Object.fromEntries(kinds.map((kind) => [kind, count(failures, kind)])),
     failureExamples: failures.slice(0, 5).map(({ path, status }) => `${status} ${path}`),
     p50Ms: percentile(times, 50),
     p99Ms: percentile(times, 99),
-    healthzMaxMs: healthSeen.slowestMs,
-    healthzFailures: healthSeen.failures,
+    healthzMaxMs: health.slowestMs,
+    healthzFailures: health.failures,
     peakRssMb: rssAtEnd.peakRssMb,
     rssAfterWarmingMb: rssAtStart.rssMb,
     rssAtEndMb: rssAtEnd.rssMb,
@@ -166,7 +224,11 @@ try {
     heapAfterGcMb: { start: start.heapUsedBytes / MB, end: end.heapUsedBytes / MB },
     arrayBuffersMb: { start: start.arrayBuffersBytes / MB, end: end.arrayBuffersBytes / MB },
     descriptors: { start: start.descriptors, end: end.descriptors },
-    descriptorKindsChanged: changedKinds(start.descriptorKinds, end.descriptorKinds),
+    descriptorKindsChanged: Object.fromEntries(
+      [...descriptorKinds]
+        .map((kind) => [kind, (end.descriptorKinds[kind] ?? 0) - (start.descriptorKinds[kind] ?? 0)])
+        .filter(([, change]) => change !== 0),
+    ),
     modesPlayed: flapping.played.length,
     loadAverageAtEnd: loadAverage(),
     upstreamRequests: upstream.requestCount(),
@@ -183,24 +245,18 @@ try {
     ['/healthz slowest (ms)', fmt(figures.healthzMaxMs), `≤ ${TARGETS.healthzMaxMs}`, figures.healthzMaxMs <= TARGETS.healthzMaxMs],
     ['peak RSS (MB, VmHWM)', fmt(figures.peakRssMb), `≤ ${TARGETS.peakRssMb}`, figures.peakRssMb <= TARGETS.peakRssMb],
   ];
+  log(`\n${figures.requests} requests (${kinds.map((kind) => `${count(results, kind)} ${kind}`).join(', ')}), ${skipped} skipped`);
   log(
-    `\n${figures.requests} requests (${Object.entries(byKind)
-      .map(([kind, list]) => `${list.length} ${kind}`)
-      .join(', ')}), ${skipped} skipped`,
+    `  (at ${RATE}/s with ${MAX_IN_FLIGHT} in flight already), ${figures.upstreamRequests} upstream requests over ${figures.modesPlayed} modes`,
   );
-  log(`  (at ${RATE}/s with 64 in flight already), ${figures.upstreamRequests} upstream requests over ${figures.modesPlayed} modes`);
   log(`  failures by kind: ${JSON.stringify(figures.failuresByKind)} ${figures.failureExamples.join('; ')}`);
   log(`  load average at the end: ${figures.loadAverageAtEnd ?? 'n/a'}`);
   log(`  p50 ${fmt(figures.p50Ms, 1)} ms, p99 ${fmt(figures.p99Ms, 1)} ms; /healthz slowest ${fmt(figures.healthzMaxMs)} ms`);
   log(
     `  RSS after warming ${fmt(figures.rssAfterWarmingMb)} MB, peak ${fmt(figures.peakRssMb)} MB, at the end ${fmt(figures.rssAtEndMb)} MB`,
   );
-  log(
-    `  at the highest sample (second ${figures.peakSecond}, upstream ${figures.peakMode}): ` +
-      Object.entries(figures.atPeakMb)
-        .map(([field, mb]) => `${field} ${mb} MB`)
-        .join(', '),
-  );
+  const peakParts = Object.entries(figures.atPeakMb).map(([field, mb]) => `${field} ${mb} MB`);
+  log(`  at the highest sample (second ${figures.peakSecond}, upstream ${figures.peakMode}): ${peakParts.join(', ')}`);
   log(`  live heap after GC ${fmt(figures.heapAfterGcMb.start, 1)} → ${fmt(figures.heapAfterGcMb.end, 1)} MB;`);
   log(
     `  array buffers ${fmt(figures.arrayBuffersMb.start, 1)} → ${fmt(figures.arrayBuffersMb.end, 1)} MB; descriptors ${start.descriptors} → ${end.descriptors}`,
