@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { IMAGE_NOT_MODIFIED, type ProductImage } from '../catalogue/sources/product-source.js';
 import type { UpstreamValidators } from '../catalogue/upstream/upstream-validators.js';
 import type { CacheStatus } from '../outcomes/cache-status.js';
+import { FreshnessRule, type Lookup } from '../catalogue/caches/freshness.js';
 import type { Logger } from '../logger.js';
 import type { ImageResizer } from './resize-image.js';
 import type { VariantFormat } from './variant-format.js';
@@ -18,15 +19,12 @@ export interface CachedImage {
   madeFrom: string;
 }
 
-/** An image as one request gets it, described as the catalogue describes its JSON (docs/api.md, "Caching"). */
-export interface ImageEntry {
+/**
+ * An image as one request gets it, found as the catalogue's JSON is (catalogue/caches/freshness.ts): its age and
+ * freshness are the original's, since the source last gave or confirmed it.
+ */
+export interface ImageEntry extends Lookup {
   image: CachedImage;
-  cacheStatus: CacheStatus;
-  /** Whole seconds since the source last gave or confirmed the original. */
-  ageSeconds: number;
-  /** When the source last gave or confirmed the original, and when that stops being fresh (ms since the epoch). */
-  storedAt: number;
-  freshUntil: number;
 }
 
 export interface ImageCacheOptions {
@@ -47,10 +45,9 @@ export interface ImageCacheOptions {
 }
 
 /**
- * Product photos by source location, with the catalogue's freshness rules (catalogue/caches/read-through-cache.ts):
- * an original is current for the TTL (HIT); past it, it and everything made from it are served at once (STALE)
- * while one background revalidation asks the source, and go on being served through the source's failures for
- * up to the stale maximum; past that, a request waits for the source (MISS).
+ * Product photos by source location, by the catalogue's one freshness rule (catalogue/caches/freshness.ts), over
+ * when the source last gave or confirmed an original: everything made from it is as fresh as it is, and one
+ * background revalidation at a time asks the source about a STALE one.
  *
  * A revalidation is a conditional request (the source's `ETag`/`Last-Modified`), or, from a source that gives
  * neither, a download whose bytes are compared by hash: a variant is made again only when its original
@@ -86,7 +83,7 @@ const MAX_RECORDS = 50_000;
 
 export function createImageCache(options: ImageCacheOptions): ImageCache {
   const { maxBytes, ttlMs, staleMaxMs, fetchOriginal, resizer, logger, onEncode, now = Date.now } = options;
-  const usableMs = ttlMs + staleMaxMs;
+  const rule = new FreshnessRule({ ttlMs, staleMaxMs, now });
   const records = new LRUCache<string, OriginalRecord>({ max: MAX_RECORDS });
   // Sized by bytes, not by count: one large photo must not push the budget past what the operator allowed. An
   // image bigger than the whole budget is served but not kept.
@@ -130,15 +127,15 @@ export function createImageCache(options: ImageCacheOptions): ImageCache {
   /** The original's record as the freshness rules give it, with the bytes if getting it downloaded them. */
   async function current(location: string): Promise<Checked & { cacheStatus: CacheStatus }> {
     const record = records.get(location);
-    const age = record === undefined ? Infinity : now() - record.checkedAt;
-    if (record !== undefined && age < ttlMs) return { record, cacheStatus: 'HIT' };
-    if (record !== undefined && age < usableMs) {
+    const cacheStatus = rule.statusOf(record?.checkedAt);
+    if (record !== undefined && cacheStatus === 'HIT') return { record, cacheStatus };
+    if (record !== undefined && cacheStatus === 'STALE') {
       if (!checks.has(location)) {
         check(location).catch((error: unknown) => {
           logger.warn({ err: error, location }, 'Background revalidation of an image failed; the cached copy is still served');
         });
       }
-      return { record, cacheStatus: 'STALE' };
+      return { record, cacheStatus };
     }
     return { ...(await check(location)), cacheStatus: 'MISS' };
   }
@@ -170,12 +167,9 @@ export function createImageCache(options: ImageCacheOptions): ImageCache {
     return variant;
   }
 
-  /** The original's freshness, which its variants share. */
-  const freshness = ({ checkedAt }: OriginalRecord) => ({ storedAt: checkedAt, freshUntil: checkedAt + ttlMs });
-
-  /** The held image as a lookup found it: how it came out, its age since the original was last checked, its freshness. */
-  function entryOf(image: CachedImage, cacheStatus: CacheStatus, record: OriginalRecord): ImageEntry {
-    return { image, cacheStatus, ageSeconds: Math.max(0, Math.floor((now() - record.checkedAt) / 1000)), ...freshness(record) };
+  /** The image as a lookup found it, as fresh as the original it was made from (a MISS: just made, age 0). */
+  function entryOf(image: CachedImage, cacheStatus: CacheStatus, { checkedAt }: OriginalRecord): ImageEntry {
+    return { image, ...rule.lookup(checkedAt, cacheStatus, cacheStatus === 'MISS' ? checkedAt : now()) };
   }
 
   return {
@@ -184,7 +178,7 @@ export function createImageCache(options: ImageCacheOptions): ImageCache {
       const held = bytes.get(originalKey(location));
       if (held !== undefined && held.etag === checked.record.etag) return entryOf(held, checked.cacheStatus, checked.record);
       const image = await originalBytes(location, checked);
-      return { image, cacheStatus: 'MISS', ageSeconds: 0, ...freshness(checked.record) };
+      return entryOf(image, 'MISS', checked.record);
     },
 
     async variant(location, width, format) {
@@ -193,7 +187,7 @@ export function createImageCache(options: ImageCacheOptions): ImageCache {
       const held = bytes.get(key);
       if (held !== undefined && held.madeFrom === checked.record.etag) return entryOf(held, checked.cacheStatus, checked.record);
       const image = await shared(resizes, `${key} ${checked.record.etag}`, () => makeVariant(location, checked, width, format));
-      return { image, cacheStatus: 'MISS', ageSeconds: 0, ...freshness(checked.record) };
+      return entryOf(image, 'MISS', checked.record);
     },
 
     async settled() {

@@ -1,23 +1,16 @@
 import NodeCache from 'node-cache';
 import type { Logger } from '../../logger.js';
 import type { CacheStatus } from '../../outcomes/cache-status.js';
+import { FreshnessRule, type Lookup } from './freshness.js';
 import type { EncodedBody } from '../../bodies/encoded-body.js';
 import { type LoadedValue, type SharedCopies, SharedFill } from './shared-fill.js';
 
-/** A value as the cache hands it out, with what the HTTP layer needs to describe its freshness. */
-export interface CacheEntry<T> {
+/** A value as the cache hands it out, with how the lookup found it (freshness.ts), which the HTTP layer says. */
+export interface CacheEntry<T> extends Lookup {
   /** The source's validated value (still holding the source's own image locations). */
   value: T;
   /** The public JSON of `value`, prepared when it was stored. */
   body: EncodedBody;
-  cacheStatus: CacheStatus;
-  /** Whole seconds since the value was stored. */
-  ageSeconds: number;
-  /** Whole seconds of freshness left; 0 once stale. */
-  freshForSeconds: number;
-  /** When the value was stored and when it stops being fresh, in milliseconds since the epoch (the two above, exact). */
-  storedAt: number;
-  freshUntil: number;
 }
 
 export interface ReadThroughCacheOptions<T> {
@@ -54,12 +47,8 @@ interface Entry<T> {
 type Filled<T> = Entry<T> & Pick<LoadedValue<T>, 'from'>;
 
 /**
- * The caching rules of docs/api.md ("Caching"), for any kind of value:
- *
- * - younger than the TTL: served as a HIT, the source is not asked;
- * - older, but within TTL + stale max: served at once as STALE while one background refresh runs (its
- *   failure is logged, and the copy keeps being served: stale-while-revalidate and stale-if-error in one rule);
- * - older than that, or absent: a MISS that waits for the source; concurrent misses share one request.
+ * The freshness rule (freshness.ts) over any kind of value: a STALE copy's background refresh is one at a time, its
+ * failure logged while the copy keeps being served; concurrent misses share one request.
  *
  * Failures are never stored. A definitive "does not exist" is not stored either (the key space of ids is
  * unbounded, and the upstream responds to it cheaply) and evicts what was stored under that key.
@@ -67,27 +56,23 @@ type Filled<T> = Entry<T> & Pick<LoadedValue<T>, 'from'>;
 export class ReadThroughCache<T> {
   readonly #entries: NodeCache;
   readonly #inFlight = new Map<string, Promise<Filled<T> | null>>();
-  readonly #ttlMs: number;
-  readonly #usableMs: number;
+  readonly #rule: FreshnessRule;
   readonly #prepare: (value: T) => Promise<EncodedBody>;
   readonly #logger: Logger;
-  readonly #now: () => number;
   readonly #shared: SharedFill<T> | undefined;
   readonly #hold: (value: T) => void;
   readonly #release: (value: T) => void;
 
   constructor(options: ReadThroughCacheOptions<T>) {
-    this.#ttlMs = options.ttlSeconds * 1000;
-    this.#usableMs = (options.ttlSeconds + options.staleMaxSeconds) * 1000;
+    this.#rule = new FreshnessRule({ ttlMs: options.ttlSeconds * 1000, staleMaxMs: options.staleMaxSeconds * 1000, now: options.now });
     this.#prepare = options.prepare;
     this.#logger = options.logger;
-    this.#now = options.now ?? Date.now;
     this.#hold = options.ownership?.hold ?? (() => {});
     this.#release = options.ownership?.release ?? (() => {});
     // With caching off nothing is stored, so there is nothing to share, and claims would only make replicas queue.
     this.#shared =
-      options.shared && this.#usableMs > 0
-        ? new SharedFill({ copies: options.shared, usableMs: this.#usableMs, now: this.#now, logger: this.#logger })
+      options.shared && this.#rule.usableMs > 0
+        ? new SharedFill({ copies: options.shared, usableMs: this.#rule.usableMs, now: this.#rule.now, logger: this.#logger })
         : undefined;
     this.#entries = new NodeCache({
       // A clone per read would cost every hit; entries are never mutated after they are stored.
@@ -106,22 +91,19 @@ export class ReadThroughCache<T> {
   async get(key: string, load: Loader<T>): Promise<CacheEntry<T> | null> {
     const entry = this.#entries.get<Entry<T>>(key);
     if (entry !== undefined) {
-      const now = this.#now();
-      const age = now - entry.storedAt;
-      if (age < this.#ttlMs) return this.#handOut(entry, 'HIT', now);
-      if (age < this.#usableMs) {
-        this.#refreshInBackground(key, load);
-        return this.#handOut(entry, 'STALE', now);
-      }
+      const now = this.#rule.now();
+      const status = this.#rule.statusOf(entry.storedAt, now);
+      if (status === 'STALE') this.#refreshInBackground(key, load);
+      if (status !== 'MISS') return this.#handOut(entry, status, now);
       this.#drop(key);
     }
-    const filled = await this.#fill(key, load, (storedAt) => this.#now() - storedAt < this.#usableMs);
+    const filled = await this.#fill(key, load, (storedAt) => this.#rule.isUsable(storedAt));
     if (filled === null) return null;
     // A miss returns what the source just gave: as fresh as an entry gets, whatever the time spent preparing it.
     if (filled.from === 'source') return this.#handOut(filled, 'MISS', filled.storedAt);
     // A copy another replica stored keeps its own age: a HIT while fresh, else STALE with a refresh, as if held here.
-    const now = this.#now();
-    if (now - filled.storedAt < this.#ttlMs) return this.#handOut(filled, 'HIT', now);
+    const now = this.#rule.now();
+    if (this.#rule.isFresh(filled.storedAt, now)) return this.#handOut(filled, 'HIT', now);
     this.#refreshInBackground(key, load);
     return this.#handOut(filled, 'STALE', now);
   }
@@ -129,15 +111,15 @@ export class ReadThroughCache<T> {
   /** The value stored under `key` while it may still be served, for a question asked at once (no hold is taken). */
   peek(key: string): T | undefined {
     const entry = this.#entries.get<Entry<T>>(key);
-    return entry !== undefined && this.#now() - entry.storedAt < this.#usableMs ? entry.value : undefined;
+    return entry !== undefined && this.#rule.isUsable(entry.storedAt) ? entry.value : undefined;
   }
 
   /** Whether any value is held that could still be served. */
   hasAnyCopy(): boolean {
-    const now = this.#now();
+    const now = this.#rule.now();
     return this.#entries.keys().some((key) => {
       const entry = this.#entries.get<Entry<T>>(key);
-      return entry !== undefined && now - entry.storedAt < this.#usableMs;
+      return entry !== undefined && this.#rule.isUsable(entry.storedAt, now);
     });
   }
 
@@ -204,12 +186,12 @@ export class ReadThroughCache<T> {
 
   async #loadFromSource(load: () => Promise<T | null>): Promise<LoadedValue<T> | null> {
     const value = await load();
-    return value === null ? null : { value, storedAt: this.#now(), from: 'source' };
+    return value === null ? null : { value, storedAt: this.#rule.now(), from: 'source' };
   }
 
   #refreshInBackground(key: string, load: Loader<T>): void {
     if (this.#inFlight.has(key)) return;
-    this.#fill(key, load, (storedAt) => this.#now() - storedAt < this.#ttlMs).catch((error: unknown) => {
+    this.#fill(key, load, (storedAt) => this.#rule.isFresh(storedAt)).catch((error: unknown) => {
       this.#logger.warn({ err: error, key }, 'Background refresh failed; the cached copy is still served');
     });
   }
@@ -217,15 +199,6 @@ export class ReadThroughCache<T> {
   /** The entry as it stands at `now`: its value (held for the caller) and body, how the lookup came out and its age. */
   #handOut(entry: Entry<T>, cacheStatus: CacheStatus, now: number): CacheEntry<T> {
     this.#hold(entry.value);
-    const ageMs = Math.max(0, now - entry.storedAt);
-    return {
-      value: entry.value,
-      body: entry.body,
-      cacheStatus,
-      ageSeconds: Math.floor(ageMs / 1000),
-      freshForSeconds: Math.max(0, Math.floor((this.#ttlMs - ageMs) / 1000)),
-      storedAt: entry.storedAt,
-      freshUntil: entry.storedAt + this.#ttlMs,
-    };
+    return { value: entry.value, body: entry.body, ...this.#rule.lookup(entry.storedAt, cacheStatus, now) };
   }
 }
