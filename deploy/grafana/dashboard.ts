@@ -205,14 +205,14 @@ export function catalogueDashboard(): Dashboard {
     )
     .withPanel(
       panel({
-        title: "The list's threads",
+        title: "The list's fills",
         description:
-          "Deaths of each replica's list threads (each healed by a restart), and the list's refills that asked the upstream whether it changed: not_modified kept the list held without downloading it.",
+          "Deaths of each replica's fill processes (each fill tried again at the next refill), and the list's refills that asked the upstream whether it changed: not_modified kept the list held without downloading it.",
         unit: 'short',
         queries: [
           [
-            'sum by (instance, thread, cause) (increase(catalogue_list_thread_restarts_total{job="catalogue"}[$__rate_interval]))',
-            '{{instance}} {{thread}} died ({{cause}})',
+            'sum by (instance, cause) (increase(catalogue_fill_process_deaths_total{job="catalogue"}[$__rate_interval]))',
+            '{{instance}} fill process died ({{cause}})',
           ],
           ['sum by (outcome) (increase(catalogue_list_revalidations_total{job="catalogue"}[$__rate_interval]))', 'refills {{outcome}}'],
         ],

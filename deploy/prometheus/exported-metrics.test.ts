@@ -81,6 +81,7 @@ describe.skipIf(redisMissing)('the metrics the rules and the dashboard name', ()
       'log_lines_dropped_total',
       'process_resident_memory_bytes',
       'image_variant_encodes_total',
+      'catalogue_fill_process_deaths_total',
       'catalogue_list_thread_restarts_total',
     ])
       expect(exported, name).toContain(name);

@@ -41,7 +41,7 @@ describe('readPage', () => {
     '/products?q=bag&category=jewelery&sort=nameAZ&page=2084',
     '/productdetails/7',
   ])('keeps %s, a spelling the site writes', (url) => {
-    expect(readPage(url).keptAs).toBeDefined();
+    expect(readPage(url).cachedAs).toBeDefined();
   });
 
   it.each([
@@ -50,8 +50,8 @@ describe('readPage', () => {
     ['/products?sort=priceLowHigh&q=bag', '/products?q=bag&sort=priceLowHigh'],
     ['/products?q=bag&sort=priceLowHigh', '/products?q=bag&sort=priceLowHigh'],
     ['/products?category=men%27s+clothing&q=bag&sort=nameAZ', '/products?q=bag&category=men%27s+clothing&sort=nameAZ'],
-  ])('keeps %s as the page of its route, %s, whatever the order of its parameters', (url, keptAs) => {
-    expect(readPage(url)).toEqual({ url, route: readPageUrl(url).route, keptAs });
+  ])('keeps %s as the page of its route, %s, whatever the order of its parameters', (url, cachedAs) => {
+    expect(readPage(url)).toEqual({ url, route: readPageUrl(url).route, cachedAs });
   });
 
   it.each([
@@ -85,6 +85,6 @@ describe('readPage', () => {
     '/%70roducts',
     '/nope',
   ])('renders but does not keep %s', (url) => {
-    expect(readPage(url)).toEqual({ url, route: readPageUrl(url).route, keptAs: undefined });
+    expect(readPage(url)).toEqual({ url, route: readPageUrl(url).route, cachedAs: undefined });
   });
 });

@@ -28,12 +28,12 @@ export function canonicalPath(route: PageRoute): string | null {
   }
 }
 
-/** Longer search texts are still answered, just not kept in the page cache: nobody shares them. */
+/** Longer search texts are still answered, just not cached as pages: nobody shares them. */
 const CACHEABLE_QUERY_MAX_CHARS = 100;
 
 /** A page request as the site's routes read it, once per path (the response cache's, Express's): readPage. */
 export interface PageRead {
-  /** Path and query as received: what a page not kept is rendered for. */
+  /** Path and query as received: what a page not cached is rendered for. */
   url: string;
   route: PageRoute;
   /**
@@ -41,18 +41,18 @@ export interface PageRead {
    * of one page the site writes (`?q=bag&sort=nameAZ`, `?sort=nameAZ&q=bag`) are one page. Undefined for a
    * page rendered for this request only: an error page, another spelling, a long search text.
    */
-  keptAs: string | undefined;
+  cachedAs: string | undefined;
 }
 
 /**
- * A page URL read once (readPageUrl, shared/src/page-routes.ts): its route, and whether its HTML is kept — only
+ * A page URL read once (readPageUrl, shared/src/page-routes.ts): its route, and whether its HTML is cached — only
  * the pages that answer with the catalogue's data, only in the site's own spellings, so the space of cached URLs
- * stays what the site links to. Whether a kept page has its data (an unknown category answers 404 and is not kept)
+ * stays what the site links to. Whether a cached page has its data (an unknown category answers 404 and is not cached)
  * is the data's to say (page-data.ts).
  */
 export function readPage(url: string): PageRead {
   const { route, siteSpelling } = readPageUrl(url);
-  return { url, route, keptAs: siteSpelling ? sitePath(route) : undefined };
+  return { url, route, cachedAs: siteSpelling ? sitePath(route) : undefined };
 }
 
 function sitePath(route: PageRoute): string | undefined {

@@ -32,7 +32,7 @@ export interface PagesOptions {
 
 /** What a page is made from: the catalogue's data, the renderer, and the pages already rendered. */
 interface PagesParts extends Pick<PagesOptions, 'catalogue' | 'config' | 'renderer' | 'logger'> {
-  kept: DerivedBodyCache;
+  pageCache: DerivedBodyCache;
 }
 
 const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
@@ -64,14 +64,14 @@ const OTHER_PAGES = pageRoute('/{*path}');
 /**
  * The server-rendered pages (docs/pages.md), with the sitemap and robots.txt (sitemap-router.ts). A page that has
  * its data answers 200 as a cached answer, with the catalogue entries' freshness, ETag and encodings prepared once
- * per render: the page cache keeps it by origin and the page's route (PageRead.keptAs) for as long as the catalogue
+ * per render: the page cache keeps it by origin and the page's route (PageRead.cachedAs) for as long as the catalogue
  * holds the entries it was made from. Error pages answer `no-store`.
  */
 export function createPagesSlice({ catalogue, config, mountCached, renderer, logger, now }: PagesOptions): Slice {
   if (renderer === null) logger.warn('The client is not built: pages answer 503 until `npm run build` has run');
   const router = Router();
   router.use(createSitemapRouter({ catalogue, config, now }));
-  const parts: PagesParts = { catalogue, config, renderer, logger, kept: createDerivedBodyCache(PAGE_CACHE_MAX_BYTES) };
+  const parts: PagesParts = { catalogue, config, renderer, logger, pageCache: createDerivedBodyCache(PAGE_CACHE_MAX_BYTES) };
   const [otherPages] = mountCached(router, [...CACHED_PAGES, OTHER_PAGES], parts).slice(-1);
   // A broken escape in a path segment (`/productdetails/%E0%A4%A`) fails Express's decoding before any route runs;
   // the page is still the one the browser would show for that URL (here, Invalid Product ID), read from the URL.
@@ -84,8 +84,8 @@ export function createPagesSlice({ catalogue, config, mountCached, renderer, log
 }
 
 async function answerPage(
-  { url, route, keptAs }: PageRead,
-  { catalogue, config, renderer, logger, kept }: PagesParts,
+  { url, route, cachedAs }: PageRead,
+  { catalogue, config, renderer, logger, pageCache }: PagesParts,
   req: IncomingMessage,
 ): Promise<Answer | UncachedAnswer> {
   const origin = publicOrigin(req, config);
@@ -96,10 +96,10 @@ async function answerPage(
     const body = await renderPageHtml(renderer, { url, route, data, origin });
     return { status, type: 'html', body, ...(status === 503 && { retryAfterSeconds: RETRY_AFTER_SECONDS }) };
   }
-  // A kept page is rendered for its route's own path, so that what is kept is the same for each spelling it stands for.
-  const render = async () => encodeBody(Buffer.from(await renderPageHtml(renderer, { url: keptAs ?? url, route, data, origin }), 'utf8'));
-  const rendered = await kept.get(keptKey(origin, keptAs ?? url, alsoFrom), entry.body, render, keptAs !== undefined);
-  return htmlAnswer(rendered, staler(entry, alsoFrom), keptAs !== undefined);
+  // A cached page is rendered for its route’s own path, so that what is cached is the same for each spelling it stands for.
+  const render = async () => encodeBody(Buffer.from(await renderPageHtml(renderer, { url: cachedAs ?? url, route, data, origin }), 'utf8'));
+  const rendered = await pageCache.get(pageCacheKey(origin, cachedAs ?? url, alsoFrom), entry.body, render, cachedAs !== undefined);
+  return htmlAnswer(rendered, staler(entry, alsoFrom), cachedAs !== undefined);
 }
 
 /**
@@ -117,13 +117,13 @@ export async function renderPageHtml(
 
 /**
  * Numbers each body a page was also made from (PageData's `alsoFrom`, page-data.ts), the first time it is seen: a
- * kept page's key names the one it was rendered with, so the page cache, which compares the main entry's body by
+ * cached page’s key names the one it was rendered with, so the page cache, which compares the main entry's body by
  * identity, keeps it only while the catalogue holds both. Weak, as the page cache's own hold on a body is.
  */
 const bodyNumbers = new WeakMap<EncodedBody, number>();
 let lastBodyNumber = 0;
 
-function keptKey(origin: string, path: string, alsoFrom: CacheEntry<unknown> | undefined): string {
+function pageCacheKey(origin: string, path: string, alsoFrom: CacheEntry<unknown> | undefined): string {
   if (alsoFrom === undefined) return `${origin} ${path}`;
   let number = bodyNumbers.get(alsoFrom.body);
   if (number === undefined) bodyNumbers.set(alsoFrom.body, (number = ++lastBodyNumber));

@@ -97,7 +97,7 @@ const productCopies = {
   },
 };
 
-/** The list's shared copy: its JSON, made from the list's database and read on a fill's thread (list-fills.ts). */
+/** The list's shared copy: its JSON, made from the list's database and read in a fill's process (list-fills.ts). */
 function listCopies(source: ProductSource) {
   return {
     encode: (list: CatalogueList) => list.copyJson(),
@@ -109,7 +109,7 @@ function listCopies(source: ProductSource) {
  * The read-through cache over a ProductSource, with the list and each product under separate keys. Bodies
  * are prepared from the public shape of the products (image rewritten to this server's image route), while
  * a cached product keeps the source's own image location for the image route. The list is held as the source
- * made it (a CatalogueList: its SQLite file, catalogue-list.ts), never as products on this thread.
+ * made it (a CatalogueList: its SQLite file, catalogue-list.ts), never as products in the server's process.
  */
 export function createCachedCatalogue({ source, config, logger, now, sharedStore }: CachedCatalogueOptions): CachedCatalogue {
   const timing = {

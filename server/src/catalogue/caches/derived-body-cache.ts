@@ -18,7 +18,8 @@ export interface DerivedBodyCache {
   get(key: string, madeFrom: EncodedBody, derive: () => Promise<EncodedBody>, keep: boolean): Promise<EncodedBody>;
 }
 
-interface Entry {
+/** A body kept, with the entry body it was derived from. */
+interface Derived {
   /**
    * Weak: once the catalogue has replaced this entry, nothing should keep it alive for a body that is no longer
    * valid anyway. The byte budget then bounds all the memory derived bodies hold.
@@ -28,7 +29,7 @@ interface Entry {
 }
 
 export function createDerivedBodyCache(maxBytes: number): DerivedBodyCache {
-  const bodies = new LRUCache<string, Entry>({
+  const bodies = new LRUCache<string, Derived>({
     maxSize: maxBytes,
     sizeCalculation: ({ derived }) => encodedSize(derived),
   });

@@ -38,13 +38,15 @@ export interface ReadThroughCacheOptions<T> {
  */
 export type Loader<T> = (held: T | undefined) => Promise<T | null>;
 
-interface Entry<T> {
+/** What the cache stores under a key: the value, its prepared body, and when the source gave it. */
+interface Stored<T> {
   value: T;
   body: EncodedBody;
   storedAt: number;
 }
 
-type Filled<T> = Entry<T> & Pick<LoadedValue<T>, 'from'>;
+/** What a fill stored, and whether it came from the source or another replica's copy. */
+type StoredFrom<T> = Stored<T> & Pick<LoadedValue<T>, 'from'>;
 
 /**
  * The freshness rule (freshness.ts) over any kind of value: a STALE copy's background refresh is one at a time, its
@@ -55,7 +57,7 @@ type Filled<T> = Entry<T> & Pick<LoadedValue<T>, 'from'>;
  */
 export class ReadThroughCache<T> {
   readonly #entries: NodeCache;
-  readonly #inFlight = new Map<string, Promise<Filled<T> | null>>();
+  readonly #inFlight = new Map<string, Promise<StoredFrom<T> | null>>();
   readonly #rule: FreshnessRule;
   readonly #prepare: (value: T) => Promise<EncodedBody>;
   readonly #logger: Logger;
@@ -81,7 +83,7 @@ export class ReadThroughCache<T> {
       stdTTL: Math.max(1, options.ttlSeconds + options.staleMaxSeconds),
       checkperiod: 600,
     });
-    this.#entries.on('expired', (_key: string, entry: Entry<T>) => this.#release(entry.value));
+    this.#entries.on('expired', (_key: string, entry: Stored<T>) => this.#release(entry.value));
   }
 
   /**
@@ -89,7 +91,7 @@ export class ReadThroughCache<T> {
    * `ownership`, the entry's value is held for the caller, who releases it.
    */
   async get(key: string, load: Loader<T>): Promise<CacheEntry<T> | null> {
-    const entry = this.#entries.get<Entry<T>>(key);
+    const entry = this.#entries.get<Stored<T>>(key);
     if (entry !== undefined) {
       const now = this.#rule.now();
       const status = this.#rule.statusOf(entry.storedAt, now);
@@ -110,7 +112,7 @@ export class ReadThroughCache<T> {
 
   /** The value stored under `key` while it may still be served, for a question asked at once (no hold is taken). */
   peek(key: string): T | undefined {
-    const entry = this.#entries.get<Entry<T>>(key);
+    const entry = this.#entries.get<Stored<T>>(key);
     return entry !== undefined && this.#rule.isUsable(entry.storedAt) ? entry.value : undefined;
   }
 
@@ -118,7 +120,7 @@ export class ReadThroughCache<T> {
   hasAnyCopy(): boolean {
     const now = this.#rule.now();
     return this.#entries.keys().some((key) => {
-      const entry = this.#entries.get<Entry<T>>(key);
+      const entry = this.#entries.get<Stored<T>>(key);
       return entry !== undefined && this.#rule.isUsable(entry.storedAt, now);
     });
   }
@@ -135,11 +137,11 @@ export class ReadThroughCache<T> {
   }
 
   /** `accept`: whether a shared copy filled at that time will do (any usable one for a miss, a fresh one for a refresh). */
-  #fill(key: string, load: Loader<T>, accept: (storedAt: number) => boolean): Promise<Filled<T> | null> {
+  #fill(key: string, load: Loader<T>, accept: (storedAt: number) => boolean): Promise<StoredFrom<T> | null> {
     let pending = this.#inFlight.get(key);
     if (pending === undefined) {
       // What is stored now is the loader's to revalidate, held for it until it settles, whatever replaces it meanwhile.
-      const held = this.#entries.get<Entry<T>>(key)?.value;
+      const held = this.#entries.get<Stored<T>>(key)?.value;
       if (held !== undefined) this.#hold(held);
       const loadHeld = () => load(held);
       pending = this.#loadAndStore(key, loadHeld, accept).finally(() => {
@@ -151,7 +153,7 @@ export class ReadThroughCache<T> {
     return pending;
   }
 
-  async #loadAndStore(key: string, load: () => Promise<T | null>, accept: (storedAt: number) => boolean): Promise<Filled<T> | null> {
+  async #loadAndStore(key: string, load: () => Promise<T | null>, accept: (storedAt: number) => boolean): Promise<StoredFrom<T> | null> {
     const loaded = this.#shared ? await this.#shared.load(key, load, accept) : await this.#loadFromSource(load);
     if (loaded === null) {
       this.#drop(key);
@@ -164,8 +166,8 @@ export class ReadThroughCache<T> {
       this.#release(loaded.value);
       throw error;
     }
-    const entry: Entry<T> = { value: loaded.value, body, storedAt: loaded.storedAt };
-    const held = this.#entries.get<Entry<T>>(key);
+    const entry: Stored<T> = { value: loaded.value, body, storedAt: loaded.storedAt };
+    const held = this.#entries.get<Stored<T>>(key);
     if (held === undefined || held.storedAt <= entry.storedAt) {
       this.#entries.set(key, entry);
       // The value replaced, or the very value stored again (the source found it unchanged): its older hold goes.
@@ -179,7 +181,7 @@ export class ReadThroughCache<T> {
 
   /** Forgets what is held under `key`, if anything, and releases it. */
   #drop(key: string): void {
-    const held = this.#entries.get<Entry<T>>(key);
+    const held = this.#entries.get<Stored<T>>(key);
     this.#entries.del(key);
     if (held !== undefined) this.#release(held.value);
   }
@@ -197,7 +199,7 @@ export class ReadThroughCache<T> {
   }
 
   /** The entry as it stands at `now`: its value (held for the caller) and body, how the lookup came out and its age. */
-  #handOut(entry: Entry<T>, cacheStatus: CacheStatus, now: number): CacheEntry<T> {
+  #handOut(entry: Stored<T>, cacheStatus: CacheStatus, now: number): CacheEntry<T> {
     this.#hold(entry.value);
     return { value: entry.value, body: entry.body, ...this.#rule.lookup(entry.storedAt, cacheStatus, now) };
   }

@@ -30,8 +30,8 @@ export type FillClaim = 'claimed' | 'taken' | 'unavailable';
 
 /**
  * A source's validated value as replicas share it: the value's JSON (not prepared bodies) and when it was fetched.
- * Bytes, not a parsed value: a list's copy is parsed on a fill's own thread (list-fills.ts), never by the request
- * thread.
+ * Bytes, not a parsed value: a list's copy is parsed in a fill's own process (list-fills.ts), never by the server's
+ * process.
  */
 export interface SharedCopy {
   json: Buffer;

@@ -6,7 +6,7 @@ import { toPublicProduct } from './public-product.js';
 
 /**
  * The catalogue's SQLite database (docs/decisions/catalogue-in-sqlite.md): one file a fill, written once by
- * catalogueWriter on a fill's thread, then only read (catalogue-queries.ts). Two tables, so that what a search scans
+ * catalogueWriter in a fill's process, then only read (catalogue-queries.ts). Two tables, so that what a search scans
  * is narrow: `products` holds what filters and orders read, one short row a product; `product_json` the public
  * JSON every answer is cut from and the source's own image location, read a page at a time.
  *

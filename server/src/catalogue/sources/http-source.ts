@@ -34,7 +34,7 @@ const DEFAULT_MAX_JSON_BYTES = 64 * 1024 * 1024;
  * read as text and parsed here (so an HTML error page or truncated JSON is a failure, not data), and every
  * product is checked against the schema. The list, which can be tens of megabytes, is downloaded, parsed, checked
  * and written into a new SQLite file in a process of its own (fills/list-fills.ts): a fill never stalls the
- * answers served meanwhile, and this thread never holds the products.
+ * answers served meanwhile, and the server's process never holds the products.
  */
 export function createHttpSource({
   baseUrl,

@@ -1,7 +1,7 @@
 /**
  * The items of a JSON array read one at a time from its UTF-8 bytes as they arrive, so that a fill never holds the
  * body whole, nor as one string, nor the whole array parsed (list-fill.ts): tens of megabytes of each at 200,000
- * products, on a heap the fill's thread must then give back when it exits
+ * products, on a heap the fill's process must then give back when it exits
  * (docs/decisions/catalogue-in-sqlite.md).
  *
  * Only the item boundaries are found here: bytes are scanned, chunk after chunk, for the commas and the closing

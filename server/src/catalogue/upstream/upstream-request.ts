@@ -120,7 +120,7 @@ export function createUpstreamClient(timeoutMs: number): UpstreamClient {
       } catch (error) {
         throw toUpstreamError(error, url);
       }
-      // A changed list's body is the fill's to download, on a thread of its own.
+      // A changed list's body is the fill's to download, in a process of its own.
       response.data.destroy();
       if (response.status === 304) return 'not-modified';
       // A failing upstream is asked once a refill, as before revalidating: its failure is the refill's.

@@ -36,20 +36,30 @@ export function stalledDeath(silentMaxMs: number): FillDeath {
 }
 
 /**
- * Each death of a fill's process, counted (`catalogue_list_thread_restarts_total{thread="fill",cause}`, the name
- * operators' dashboards and alerts know: the fill is tried again at the next refill) and logged in one line.
+ * Each death of a fill's process, counted (`catalogue_fill_process_deaths_total{cause}`: the fill is tried again at
+ * the next refill) and logged in one line. The counter's old name, `catalogue_list_thread_restarts_total{thread="fill",
+ * cause}`, counts the same for one more release so that dashboards and alerts can move (docs/operations.md, "Metrics
+ * renamed").
  */
 export function fillDeaths(logger: Logger, registry: Registry | undefined) {
-  const restarts = new Counter({
+  const registers = registry === undefined ? [] : [registry];
+  const deaths = new Counter({
+    name: 'catalogue_fill_process_deaths_total',
+    help: "The list's fills whose process stopped by itself before it replied, by cause; the fill is tried again at the next refill",
+    labelNames: ['cause'] as const,
+    registers,
+  });
+  const deathsByOldName = new Counter({
     name: 'catalogue_list_thread_restarts_total',
-    help: "The list's fills whose process stopped by itself before it answered, by cause; the fill is tried again at the next refill",
+    help: 'Deprecated: catalogue_fill_process_deaths_total, under its old name and label, for one more release',
     labelNames: ['thread', 'cause'] as const,
-    registers: registry === undefined ? [] : [registry],
+    registers,
   });
   return (death: FillDeath, details: Record<string, number | string | null>): void => {
-    restarts.inc({ thread: 'fill', cause: death.cause });
+    deaths.inc({ cause: death.cause });
+    deathsByOldName.inc({ thread: 'fill', cause: death.cause });
     logger.error(
-      { thread: 'fill', cause: death.cause, ...details },
+      { process: 'fill', cause: death.cause, ...details },
       `${capitalised(death.reason)}: the list held is still served, and the fill is tried again at the next refill`,
     );
   };

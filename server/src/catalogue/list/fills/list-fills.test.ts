@@ -85,8 +85,10 @@ describe("the list's fills", () => {
       expect(failed).toMatchObject({ ok: false, timedOut: false });
       expect(!failed.ok && failed.message).toMatch(/^the list's fill process was killed \(SIGKILL\)/);
       expect(records.filter((record) => record.thread === 'fill')).toMatchObject([{ level: 50, cause: 'killed', signal: 'SIGKILL', pid }]);
-      const restarts = (await registry.getSingleMetric('catalogue_list_thread_restarts_total')!.get()).values;
-      expect(restarts).toMatchObject([{ labels: { thread: 'fill', cause: 'killed' }, value: 1 }]);
+      const deaths = (await registry.getSingleMetric('catalogue_fill_process_deaths_total')!.get()).values;
+      expect(deaths).toMatchObject([{ labels: { cause: 'killed' }, value: 1 }]);
+      const byOldName = (await registry.getSingleMetric('catalogue_list_thread_restarts_total')!.get()).values;
+      expect(byOldName).toMatchObject([{ labels: { thread: 'fill', cause: 'killed' }, value: 1 }]);
       expect(fillProcesses()).toEqual([]);
       expect(filesInData()).toEqual(files);
       expect(bytesOf((await served.bodyOf({ kind: 'search', query })).identity).toString('utf8')).toBe(answer);
@@ -117,8 +119,10 @@ describe("the list's fills", () => {
         timedOut: true,
       });
       expect(records.filter((record) => record.thread === 'fill')).toMatchObject([{ level: 50, cause: 'stalled', pid }]);
-      const restarts = (await registry.getSingleMetric('catalogue_list_thread_restarts_total')!.get()).values;
-      expect(restarts).toMatchObject([{ labels: { thread: 'fill', cause: 'stalled' }, value: 1 }]);
+      const deaths = (await registry.getSingleMetric('catalogue_fill_process_deaths_total')!.get()).values;
+      expect(deaths).toMatchObject([{ labels: { cause: 'stalled' }, value: 1 }]);
+      const byOldName = (await registry.getSingleMetric('catalogue_list_thread_restarts_total')!.get()).values;
+      expect(byOldName).toMatchObject([{ labels: { thread: 'fill', cause: 'stalled' }, value: 1 }]);
       expect(fillProcesses()).toEqual([]);
       // Only this process's own folder, empty.
       expect(filesInData().filter((file) => file.includes('list-'))).toEqual([]);

@@ -55,7 +55,7 @@ export const FILL_SILENT_MIN_MS = 10_000;
 
 export interface ListFillsOptions {
   logger: Logger;
-  /** Where catalogue_list_thread_restarts_total is registered (the app's /metrics); none: not counted. */
+  /** Where catalogue_fill_process_deaths_total is registered (the app's /metrics); none: not counted. */
   registry?: Registry;
   /** CATALOGUE_DATA_DIR; null: the OS temporary folder. This process writes in a folder of its own inside it. */
   dataDir: string | null;
@@ -102,7 +102,7 @@ export function createListFills({ logger, registry, dataDir, silentMaxMs }: List
         if (message === 'alive') watchdog = setTimeout(stall, silentMaxMs);
         else outcome = message;
       });
-      // Its channel closed before it answered (it closed it, or it is dying): nothing more can come, so it is ended.
+      // Its channel closed before it replied (it closed it, or it is dying): nothing more can come, so it is ended.
       child.once('disconnect', () => {
         if (outcome === undefined) child.kill('SIGKILL');
       });
@@ -152,7 +152,7 @@ export function createListFills({ logger, registry, dataDir, silentMaxMs }: List
     const outcome = await inItsOwnProcess(job);
     if ('failed' in outcome) return { ok: false, message: outcome.failed, timedOut: outcome.timedOut };
     if ('notModified' in outcome) return { ok: true, notModified: true };
-    if (!('made' in outcome)) throw new Error('a fill was answered as an order job');
+    if (!('made' in outcome)) throw new Error('a fill was replied to as an order job');
     let list: CatalogueList;
     try {
       list = await openList(outcome.made, { validators: outcome.validators, logger, writeInIdOrder: (order) => orderOf(files, order) });
