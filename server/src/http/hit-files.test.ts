@@ -73,6 +73,7 @@ it('answers a miss on /api/products?limit=N, the list held, through http/, produ
     'bodies/encoded-body.ts',
     'catalogue/caches/cached-catalogue.ts',
     'catalogue/caches/derived-body-cache.ts',
+    'catalogue/caches/freshness.ts',
     'catalogue/caches/read-through-cache.ts',
     'catalogue/list/catalogue-list.ts',
     'catalogue/list/catalogue-queries.ts',

@@ -6,7 +6,7 @@ import { createLogger } from '../../logger.js';
 import { createHttpSource } from './http-source.js';
 import type { ProductSource } from './product-source.js';
 
-/** Past what is handed to the request thread: each fill of it runs on a thread of its own. */
+/** Past what is handed to the server's process: each fill of it runs in a process of its own. */
 const PRODUCTS = generateCatalogue(3_000);
 
 describe("the list's refills against an upstream that answers 304 to its own ETag", () => {

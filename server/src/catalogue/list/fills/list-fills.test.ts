@@ -84,7 +84,7 @@ describe("the list's fills", () => {
       const failed = await failing;
       expect(failed).toMatchObject({ ok: false, timedOut: false });
       expect(!failed.ok && failed.message).toMatch(/^the list's fill process was killed \(SIGKILL\)/);
-      expect(records.filter((record) => record.thread === 'fill')).toMatchObject([{ level: 50, cause: 'killed', signal: 'SIGKILL', pid }]);
+      expect(records.filter((record) => record.process === 'fill')).toMatchObject([{ level: 50, cause: 'killed', signal: 'SIGKILL', pid }]);
       const deaths = (await registry.getSingleMetric('catalogue_fill_process_deaths_total')!.get()).values;
       expect(deaths).toMatchObject([{ labels: { cause: 'killed' }, value: 1 }]);
       const byOldName = (await registry.getSingleMetric('catalogue_list_thread_restarts_total')!.get()).values;
@@ -118,7 +118,7 @@ describe("the list's fills", () => {
         message: "the list's fill process stalled (silent for 5000 ms, UPSTREAM_TIMEOUT_MS) and was ended",
         timedOut: true,
       });
-      expect(records.filter((record) => record.thread === 'fill')).toMatchObject([{ level: 50, cause: 'stalled', pid }]);
+      expect(records.filter((record) => record.process === 'fill')).toMatchObject([{ level: 50, cause: 'stalled', pid }]);
       const deaths = (await registry.getSingleMetric('catalogue_fill_process_deaths_total')!.get()).values;
       expect(deaths).toMatchObject([{ labels: { cause: 'stalled' }, value: 1 }]);
       const byOldName = (await registry.getSingleMetric('catalogue_list_thread_restarts_total')!.get()).values;
