@@ -1,7 +1,8 @@
-import { type ReactNode, useCallback, useEffect, useEffectEvent, useId, useLayoutEffect, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import styled, { css } from 'styled-components';
 import { PAGE_PATHS } from '@catalogue/shared/routes';
+import { useAdoptedValue } from '../hooks/use-adopted-value';
 import { useHydrated } from '../hooks/use-hydrated';
 import { useMediaQuery } from '../hooks/use-media-query';
 import { popoverShown } from '../hooks/use-popover';
@@ -189,11 +190,12 @@ export function NavBar({ onMenuOpenChange, search }: { onMenuOpenChange: (open: 
   const buttonRef = useRef<HTMLButtonElement>(null);
   const overlayRef = useRef<HTMLDivElement>(null);
   const closeMenu = useCallback(() => setMenu('closed'), []);
-  const adoptMenu = useEffectEvent(() => {
-    if (popoverShown(overlayRef.current)) setMenu('adopted');
-  });
-
-  useLayoutEffect(() => adoptMenu(), []);
+  // A menu the visitor opened before the app is theirs: kept open, focus left where it is.
+  useAdoptedValue(
+    () => popoverShown(overlayRef.current),
+    menu !== 'closed',
+    () => setMenu('adopted'),
+  );
   useEffect(() => onMenuOpenChange(menuOpen), [menuOpen, onMenuOpenChange]);
 
   return (
