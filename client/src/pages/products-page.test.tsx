@@ -406,7 +406,10 @@ describe('products page with a catalogue too large to travel', () => {
     const { queryClient, user } = renderApp('/products', { site });
     expect(await screen.findByText(`${LARGE.length} products`)).toBeInTheDocument();
     const held = LARGE.slice(0, 30);
-    act(() => queryClient.setQueryData(['products', 'list'], held));
+    await act(async () => {
+      queryClient.setQueryData(['products', 'list'], held);
+      await Promise.resolve();
+    });
     expect(await screen.findByText(`${held.length} products`)).toBeInTheDocument();
     site.apiRequests.length = 0;
     await user.type(screen.getByRole('searchbox', { name: 'Search products' }), 'chair');
