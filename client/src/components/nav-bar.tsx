@@ -1,5 +1,4 @@
 import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
-import { Link, NavLink } from 'react-router-dom';
 import styled, { css } from 'styled-components';
 import { PAGE_PATHS } from '@catalogue/shared/routes';
 import { useAdoptedValue } from '../hooks/use-adopted-value';
@@ -8,6 +7,7 @@ import { useMediaQuery } from '../hooks/use-media-query';
 import { popoverShown } from '../hooks/use-popover';
 import { useCompactMark } from '../hooks/use-compact-mark';
 import { BREAKPOINTS, media } from '../styles/theme';
+import { AppLink, AppNavLink } from './app-link';
 import { StyledIconButton } from './icon-button';
 import { MobileMenu } from './mobile-menu';
 import { NAV_ENTRIES } from './nav-entries';
@@ -63,7 +63,7 @@ const StyledBarInner = styled.div`
   }
 `;
 
-const StyledLogoLink = styled(Link)`
+const StyledLogoLink = styled(AppLink)`
   display: inline-flex;
   border-radius: 50%;
 `;
@@ -95,7 +95,7 @@ const StyledDesktopNav = styled.nav`
   }
 `;
 
-const StyledDesktopLink = styled(NavLink)`
+const StyledDesktopLink = styled(AppNavLink)`
   position: relative;
   display: inline-block;
   padding: ${({ theme }) => `${theme.space.sm} ${theme.space.md}`};
