@@ -1,10 +1,16 @@
-import { useDeferredValue, useLayoutEffect, useMemo, useRef } from 'react';
+import { useDeferredValue, useEffectEvent, useLayoutEffect, useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
 import { categoriesOf } from '@catalogue/shared/categories';
 import { PAGE_MESSAGES } from '@catalogue/shared/messages';
 import type { Product } from '@catalogue/shared/product';
-import { filterAndSortProducts, LOCAL_LIST_MAX_PRODUCTS, pageItems, readProductsQuery } from '@catalogue/shared/product-paging';
+import {
+  filterAndSortProducts,
+  LOCAL_LIST_MAX_PRODUCTS,
+  pageItems,
+  readProductsQuery,
+  withoutUnsetFormFields,
+} from '@catalogue/shared/product-paging';
 import { productFacets, type ProductFacets } from '@catalogue/shared/product-filters';
 import { PRODUCTS_PARAMS } from '@catalogue/shared/routes';
 import { LoadError } from '../components/load-error';
@@ -130,6 +136,19 @@ export function ProductsPage() {
       { replace },
     );
   };
+
+  /**
+   * A page the toolbar's form was sent to without scripts carries its unset fields (`?q=&minPrice=&…`), which mean
+   * "not set" to the server and the app alike: the app spells its URL as it spells every list's, replacing the entry.
+   * (Before the adoption below: both navigate from this render's URL, and the adoption, which sets every field of the
+   * form, must be the one that lands.)
+   */
+  const spellUrl = useEffectEvent(() => {
+    const raw = searchParams.toString();
+    const spelt = withoutUnsetFormFields(raw);
+    if (spelt !== raw) setSearchParams(new URLSearchParams(spelt), { replace: true });
+  });
+  useLayoutEffect(() => spellUrl(), []);
 
   /**
    * A visitor may type and choose in the server's page before the app has taken it over (docs/pages.md, "Before the
