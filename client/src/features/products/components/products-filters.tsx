@@ -116,6 +116,14 @@ const StyledChoices = styled.div`
   a[aria-current='true'] {
     font-weight: 700;
   }
+
+  /* The site's accent, not the browser's blue (docs/screenshots). */
+  input[type='radio'] {
+    width: 18px;
+    height: 18px;
+    margin: 0;
+    accent-color: ${({ theme }) => theme.colors.accentStrong};
+  }
 `;
 
 const StyledCount = styled.span`
