@@ -132,6 +132,46 @@ test.describe('Filters without scripts', () => {
   });
 });
 
+test.describe('Filters left unset without scripts', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the form’s empty fields mean “not set”: the list, the filters and the links are the app’s for the same URL @desktop', async ({
+    page,
+  }) => {
+    await page.goto('/products');
+    await openFilters(page);
+    await rating(page, 4).check();
+    const [sent] = await Promise.all([
+      page.waitForResponse((response) => new URL(response.url()).pathname === '/products'),
+      page.getByRole('button', { name: 'Apply filters' }).click(),
+    ]);
+    // A browser without scripts sends every field of the form, the ones left alone empty.
+    expect(Object.fromEntries(new URL(sent.url()).searchParams)).toEqual({
+      q: '',
+      category: '',
+      sort: 'none',
+      minPrice: '',
+      maxPrice: '',
+      minRating: '4',
+    });
+    expect(await cardTitles(page)).toEqual(expectedTitles({ minRating: 4 }));
+    await expect(from(page)).toHaveValue('');
+    await expect(page.getByRole('link', { name: 'Clear filters' })).toHaveAttribute('href', '/products');
+  });
+});
+
+test.describe('Filters, a URL the form was sent to without scripts', () => {
+  test('the app spells it as its own once it takes over, replacing the entry @desktop', async ({ page }) => {
+    await page.goto('/products?q=&category=&sort=none&minPrice=&maxPrice=&minRating=4');
+    await waitForApp(page);
+    await expect.poll(() => new URL(page.url()).search).toBe('?minRating=4');
+    expect(await cardTitles(page)).toEqual(expectedTitles({ minRating: 4 }));
+    // Replaced, not added: Back leaves the site.
+    await page.goBack();
+    expect(page.url()).toBe('about:blank');
+  });
+});
+
 test.describe('Filters before the app takes over', () => {
   test('a price typed and a rating chosen in the server’s page are kept when the app takes over @both', async ({ page }) => {
     const app = await holdApp(page);

@@ -33,6 +33,8 @@ const PAGES = {
   products: { url: '/products?q=mens&sort=nameAZ', data: { products: PRODUCTS } },
   category: { url: `/products?${new URLSearchParams({ category: PRODUCTS[19]!.category }).toString()}`, data: { products: PRODUCTS } },
   unknownCategory: { url: '/products?category=furniture', data: { products: PRODUCTS } },
+  // The toolbar's GET form as a browser without scripts sends it: every field, the unset ones empty.
+  formSent: { url: '/products?q=&category=&sort=nameAZ&minPrice=&maxPrice=&minRating=4', data: { products: PRODUCTS } },
   product: { url: '/productdetails/2', data: { product: PRODUCTS[1]!, related: relatedProducts(PRODUCTS, PRODUCTS[1]!) } },
   productNotFound: { url: '/productdetails/2', data: { product: 'not-found' } },
   productFailed: { url: '/productdetails/3', data: { product: 'error' } },
@@ -209,6 +211,17 @@ describe('a page the visitor acted on before the app took it over (docs/pages.md
     expect(search).toHaveFocus();
     expect([search.selectionStart, search.selectionEnd]).toEqual([2, 2]);
     expect(screen.getByRole('button', { name: 'Switch to dark theme' })).toBeVisible();
+    expect(requests).toEqual([]);
+    expect(consoleProblems).toEqual([]);
+  });
+
+  it('spells a URL the form was sent to without scripts as the app spells it: the unset fields dropped, the entry replaced', async () => {
+    const entries = window.history.length;
+    await hydrate('formSent');
+    await waitFor(() => expect(window.location.search).toBe('?sort=nameAZ&minRating=4'));
+    expect(window.history.length).toBe(entries);
+    expect(screen.getByRole('radio', { name: /^4★ & up/ })).toBeChecked();
+    expect(screen.getByRole('textbox', { name: 'From' })).toHaveValue('');
     expect(requests).toEqual([]);
     expect(consoleProblems).toEqual([]);
   });

@@ -62,6 +62,18 @@ describe('readPageUrl', () => {
   ])('reads %s as %j', (url, route) => {
     expect(readPageUrl(url).route).toEqual(route);
   });
+
+  it('reads the fields the GET form sends unset, without scripts, as not set: the same list, in the site spelling', () => {
+    const sent = readPageUrl('/products?q=&category=&sort=none&minPrice=&maxPrice=&minRating=4');
+    expect(sent).toEqual(readPageUrl('/products?minRating=4'));
+    expect(sent.siteSpelling).toBe(true);
+    expect(readPageUrl('/products?q=&category=&sort=none&minPrice=&maxPrice=&minRating=')).toEqual(readPageUrl('/products'));
+    expect(readPageUrl('/products?q=mug&category=&sort=nameAZ&minPrice=5&maxPrice=&minRating=').siteSpelling).toBe(true);
+    // Only the form's own unset fields: anything else is still another spelling.
+    expect(readPageUrl('/products?q=&utm_source=x').siteSpelling).toBe(false);
+    expect(readPageUrl('/products?q=&q=mug').siteSpelling).toBe(false);
+    expect(readPageUrl('/products?page=').siteSpelling).toBe(false);
+  });
 });
 
 describe('pageOf', () => {

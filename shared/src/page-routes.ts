@@ -1,5 +1,5 @@
 import { parseProductId } from './product-id.js';
-import { isSiteProductsQuery, type ProductsQuery, readProductsQuery } from './product-paging.js';
+import { isSiteProductsQuery, type ProductsQuery, readProductsQuery, withoutUnsetFormFields } from './product-paging.js';
 import { PAGE_PATHS, productDetailsPath } from './routes.js';
 
 /** The site's pages, by name. */
@@ -125,8 +125,12 @@ export function readPageUrl(url: string): PageUrl {
       const rawQuery = queryAt === -1 ? '' : url.slice(queryAt + 1);
       const searchParams = new URLSearchParams(rawQuery);
       const query = readProductsQuery(searchParams);
+      // The GET form's unset fields (`q=&minPrice=…`, sent without scripts) spell the same list as the app's URL.
+      const setFields = withoutUnsetFormFields(rawQuery);
       const siteSpelling =
-        path === PAGE_PATHS.products && (queryAt === -1 || (rawQuery !== '' && isSiteProductsQuery(rawQuery, searchParams, query)));
+        path === PAGE_PATHS.products &&
+        (queryAt === -1 ||
+          (rawQuery !== '' && (setFields === '' || isSiteProductsQuery(setFields, new URLSearchParams(setFields), query))));
       return { route: { kind: 'products', ...query }, siteSpelling };
     }
     case 'productDetails': {

@@ -11,6 +11,7 @@ import {
   parseProductsQuery,
   readProductsQuery,
   isSiteProductsQuery,
+  withoutUnsetFormFields,
   MAX_SEARCH_CHARS,
   PRODUCTS_QUERY_ERRORS,
   codePointLength,
@@ -197,6 +198,15 @@ describe('readProductsQuery, the filters (the pages)', () => {
     expect(isSiteProductsQuery('q=mug&minPrice=0.5&maxPrice=20&minRating=3&page=2')).toBe(true);
     expect(isSiteProductsQuery('minPrice=0.50')).toBe(false);
     expect(isSiteProductsQuery('minPrice=')).toBe(false);
+  });
+});
+
+describe('withoutUnsetFormFields', () => {
+  it('drops the fields the GET form sends unset, keeping the rest as it is', () => {
+    expect(withoutUnsetFormFields('q=&category=&sort=none&minPrice=&maxPrice=&minRating=')).toBe('');
+    expect(withoutUnsetFormFields('q=bag&category=&sort=none&minPrice=&maxPrice=20&minRating=4')).toBe('q=bag&maxPrice=20&minRating=4');
+    expect(withoutUnsetFormFields('q=a%20b&sort=nameAZ&page=')).toBe('q=a%20b&sort=nameAZ&page=');
+    expect(withoutUnsetFormFields('')).toBe('');
   });
 });
 

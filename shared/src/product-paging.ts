@@ -221,6 +221,30 @@ export function isSiteProductsQuery(
   return params.size === canonical.size && [...params].every(([name, value]) => canonical.get(name) === value);
 }
 
+/** The fields of the products page's GET form as it sends them when the visitor left them unset (`sort=none`: no sort). */
+const UNSET_FORM_FIELDS: ReadonlySet<string> = new Set([
+  `${PRODUCTS_PARAMS.search}=`,
+  `${PRODUCTS_PARAMS.category}=`,
+  `${PRODUCTS_PARAMS.sort}=none`,
+  `${PRODUCTS_PARAMS.minPrice}=`,
+  `${PRODUCTS_PARAMS.maxPrice}=`,
+  `${PRODUCTS_PARAMS.minRating}=`,
+]);
+
+/**
+ * A raw query string (what follows `?`, undecoded) without the fields the products page's GET form sends empty when
+ * the visitor leaves them so: without scripts the form sends every field, `q=&category=&sort=none&minPrice=&…`.
+ * Each means "not set", as readProductsQuery reads it; what is left is the query as the app spells the same list
+ * (isSiteProductsQuery), so the page and the app agree on one URL for it.
+ */
+export function withoutUnsetFormFields(rawQuery: string): string {
+  if (rawQuery === '') return rawQuery;
+  return rawQuery
+    .split('&')
+    .filter((field) => !UNSET_FORM_FIELDS.has(field))
+    .join('&');
+}
+
 /**
  * The query string of a products list state, in the site's one spelling: `q`, `category`, `sort`, `minPrice`,
  * `maxPrice`, `minRating`, `page`, each only when it is not the default (no search, every category, no sort, no

@@ -1,11 +1,11 @@
-import { Link } from 'react-router-dom';
+import { AppLink } from './app-link';
 import styled from 'styled-components';
 
 /**
  * A small uppercase pill that labels what follows it, a product's category on its card and its page, and links to
  * the list of that category.
  */
-export const BadgeLink = styled(Link)`
+export const BadgeLink = styled(AppLink)`
   align-self: flex-start;
   justify-self: start;
   padding: 2px ${({ theme }) => theme.space.sm};

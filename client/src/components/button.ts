@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { AppLink } from './app-link';
 import styled, { css } from 'styled-components';
 
 /** The solid accent call to action ('See More', 'Try again', 'Go Back Home'), as a link or a button. */
@@ -29,7 +29,7 @@ const solid = css`
   }
 `;
 
-export const StyledButtonLink = styled(Link)`
+export const StyledButtonLink = styled(AppLink)`
   ${solid}
 `;
 
@@ -38,7 +38,7 @@ export const StyledButton = styled.button`
 `;
 
 /** A quiet text link with an arrow, e.g. 'Back to Products'. */
-export const StyledTextLink = styled(Link)`
+export const StyledTextLink = styled(AppLink)`
   display: inline-flex;
   align-items: center;
   gap: ${({ theme }) => theme.space.xs};

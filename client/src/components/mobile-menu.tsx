@@ -1,10 +1,10 @@
 import { useRef, type RefObject } from 'react';
-import { NavLink } from 'react-router-dom';
 import styled, { css } from 'styled-components';
 import { useHydrated } from '../hooks/use-hydrated';
 import { useModalFocus } from '../hooks/use-modal-focus';
 import { usePopover } from '../hooks/use-popover';
 import { media, MENU_TRANSITION_MS } from '../styles/theme';
+import { AppNavLink } from './app-link';
 import { NAV_ENTRIES } from './nav-entries';
 
 /** The open menu's look: the backdrop shown, the panel slid in. */
@@ -95,7 +95,7 @@ const StyledPanel = styled.nav`
   }
 `;
 
-const StyledPanelLink = styled(NavLink)`
+const StyledPanelLink = styled(AppNavLink)`
   display: block;
   padding: ${({ theme }) => `${theme.space.md} ${theme.space.lg}`};
   border-radius: ${({ theme }) => theme.radius.md};

@@ -1,12 +1,13 @@
-import { type ReactNode, useCallback, useEffect, useEffectEvent, useId, useLayoutEffect, useRef, useState } from 'react';
-import { Link, NavLink } from 'react-router-dom';
+import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
 import styled, { css } from 'styled-components';
 import { PAGE_PATHS } from '@catalogue/shared/routes';
+import { useAdoptedValue } from '../hooks/use-adopted-value';
 import { useHydrated } from '../hooks/use-hydrated';
 import { useMediaQuery } from '../hooks/use-media-query';
 import { popoverShown } from '../hooks/use-popover';
 import { useCompactMark } from '../hooks/use-compact-mark';
 import { BREAKPOINTS, media } from '../styles/theme';
+import { AppLink, AppNavLink } from './app-link';
 import { StyledIconButton } from './icon-button';
 import { MobileMenu } from './mobile-menu';
 import { NAV_ENTRIES } from './nav-entries';
@@ -62,7 +63,7 @@ const StyledBarInner = styled.div`
   }
 `;
 
-const StyledLogoLink = styled(Link)`
+const StyledLogoLink = styled(AppLink)`
   display: inline-flex;
   border-radius: 50%;
 `;
@@ -94,7 +95,7 @@ const StyledDesktopNav = styled.nav`
   }
 `;
 
-const StyledDesktopLink = styled(NavLink)`
+const StyledDesktopLink = styled(AppNavLink)`
   position: relative;
   display: inline-block;
   padding: ${({ theme }) => `${theme.space.sm} ${theme.space.md}`};
@@ -189,11 +190,12 @@ export function NavBar({ onMenuOpenChange, search }: { onMenuOpenChange: (open: 
   const buttonRef = useRef<HTMLButtonElement>(null);
   const overlayRef = useRef<HTMLDivElement>(null);
   const closeMenu = useCallback(() => setMenu('closed'), []);
-  const adoptMenu = useEffectEvent(() => {
-    if (popoverShown(overlayRef.current)) setMenu('adopted');
-  });
-
-  useLayoutEffect(() => adoptMenu(), []);
+  // A menu the visitor opened before the app is theirs: kept open, focus left where it is.
+  useAdoptedValue(
+    () => popoverShown(overlayRef.current),
+    menu !== 'closed',
+    () => setMenu('adopted'),
+  );
   useEffect(() => onMenuOpenChange(menuOpen), [menuOpen, onMenuOpenChange]);
 
   return (

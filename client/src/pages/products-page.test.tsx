@@ -402,6 +402,21 @@ describe('products page with a catalogue too large to travel', () => {
     await waitFor(() => expect(screen.getByText('No products found.')).toBeInTheDocument());
   });
 
+  it('searches the whole list here as soon as the browser holds it: the page subscribes to the list, not a snapshot', async () => {
+    const { queryClient, user } = renderApp('/products', { site });
+    expect(await screen.findByText(`${LARGE.length} products`)).toBeInTheDocument();
+    const held = LARGE.slice(0, 30);
+    await act(async () => {
+      queryClient.setQueryData(['products', 'list'], held);
+      await Promise.resolve();
+    });
+    expect(await screen.findByText(`${held.length} products`)).toBeInTheDocument();
+    site.apiRequests.length = 0;
+    await user.type(screen.getByRole('searchbox', { name: 'Search products' }), 'chair');
+    await waitFor(() => expect(screen.getByText(`10 of ${held.length} products`)).toBeInTheDocument());
+    expect(site.apiRequests).toEqual([]);
+  });
+
   it('offers the catalogue’s categories, asked of the server', async () => {
     renderApp('/products', { site });
     const category = await screen.findByRole('combobox', { name: 'Filter by category' });

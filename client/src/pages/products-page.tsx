@@ -1,22 +1,27 @@
 import { useDeferredValue, useEffectEvent, useLayoutEffect, useMemo, useRef } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
 import { categoriesOf } from '@catalogue/shared/categories';
 import { PAGE_MESSAGES } from '@catalogue/shared/messages';
 import type { Product } from '@catalogue/shared/product';
-import { filterAndSortProducts, LOCAL_LIST_MAX_PRODUCTS, pageItems, readProductsQuery } from '@catalogue/shared/product-paging';
+import {
+  filterAndSortProducts,
+  LOCAL_LIST_MAX_PRODUCTS,
+  pageItems,
+  readProductsQuery,
+  withoutUnsetFormFields,
+} from '@catalogue/shared/product-paging';
 import { productFacets, type ProductFacets } from '@catalogue/shared/product-filters';
 import { PRODUCTS_PARAMS } from '@catalogue/shared/routes';
 import { LoadError } from '../components/load-error';
 import { StyledLead, StyledPage, StyledPageHeader, StyledTitle } from '../components/page';
 import { Spinner } from '../components/spinner';
-import { useCategories, useProducts, useProductsSearch } from '../features/products/api/get-products';
-import { productKeys } from '../features/products/api/product-keys';
+import { useCategories, useListHeld, useProducts, useProductsSearch } from '../features/products/api/get-products';
 import { ProductGrid } from '../features/products/components/product-grid';
 import { ProductsPagination } from '../features/products/components/products-pagination';
 import { ProductsFilters, type TypedPrices } from '../features/products/components/products-filters';
-import { ProductsToolbar, typedValues, type TypedValues } from '../features/products/components/products-toolbar';
+import { ProductsToolbar, sameTypedValues, typedValues, type TypedValues } from '../features/products/components/products-toolbar';
+import { useAdoptedValue } from '../hooks/use-adopted-value';
 import { useDocumentTitle } from '../hooks/use-document-title';
 
 const StyledCount = styled.p`
@@ -51,8 +56,9 @@ interface ShownPage {
 export function ProductsPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   // The list's state lives in the URL (`?q=…&category=…&sort=…&page=…`), so reload, Back and shared links keep it.
-  const query = readProductsQuery(searchParams);
-  const { search, category, sort, page, minPrice, maxPrice, minRating } = query;
+  // One object per URL (the router's searchParams is), so the grid's deferred copy below changes only with the URL.
+  const query = useMemo(() => readProductsQuery(searchParams), [searchParams]);
+  const { search, category, sort, page, minRating } = query;
   // The price boxes show the URL's text as typed; the list reads it as a number (readProductsQuery).
   const prices: TypedPrices = {
     minPrice: searchParams.get(PRODUCTS_PARAMS.minPrice) ?? '',
@@ -65,53 +71,38 @@ export function ProductsPage() {
   // render React can interrupt. A larger one is searched by the server, a page at a time, at every keystroke: the
   // text's own query, whose request for the text before is cancelled and whose answer alone can replace the grid
   // (get-products.ts), so a typist waits for one answer after the last key, never for a pause.
-  const listHeld = useQueryClient().getQueryState(productKeys.list())?.data !== undefined;
+  // Every piece is read through a subscription (the cache's, useQuery's), so the page re-renders when it changes.
+  const listHeld = useListHeld();
   const searched = useProductsSearch(query, !listHeld);
   // The server's first answer tells the catalogue's size: a small one is fetched whole, and searched here from then on.
   const small = searched.data !== undefined && searched.data.catalogueSize <= LOCAL_LIST_MAX_PRODUCTS;
   const list = useProducts(listHeld || small);
   const local = list.data !== undefined;
   const categoriesQuery = useCategories(!local && searched.data !== undefined && !small);
-  // The menus too: the chosen option shows at once, the grid follows in a render that does not hold up that paint.
-  const deferredSearch = useDeferredValue(search);
-  const deferredCategory = useDeferredValue(category);
-  const deferredSort = useDeferredValue(sort);
+  // The menus and filters too: the chosen option shows at once, the grid follows in a render that does not hold up
+  // that paint.
+  const deferredQuery = useDeferredValue(query);
   // And the server's answers: one may land as the next key is pressed, and a new grid over the last is then drawn in
   // a render that yields to that key, so the box's frame never waits for 24 cards. The first answer is drawn at once.
   const deferredSearched = useDeferredValue(searched.data) ?? searched.data;
   const shown = useMemo((): ShownPage | undefined => {
     if (list.data) {
+      const { search, category, sort, page, minPrice, maxPrice, minRating } = deferredQuery;
       const filters = { minPrice, maxPrice, minRating };
-      const matches = filterAndSortProducts(list.data, {
-        category: deferredCategory,
-        search: deferredSearch,
-        sort: deferredSort,
-        ...filters,
-      });
+      const matches = filterAndSortProducts(list.data, { category, search, sort, ...filters });
       const categories = categoriesOf(list.data);
       return {
         items: pageItems(matches, page),
         total: matches.length,
         catalogueSize: list.data.length,
         categories,
-        facets: productFacets(list.data, { category: deferredCategory, search: deferredSearch, ...filters }, categories),
+        facets: productFacets(list.data, { category, search, ...filters }, categories),
       };
     }
     if (!deferredSearched) return undefined;
     const { items, total, catalogueSize, facets } = deferredSearched;
     return { items, total, catalogueSize, categories: categoriesQuery.data ?? [], facets };
-  }, [
-    list.data,
-    deferredSearched,
-    categoriesQuery.data,
-    deferredCategory,
-    deferredSearch,
-    deferredSort,
-    page,
-    minPrice,
-    maxPrice,
-    minRating,
-  ]);
+  }, [list.data, deferredSearched, categoriesQuery.data, deferredQuery]);
   const active = local ? list : searched;
 
   // A new page opens at its top, as a new page of the site does (layout.tsx scrolls on a new path).
@@ -147,26 +138,32 @@ export function ProductsPage() {
   };
 
   /**
+   * A page the toolbar's form was sent to without scripts carries its unset fields (`?q=&minPrice=&…`), which mean
+   * "not set" to the server and the app alike: the app spells its URL as it spells every list's, replacing the entry.
+   * (Before the adoption below: both navigate from this render's URL, and the adoption, which sets every field of the
+   * form, must be the one that lands.)
+   */
+  const spellUrl = useEffectEvent(() => {
+    const raw = searchParams.toString();
+    const spelt = withoutUnsetFormFields(raw);
+    if (spelt !== raw) setSearchParams(new URLSearchParams(spelt), { replace: true });
+  });
+  useLayoutEffect(() => spellUrl(), []);
+
+  /**
    * A visitor may type and choose in the server's page before the app has taken it over (docs/pages.md, "Before the
    * app"). What the toolbar holds when the page mounts wins over the URL: the address follows it, replaced as typing
    * replaces it, and the list with it, before the app's first frame. (Declared after useSearchParams, whose own layout
    * effect must have run for the router to take the navigation.)
    */
   const toolbarRef = useRef<HTMLFormElement>(null);
-  const adoptTyped = useEffectEvent(() => {
-    if (!toolbarRef.current) return;
-    const typed = typedValues(toolbarRef.current);
-    const filters = { ...prices, minRating: searchParams.get(PRODUCTS_PARAMS.minRating) ?? '' };
-    const changed =
-      typed.search !== search ||
-      typed.category !== category ||
-      typed.sort !== sort ||
-      typed.minPrice !== filters.minPrice ||
-      typed.maxPrice !== filters.maxPrice ||
-      typed.minRating !== (minRating === undefined ? '' : String(minRating));
-    if (changed) setParams(typed, true);
-  });
-  useLayoutEffect(() => adoptTyped(), []);
+  const shownValues: TypedValues = { search, category, sort, ...prices, minRating: minRating === undefined ? '' : String(minRating) };
+  useAdoptedValue(
+    () => (toolbarRef.current ? typedValues(toolbarRef.current) : null),
+    shownValues,
+    (typed) => setParams(typed, true),
+    sameTypedValues,
+  );
 
   return (
     <StyledPage>

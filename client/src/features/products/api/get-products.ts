@@ -1,4 +1,5 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { useCallback, useSyncExternalStore } from 'react';
+import { hashKey, keepPreviousData, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { productsQueryOf } from '@catalogue/shared/page-routes';
 import type { Product } from '@catalogue/shared/product';
 import { type ProductSearchPage, type ProductsQuery, productsQueryString } from '@catalogue/shared/product-paging';
@@ -72,6 +73,25 @@ export function getGalleryQueryOptions(api: ApiClient) {
 /** The gallery of a list or of the catalogue's first page: its first products. */
 export function galleryOf(products: readonly Product[]): Product[] {
   return products.slice(0, GALLERY_SIZE);
+}
+
+/**
+ * Whether the browser holds the whole list: a subscription to its cache entry, so a page re-renders when the list
+ * arrives (the gallery's first page kept as the list, another page's fetch) or is dropped, not a snapshot of render time.
+ */
+export function useListHeld(): boolean {
+  const queryClient = useQueryClient();
+  const subscribe = useCallback(
+    (onChange: () => void) => {
+      const listHash = hashKey(productKeys.list());
+      return queryClient.getQueryCache().subscribe((event) => {
+        if (event.query.queryHash === listHash) onChange();
+      });
+    },
+    [queryClient],
+  );
+  const held = () => queryClient.getQueryData(productKeys.list()) !== undefined;
+  return useSyncExternalStore(subscribe, held, held);
 }
 
 /** The whole list, asked for only when `enabled` (a catalogue small enough to travel); a copy held is read either way. */

@@ -1,9 +1,10 @@
-import { type KeyboardEvent, useEffectEvent, useId, useLayoutEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
 import { productsPagePath } from '@catalogue/shared/product-paging';
 import { PAGE_PATHS, PRODUCTS_PARAMS } from '@catalogue/shared/routes';
 import { StyledIconButton } from '../../../components/icon-button';
+import { useAdoptedValue } from '../../../hooks/use-adopted-value';
 import { useHydrated } from '../../../hooks/use-hydrated';
 import { media } from '../../../styles/theme';
 import { type Choice, pathOf } from './bar-choice';
@@ -93,12 +94,8 @@ export function BarSearch() {
   const open = expanded && choices.length > 0;
 
   // Text typed in the server's page before the app took it over is the app's from then on (docs/pages.md, "Before
-  // the app"): React keeps what the box holds when it hydrates it.
-  const adoptTyped = useEffectEvent(() => {
-    const typed = inputRef.current?.value ?? '';
-    if (typed !== text) setText(typed);
-  });
-  useLayoutEffect(() => adoptTyped(), []);
+  // the app").
+  useAdoptedValue(() => inputRef.current?.value ?? null, text, setText);
 
   function go(path: string) {
     setExpanded(false);

@@ -1,12 +1,13 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { startTransition, type MouseEvent } from 'react';
-import { Link, useNavigate, type LinkProps } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
+import { AppLink, type AppLinkProps } from '../../../components/app-link';
 import type { Product } from '@catalogue/shared/product';
 import { productDetailsPath } from '@catalogue/shared/routes';
 import { afterNextPaint } from '../../../lib/after-next-paint';
 import { productKeys } from '../api/product-keys';
 
-interface ProductLinkProps extends Omit<LinkProps, 'to' | 'onClick'> {
+interface ProductLinkProps extends Omit<AppLinkProps, 'to' | 'onClick'> {
   product: Product;
 }
 
@@ -27,7 +28,7 @@ export function ProductLink({ product, ...props }: ProductLinkProps) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return (
-    <Link
+    <AppLink
       {...props}
       to={to}
       onClick={(event) => {

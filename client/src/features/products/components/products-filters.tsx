@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { Link } from 'react-router-dom';
+import { AppLink } from '../../../components/app-link';
 import styled from 'styled-components';
 import { MIN_RATINGS, type MinRating, type ProductFacets } from '@catalogue/shared/product-filters';
 import { type ProductsQuery, productsPagePath } from '@catalogue/shared/product-paging';
@@ -115,6 +115,14 @@ const StyledChoices = styled.div`
 
   a[aria-current='true'] {
     font-weight: 700;
+  }
+
+  /* The site's accent, not the browser's blue (docs/screenshots). */
+  input[type='radio'] {
+    width: 18px;
+    height: 18px;
+    margin: 0;
+    accent-color: ${({ theme }) => theme.colors.accentStrong};
   }
 `;
 
@@ -242,13 +250,13 @@ export function ProductsFilters({ query, prices, facets, onPriceChange, onRating
             <StyledNavName id={categoriesId}>Categories</StyledNavName>
             <StyledChoices>
               {facets.categories.map(({ name, count }) => (
-                <Link
+                <AppLink
                   key={name}
                   to={productsPagePath({ ...query, category: name, page: 1 })}
                   aria-current={name === query.category || undefined}
                 >
                   {name} <StyledCount>({count})</StyledCount>
-                </Link>
+                </AppLink>
               ))}
             </StyledChoices>
           </nav>
@@ -258,7 +266,7 @@ export function ProductsFilters({ query, prices, facets, onPriceChange, onRating
           <noscript>
             <StyledButton type="submit">Apply filters</StyledButton>
           </noscript>
-          {filtered && <Link to={cleared}>Clear filters</Link>}
+          {filtered && <AppLink to={cleared}>Clear filters</AppLink>}
         </StyledActions>
       </StyledPanel>
     </StyledDisclosure>

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { AppLink } from '../../../components/app-link';
 import styled from 'styled-components';
 import { pageCount, productsPagePath, type ProductsQuery } from '@catalogue/shared/product-paging';
 
@@ -19,7 +19,7 @@ const StyledList = styled.ol`
   list-style: none;
 `;
 
-const StyledPageLink = styled(Link)`
+const StyledPageLink = styled(AppLink)`
   display: inline-flex;
   align-items: center;
   justify-content: center;

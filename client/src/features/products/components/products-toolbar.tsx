@@ -128,6 +128,18 @@ export function typedValues(form: HTMLFormElement): TypedValues {
   };
 }
 
+/** Whether two readings of the toolbar hold the same text in every control. */
+export function sameTypedValues(a: TypedValues, b: TypedValues): boolean {
+  return (
+    a.search === b.search &&
+    a.category === b.category &&
+    a.sort === b.sort &&
+    a.minPrice === b.minPrice &&
+    a.maxPrice === b.maxPrice &&
+    a.minRating === b.minRating
+  );
+}
+
 /**
  * The products list's controls: the search box, the category menu and the sort menu, in one search landmark.
  * They are a GET form of `/products?q=…&category=…&sort=…`, so a browser without JavaScript searches, filters and
