@@ -245,13 +245,15 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
       // The first and last match only give a price range under the rating filter: not asked of a group below it.
       const ends = step >= minStep;
       if (needle === '') return { inPrice: Math.max(0, to - from), first, last: end - 1 };
+      // The rowid bounds go to the trigram index as integers: bound as a JavaScript number (a double) FTS5 does not
+      // seek to them, and reads the needle's whole list for each group.
       if (trigrams !== null && indexDecides(characters)) {
         const match = 'FROM title_trigrams WHERE title_trigrams MATCH ? AND rowid >= ? AND rowid < ?';
         const at = (order: string) =>
-          (statement(`SELECT rowid AS at ${match} ORDER BY rowid ${order} LIMIT 1`).get(trigrams, first, end)?.at as number | undefined) ??
-          null;
+          (statement(`SELECT rowid AS at ${match} ORDER BY rowid ${order} LIMIT 1`).get(trigrams, BigInt(first), BigInt(end))?.at as
+            number | undefined) ?? null;
         return {
-          inPrice: from < to ? (statement(`SELECT count(*) AS n ${match}`).get(trigrams, from, to)!.n as number) : 0,
+          inPrice: from < to ? (statement(`SELECT count(*) AS n ${match}`).get(trigrams, BigInt(from), BigInt(to))!.n as number) : 0,
           first: ends ? at('ASC') : null,
           last: ends ? at('DESC') : null,
         };
@@ -266,7 +268,7 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
               `SELECT sum(fpos >= ? AND fpos < ?) AS n, min(fpos) AS first, max(fpos) AS last
                 FROM title_trigrams JOIN facet_order ON fpos = title_trigrams.rowid
                 WHERE title_trigrams MATCH ? AND title_trigrams.rowid >= ? AND title_trigrams.rowid < ? AND instr(facet_order.lower_title, ?) > 0`,
-            ).get(from, to, trigrams, first, end, needle);
+            ).get(from, to, trigrams, BigInt(first), BigInt(end), needle);
       return {
         inPrice: (found?.n as number | null) ?? 0,
         first: (found?.first as number | null) ?? null,
@@ -291,9 +293,13 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
   function categoryFacetsOf(counts: readonly GroupCounts[], { minRating }: ProductsFilters): CategoryFacets[] {
     const minStep = minRating === undefined ? 0 : ratingStep(minRating);
     const steps = MIN_RATINGS.map(ratingStep);
-    const rows = shape.categories.map(
-      (_, category): CategoryFacets => ({ category, count: 0, ratings: MIN_RATINGS.map(() => 0), low: null, high: null }),
-    );
+    const rows = shape.categories.map((_, category): CategoryFacets => ({
+      category,
+      count: 0,
+      ratings: MIN_RATINGS.map(() => 0),
+      low: null,
+      high: null,
+    }));
     for (const [index, { category, step }] of groups.entries()) {
       const { inPrice, first, last } = counts[index]!;
       const row = rows[category]!;
@@ -357,7 +363,10 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
       const total = totalOf(needle, category, filters);
       if (offset >= total) return { items: [], total };
       const walk = ((offset + limit) * shape.size) / total <= WALK_MAX_ROWS;
-      const pageFilter = walk ? filterOf(category, needle, false, filters) : filter;
+      // A needle too short for the trigram index is checked on every row anyway: read them in order (the unary `+`s of
+      // a walk's filter), not one by one through a price index, which is slower from a few thousand rows up.
+      const scans = needle !== '' && !hasTrigrams([...needle]);
+      const pageFilter = walk || scans ? filterOf(category, needle, false, filters) : filter;
       if (pageFilter === 'none') return { items: [], total };
       return { items: pageJsonOf(pageFilter, ORDER_BY[sort][walk ? 'walk' : 'sort'], limit, offset), total };
     },
