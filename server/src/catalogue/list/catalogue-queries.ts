@@ -171,25 +171,29 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
    * checked on each row read (a walk, which reads few rows when matches are dense).
    */
   function filterOf(category: string, needle: string, trigrams = true, filters: ProductsFilters = {}): Filter {
-    const { sql: clauses, params } = filterConditions(filters, !trigrams);
+    const characters = [...needle];
+    // Gathered through the trigram index, the matches drive: no other condition may pick an index instead.
+    const looksUp = needle !== '' && trigrams && hasTrigrams(characters);
+    const { sql: clauses, params } = filterConditions(filters, !trigrams || looksUp);
     if (category !== '') {
       const number = shape.categories.indexOf(category);
       if (number === -1) return 'none';
-      clauses.push('category = ?');
+      clauses.push(looksUp ? '+category = ?' : 'category = ?');
       params.push(number);
     }
-    if (needle !== '') {
-      const characters = [...needle];
-      const looksUp = trigrams && hasTrigrams(characters);
-      if (looksUp) {
-        // The index's rowids are the counts' order (catalogue-database.ts): `facet_order` names each one's `pos`.
-        clauses.push('pos IN (SELECT pos FROM facet_order WHERE fpos IN (SELECT rowid FROM title_trigrams WHERE title_trigrams MATCH ?))');
-        params.push(trigramsOf(characters));
-      }
-      if (!looksUp || !indexDecides(characters)) {
-        clauses.push('instr(lower_title, ?) > 0');
-        params.push(needle);
-      }
+    if (looksUp) {
+      // The index's rowids are the counts' order (catalogue-database.ts): `facet_order` names each one's `pos`, and
+      // holds the title too, so a longer needle is checked there, before any product row is read.
+      const decides = indexDecides(characters);
+      clauses.push(
+        `pos IN (SELECT pos FROM facet_order WHERE fpos IN (SELECT rowid FROM title_trigrams WHERE title_trigrams MATCH ?)${
+          decides ? '' : ' AND instr(lower_title, ?) > 0'
+        })`,
+      );
+      params.push(trigramsOf(characters), ...(decides ? [] : [needle]));
+    } else if (needle !== '') {
+      clauses.push('instr(lower_title, ?) > 0');
+      params.push(needle);
     }
     return { where: clauses.length === 0 ? '' : `WHERE ${clauses.join(' AND ')}`, params };
   }
