@@ -159,12 +159,17 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
   /** Whether the trigram index alone decides a needle: one trigram, in titles it indexed as they are (no NUL). */
   const indexDecides = (characters: readonly string[]): boolean => !shape.titlesHoldNul && isOneTrigram(characters);
   const facetRows = new Map<string, CategoryFacets[]>();
-  // The counts' order (catalogue-database.ts): its groups, and every price in it, held (8 bytes a product).
-  const groups = statement('SELECT category, step, first, size FROM facet_groups ORDER BY first')
-    .all()
-    .map((row) => row as unknown as FacetGroup);
-  const blob = statement('SELECT prices FROM facet_prices').get()!.prices as Uint8Array;
-  const prices = new Float64Array(blob.slice().buffer);
+  // The counts' order (catalogue-database.ts): its groups, and every price in it, held (8 bytes a product). Read at
+  // the first count, not here: opening reads nothing, so a file that cannot be read fails a question (and readiness),
+  // never the open, which would leave the connection to the collector.
+  let facetOrder: { groups: FacetGroup[]; prices: Float64Array } | undefined;
+  const facetOrderOf = () =>
+    (facetOrder ??= {
+      groups: statement('SELECT category, step, first, size FROM facet_groups ORDER BY first')
+        .all()
+        .map((row) => row as unknown as FacetGroup),
+      prices: new Float64Array((statement('SELECT prices FROM facet_prices').get()!.prices as Uint8Array).slice().buffer),
+    });
 
   /**
    * `trigrams`: whether the needle is looked up in the trigram index (to gather few matches, or count them) or only
@@ -242,7 +247,7 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
     const characters = [...needle];
     const trigrams = hasTrigrams(characters) ? trigramsOf(characters) : null;
     const minStep = minRating === undefined ? 0 : ratingStep(minRating);
-    return groups.map(({ first, size, step }) => {
+    return facetOrderOf().groups.map(({ first, size, step }) => {
       const end = first + size;
       const from = minPrice === undefined ? first : lowerBound(minPrice, first, end, false);
       const to = maxPrice === undefined ? end : lowerBound(maxPrice, first, end, true);
@@ -283,6 +288,7 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
 
   /** The first place in [from, to) of the counts' order priced at `price` or above (`above`: above it). */
   function lowerBound(price: number, from: number, to: number, above: boolean): number {
+    const { prices } = facetOrderOf();
     let low = from;
     let high = to;
     while (low < high) {
@@ -297,6 +303,7 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
   function categoryFacetsOf(counts: readonly GroupCounts[], { minRating }: ProductsFilters): CategoryFacets[] {
     const minStep = minRating === undefined ? 0 : ratingStep(minRating);
     const steps = MIN_RATINGS.map(ratingStep);
+    const { groups, prices } = facetOrderOf();
     const rows = shape.categories.map((_, category): CategoryFacets => ({
       category,
       count: 0,
