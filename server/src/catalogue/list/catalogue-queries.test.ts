@@ -225,6 +225,31 @@ describe('the catalogue in SQLite answers exactly what filterAndSortProducts doe
     }
   });
 
+  it('suggests past the first 2,000 products as productSuggestions does: a rare needle gathered there, a common one found before', () => {
+    // The suggestions walk the first SUGGESTIONS_WALKED (2,000) products, then gather the rest through the trigram index.
+    const products = generateCatalogue(2_600, 11).map((product, index) =>
+      index % 500 === 7 || index === 2_300 ? { ...product, title: `${product.title} Rare Ωmega ﬁne` } : product,
+    );
+    const queries = filled(products, 'suggested-far');
+    const far = products.slice(2_000).map(({ title }) => [...title.toLowerCase()]);
+    for (const search of [
+      'ωmega',
+      'rare ω',
+      'are',
+      'ﬁne',
+      ' 2599',
+      '2599',
+      'ing',
+      'a b',
+      far[0]!.slice(3, 9).join(''),
+      far[450]!.slice(-7).join(''),
+    ]) {
+      const expected = productSuggestions(products, categoriesOf(products), search).products.map(({ id }) => id);
+      const suggested = queries.suggested(search, SUGGESTED_PRODUCTS).map((json) => (JSON.parse(json) as Product).id);
+      expect(suggested, JSON.stringify(search)).toEqual(expected);
+    }
+  });
+
   it('lists the Fake Store selections by id, ties in catalogue order, and keeps the source image for the shared copy', () => {
     const products = messyCatalogue(50, 9).map((product, index) => ({
       ...product,

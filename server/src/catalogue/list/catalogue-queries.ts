@@ -2,7 +2,7 @@ import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlit
 import { type FacetsQuery, hasFilters, MIN_RATINGS, type ProductFacets, type ProductsFilters } from '@catalogue/shared/product-filters';
 import type { ProductsQuery } from '@catalogue/shared/product-paging';
 import { searchNeedle } from '@catalogue/shared/sort';
-import type { CatalogueShape } from './catalogue-database.js';
+import { type CatalogueShape, ratingStep } from './catalogue-database.js';
 
 /**
  * What the Fake Store's list asks (`/api/products?limit&sort`, `/api/products/category/{name}`): a category's products
@@ -57,6 +57,9 @@ const ORDER_BY = {
  */
 const WALK_MAX_ROWS = 2_000;
 
+/** How many products, from the first, the suggestions walk before gathering a needle's matches through the trigram index. */
+const SUGGESTIONS_WALKED = 2_000;
+
 const ID_ORDER_BY = { asc: 'id, pos', desc: 'id DESC, pos' } as const;
 
 /**
@@ -77,25 +80,42 @@ interface CategoryFacets {
   high: number | null;
 }
 
-/** The price and rating filters as SQL conditions ('1' when not set), with their parameters. */
-function filterConditions({ minPrice, maxPrice, minRating }: ProductsFilters): {
-  price: { sql: string; params: SQLInputValue[] };
-  rating: { sql: string; params: SQLInputValue[] };
-} {
-  const priceClauses: string[] = [];
-  const priceParams: SQLInputValue[] = [];
+/** A (category, rating step)'s range in the counts' order: `size` products from `first`, by price (catalogue-database.ts). */
+interface FacetGroup {
+  category: number;
+  step: number;
+  first: number;
+  size: number;
+}
+
+/** What one group's search found: how many under the price filter; its first and last match at any price, or null. */
+interface GroupCounts {
+  inPrice: number;
+  first: number | null;
+  last: number | null;
+}
+
+/**
+ * The price and rating filters as SQL conditions, with their parameters. `walk`: each column behind a unary `+`, so
+ * SQLite cannot pick a price index over the order's index a walk follows (and then sort every match).
+ */
+function filterConditions({ minPrice, maxPrice, minRating }: ProductsFilters, walk: boolean): { sql: string[]; params: SQLInputValue[] } {
+  const prefix = walk ? '+' : '';
+  const sql: string[] = [];
+  const params: SQLInputValue[] = [];
   if (minPrice !== undefined) {
-    priceClauses.push('price >= ?');
-    priceParams.push(minPrice);
+    sql.push(`${prefix}price >= ?`);
+    params.push(minPrice);
   }
   if (maxPrice !== undefined) {
-    priceClauses.push('price <= ?');
-    priceParams.push(maxPrice);
+    sql.push(`${prefix}price <= ?`);
+    params.push(maxPrice);
   }
-  return {
-    price: { sql: priceClauses.length === 0 ? '1' : `(${priceClauses.join(' AND ')})`, params: priceParams },
-    rating: minRating === undefined ? { sql: '1', params: [] } : { sql: 'rate >= ?', params: [minRating] },
-  };
+  if (minRating !== undefined) {
+    sql.push(`${prefix}rate >= ?`);
+    params.push(minRating);
+  }
+  return { sql, params };
 }
 
 /** A needle this long or longer is looked up in the trigram index; a shorter one has no trigram, and is scanned for. */
@@ -139,37 +159,46 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
   /** Whether the trigram index alone decides a needle: one trigram, in titles it indexed as they are (no NUL). */
   const indexDecides = (characters: readonly string[]): boolean => !shape.titlesHoldNul && isOneTrigram(characters);
   const facetRows = new Map<string, CategoryFacets[]>();
+  // The counts' order (catalogue-database.ts): its groups, and every price in it, held (8 bytes a product). Read at
+  // the first count, not here: opening reads nothing, so a file that cannot be read fails a question (and readiness),
+  // never the open, which would leave the connection to the collector.
+  let facetOrder: { groups: FacetGroup[]; prices: Float64Array } | undefined;
+  const facetOrderOf = () =>
+    (facetOrder ??= {
+      groups: statement('SELECT category, step, first, size FROM facet_groups ORDER BY first')
+        .all()
+        .map((row) => row as unknown as FacetGroup),
+      prices: new Float64Array((statement('SELECT prices FROM facet_prices').get()!.prices as Uint8Array).slice().buffer),
+    });
 
   /**
    * `trigrams`: whether the needle is looked up in the trigram index (to gather few matches, or count them) or only
    * checked on each row read (a walk, which reads few rows when matches are dense).
    */
   function filterOf(category: string, needle: string, trigrams = true, filters: ProductsFilters = {}): Filter {
-    const clauses: string[] = [];
-    const params: SQLInputValue[] = [];
-    const { price, rating } = filterConditions(filters);
-    for (const condition of [price, rating]) {
-      if (condition.sql === '1') continue;
-      clauses.push(condition.sql);
-      params.push(...condition.params);
-    }
+    const characters = [...needle];
+    // Gathered through the trigram index, the matches drive: no other condition may pick an index instead.
+    const looksUp = needle !== '' && trigrams && hasTrigrams(characters);
+    const { sql: clauses, params } = filterConditions(filters, !trigrams || looksUp);
     if (category !== '') {
       const number = shape.categories.indexOf(category);
       if (number === -1) return 'none';
-      clauses.push('category = ?');
+      clauses.push(looksUp ? '+category = ?' : 'category = ?');
       params.push(number);
     }
-    if (needle !== '') {
-      const characters = [...needle];
-      const looksUp = trigrams && hasTrigrams(characters);
-      if (looksUp) {
-        clauses.push('pos IN (SELECT rowid FROM title_trigrams WHERE title_trigrams MATCH ?)');
-        params.push(trigramsOf(characters));
-      }
-      if (!looksUp || !indexDecides(characters)) {
-        clauses.push('instr(lower_title, ?) > 0');
-        params.push(needle);
-      }
+    if (looksUp) {
+      // The index's rowids are the counts' order (catalogue-database.ts): `facet_order` names each one's `pos`, and
+      // holds the title too, so a longer needle is checked there, before any product row is read.
+      const decides = indexDecides(characters);
+      clauses.push(
+        `pos IN (SELECT pos FROM facet_order WHERE fpos IN (SELECT rowid FROM title_trigrams WHERE title_trigrams MATCH ?)${
+          decides ? '' : ' AND instr(lower_title, ?) > 0'
+        })`,
+      );
+      params.push(trigramsOf(characters), ...(decides ? [] : [needle]));
+    } else if (needle !== '') {
+      clauses.push('instr(lower_title, ?) > 0');
+      params.push(needle);
     }
     return { where: clauses.length === 0 ? '' : `WHERE ${clauses.join(' AND ')}`, params };
   }
@@ -183,46 +212,116 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
   }
 
   /**
-   * The counts' one query: the products the search finds, grouped by category, each group counted under the
-   * filters, under the price filter at each least rating, and its price range under the rating filter. Which
-   * category is chosen only picks groups, so the rows are kept per search and filters, for every category.
+   * The same for a page (a few dozen products): the places first, then each one's JSON by its place, so a sort
+   * over many matches sorts their keys and places, never their JSON.
+   */
+  function pageJsonOf(filter: Exclude<Filter, 'none'>, orderBy: string, limit: number, offset = 0, where = ''): string[] {
+    const sql = `SELECT pos FROM products ${filter.where}${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
+    const json = statement('SELECT json FROM product_json WHERE pos = ?');
+    return statement(sql)
+      .all(...filter.params, limit, offset)
+      .map((row) => json.get((row as { pos: number }).pos)!.json as string);
+  }
+
+  /**
+   * The counts, per search and filters, for every category (which category is chosen only picks rows, so they are
+   * kept for all): each (category, rating step) is one range of the counts' order, sorted by price inside it
+   * (catalogue-database.ts), so the price filter is a narrower range found in `prices`, and a group's lowest and
+   * highest price are its first and last match's. Without a search that is all arithmetic; with a needle the trigram
+   * index alone decides, each range's matches are counted by the index (no row read); otherwise each range's titles
+   * are checked, through the index when the needle has trigrams.
    */
   function facetRowsOf(needle: string, filters: ProductsFilters): CategoryFacets[] {
     const key = JSON.stringify([needle, filters.minPrice, filters.maxPrice, filters.minRating]);
     let rows = facetRows.get(key);
     if (rows === undefined) {
-      // Every category's: never 'none'.
-      const search = filterOf('', needle);
-      if (search === 'none') return [];
-      const { price, rating } = filterConditions(filters);
-      const sql = `SELECT category,
-          sum(${price.sql} AND ${rating.sql}) AS count,
-          ${MIN_RATINGS.map((min) => `sum(${price.sql} AND rate >= ${min}) AS rated_${min}`).join(', ')},
-          min(CASE WHEN ${rating.sql} THEN price END) AS low,
-          max(CASE WHEN ${rating.sql} THEN price END) AS high
-        FROM products ${search.where} GROUP BY category`;
-      const params = [
-        ...price.params,
-        ...rating.params,
-        ...MIN_RATINGS.flatMap(() => price.params),
-        ...rating.params,
-        ...rating.params,
-        ...search.params,
-      ];
-      rows = statement(sql)
-        .all(...params)
-        .map((row) => {
-          const found = row as Record<string, number | null>;
-          return {
-            category: found.category!,
-            count: found.count!,
-            ratings: MIN_RATINGS.map((min) => found[`rated_${min}`]!),
-            low: found.low ?? null,
-            high: found.high ?? null,
-          };
-        });
+      rows = categoryFacetsOf(groupCountsOf(needle, filters), filters);
       if (facetRows.size >= FACETS_KEPT) facetRows.delete(facetRows.keys().next().value!);
       facetRows.set(key, rows);
+    }
+    return rows;
+  }
+
+  /** Each group's matches under the price filter, and its first and last match (any price) in the counts' order. */
+  function groupCountsOf(needle: string, { minPrice, maxPrice, minRating }: ProductsFilters): GroupCounts[] {
+    const characters = [...needle];
+    const trigrams = hasTrigrams(characters) ? trigramsOf(characters) : null;
+    const minStep = minRating === undefined ? 0 : ratingStep(minRating);
+    return facetOrderOf().groups.map(({ first, size, step }) => {
+      const end = first + size;
+      const from = minPrice === undefined ? first : lowerBound(minPrice, first, end, false);
+      const to = maxPrice === undefined ? end : lowerBound(maxPrice, first, end, true);
+      // The first and last match only give a price range under the rating filter: not asked of a group below it.
+      const ends = step >= minStep;
+      if (needle === '') return { inPrice: Math.max(0, to - from), first, last: end - 1 };
+      // The rowid bounds go to the trigram index as integers: bound as a JavaScript number (a double) FTS5 does not
+      // seek to them, and reads the needle's whole list for each group.
+      if (trigrams !== null && indexDecides(characters)) {
+        const match = 'FROM title_trigrams WHERE title_trigrams MATCH ? AND rowid >= ? AND rowid < ?';
+        const at = (order: string) =>
+          (statement(`SELECT rowid AS at ${match} ORDER BY rowid ${order} LIMIT 1`).get(trigrams, BigInt(first), BigInt(end))?.at as
+            number | undefined) ?? null;
+        return {
+          inPrice: from < to ? (statement(`SELECT count(*) AS n ${match}`).get(trigrams, BigInt(from), BigInt(to))!.n as number) : 0,
+          first: ends ? at('ASC') : null,
+          last: ends ? at('DESC') : null,
+        };
+      }
+      const found =
+        trigrams === null
+          ? statement(
+              `SELECT sum(fpos >= ? AND fpos < ?) AS n, min(fpos) AS first, max(fpos) AS last FROM facet_order
+                WHERE fpos >= ? AND fpos < ? AND instr(lower_title, ?) > 0`,
+            ).get(from, to, first, end, needle)
+          : statement(
+              `SELECT sum(fpos >= ? AND fpos < ?) AS n, min(fpos) AS first, max(fpos) AS last
+                FROM title_trigrams JOIN facet_order ON fpos = title_trigrams.rowid
+                WHERE title_trigrams MATCH ? AND title_trigrams.rowid >= ? AND title_trigrams.rowid < ? AND instr(facet_order.lower_title, ?) > 0`,
+            ).get(from, to, trigrams, BigInt(first), BigInt(end), needle);
+      return {
+        inPrice: (found?.n as number | null) ?? 0,
+        first: (found?.first as number | null) ?? null,
+        last: (found?.last as number | null) ?? null,
+      };
+    });
+  }
+
+  /** The first place in [from, to) of the counts' order priced at `price` or above (`above`: above it). */
+  function lowerBound(price: number, from: number, to: number, above: boolean): number {
+    const { prices } = facetOrderOf();
+    let low = from;
+    let high = to;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (above ? prices[middle]! <= price : prices[middle]! < price) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  /** The groups' counts summed per category as the counts' rule reads them (shared/src/product-filters.ts, productFacets). */
+  function categoryFacetsOf(counts: readonly GroupCounts[], { minRating }: ProductsFilters): CategoryFacets[] {
+    const minStep = minRating === undefined ? 0 : ratingStep(minRating);
+    const steps = MIN_RATINGS.map(ratingStep);
+    const { groups, prices } = facetOrderOf();
+    const rows = shape.categories.map((_, category): CategoryFacets => ({
+      category,
+      count: 0,
+      ratings: MIN_RATINGS.map(() => 0),
+      low: null,
+      high: null,
+    }));
+    for (const [index, { category, step }] of groups.entries()) {
+      const { inPrice, first, last } = counts[index]!;
+      const row = rows[category]!;
+      if (step >= minStep) {
+        row.count += inPrice;
+        if (first !== null && last !== null) {
+          row.low = row.low === null ? prices[first]! : Math.min(row.low, prices[first]!);
+          row.high = row.high === null ? prices[last]! : Math.max(row.high, prices[last]!);
+        }
+      }
+      for (const [at, least] of steps.entries()) if (step >= least) row.ratings[at]! += inPrice;
     }
     return rows;
   }
@@ -257,8 +356,15 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
       if (needle === '') return [];
       // No count: the catalogue's order is walked until `limit` titles match (or, for a needle of three characters
       // or more, the trigram index's matches are taken in that order).
-      const filter = filterOf('', needle);
-      return filter === 'none' ? [] : jsonOf(filter, 'pos', limit);
+      // A needle of three characters or more is looked for in the first SUGGESTIONS_WALKED products first: a
+      // common one fills the list there; one that does not is rare enough to gather through the trigram index.
+      const walked = filterOf('', needle, false);
+      if (walked === 'none' || !hasTrigrams([...needle])) return walked === 'none' ? [] : pageJsonOf(walked, 'pos', limit);
+      const first = pageJsonOf(walked, 'pos', limit, 0, ` AND pos < ${SUGGESTIONS_WALKED}`);
+      if (first.length === limit) return first;
+      const gathered = filterOf('', needle);
+      if (gathered === 'none') return first;
+      return [...first, ...pageJsonOf(gathered, '+pos', limit - first.length, 0, ` AND pos >= ${SUGGESTIONS_WALKED}`)];
     },
 
     page({ search, category, sort, ...filters }, offset, limit) {
@@ -268,9 +374,12 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
       const total = totalOf(needle, category, filters);
       if (offset >= total) return { items: [], total };
       const walk = ((offset + limit) * shape.size) / total <= WALK_MAX_ROWS;
-      const pageFilter = walk ? filterOf(category, needle, false, filters) : filter;
+      // A needle too short for the trigram index is checked on every row anyway: read them in order (the unary `+`s of
+      // a walk's filter), not one by one through a price index, which is slower from a few thousand rows up.
+      const scans = needle !== '' && !hasTrigrams([...needle]);
+      const pageFilter = walk || scans ? filterOf(category, needle, false, filters) : filter;
       if (pageFilter === 'none') return { items: [], total };
-      return { items: jsonOf(pageFilter, ORDER_BY[sort][walk ? 'walk' : 'sort'], limit, offset), total };
+      return { items: pageJsonOf(pageFilter, ORDER_BY[sort][walk ? 'walk' : 'sort'], limit, offset), total };
     },
 
     listed({ category, sort, limit }) {
