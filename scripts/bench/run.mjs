@@ -66,6 +66,7 @@ const { measureRouteBudgets, measureLighthouseScores } = await import('./page-bu
 const { measureProductPhotos } = await import('./images.mjs');
 const { measureTakeoverAndInteractions } = await import('./interactions.mjs');
 const { measureSearchKeystrokes } = await import('./search-keystrokes.mjs');
+const { measureFacetQueries } = await import('./facets-queries.mjs');
 const { runLargeCatalogueServer } = await import('./large-catalogue-server.mjs');
 const { runLargeCatalogue } = await import('./large-catalogue-browser.mjs');
 
@@ -107,6 +108,9 @@ try {
     'Search as you type: the last key → its card first, at 20, 5,000 and 200,000 products',
     'search',
     withBrowser(measureSearchKeystrokes),
+  );
+  await part('Filters and suggestions: their SQL at 200,000 products, each question a first ask', 'filters', () =>
+    measureFacetQueries(parts),
   );
   await part('Large catalogue on the server: 50,000 and 200,000 products', 'large catalogue, server', () => runLargeCatalogueServer(parts));
   await part('Large catalogue in the browser: /products with 50,000 products', 'large catalogue', withBrowser(runLargeCatalogue));
