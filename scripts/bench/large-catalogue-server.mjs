@@ -139,7 +139,10 @@ export async function runLargeCatalogueServer({ log, report, sizes = envNumbers(
         ['a new search', searchMs],
         ['a new search with price and rating filters, its counts beside', filteredMs],
       ])
-        add(`GET /api/products/search, ${what} (median of ${times.length})`, `${fmt(median(times), 1)} ms (slowest ${fmt(Math.max(...times), 1)} ms)`);
+        add(
+          `GET /api/products/search, ${what} (median of ${times.length})`,
+          `${fmt(median(times), 1)} ms (slowest ${fmt(Math.max(...times), 1)} ms)`,
+        );
       const answered = answers.filter((answer) => answer.status === 200).length;
       add(
         `pages, searches, paging, sitemap (${answers.length} URLs) answer 200`,
