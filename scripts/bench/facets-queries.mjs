@@ -29,11 +29,17 @@ export async function measureFacetQueries({ log, report, size = envNumber('FACET
     const random = seededRandom(7);
     const pick = (items) => items[Math.floor(random() * items.length)];
 
-    /** A needle of `length` characters cut from a random title, so every one finds something. */
+    /**
+     * A needle of `length` characters cut from a random title, so every one finds something; cut again until no
+     * space ends it, since the search trims its text (shared/src/sort.ts, searchNeedle): ' es' is a search for 'es'.
+     */
     const needle = (length) => {
-      const title = pick(products).title.toLowerCase();
-      const at = Math.floor(random() * Math.max(1, title.length - length));
-      return title.slice(at, at + length);
+      for (;;) {
+        const title = pick(products).title.toLowerCase();
+        const at = Math.floor(random() * Math.max(1, title.length - length));
+        const text = title.slice(at, at + length);
+        if (text.length === length && text.trim() === text) return text;
+      }
     };
     /** A random mix of filters, each present about half the time. */
     const filters = () => {
