@@ -68,6 +68,9 @@ const ID_ORDER_BY = { asc: 'id, pos', desc: 'id DESC, pos' } as const;
  */
 const FACETS_KEPT = 512;
 
+/** How many needles' checked matches are held (4 bytes a match): the last few questions', for their page and counts. */
+const CHECKED_KEPT = 8;
+
 /** What the counts' query answers for one category: its own count, each least rating's, its price range. */
 interface CategoryFacets {
   category: number;
@@ -171,6 +174,64 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
       prices: new Float64Array((statement('SELECT prices FROM facet_prices').get()!.prices as Uint8Array).slice().buffer),
     });
 
+  /** A group's part of the counts' order under the price filter: [from, to), found in `prices`. */
+  function inPriceOf({ first, size }: FacetGroup, { minPrice, maxPrice }: ProductsFilters): { from: number; to: number } {
+    const end = first + size;
+    return {
+      from: minPrice === undefined ? first : lowerBound(minPrice, first, end, false),
+      to: maxPrice === undefined ? end : lowerBound(maxPrice, first, end, true),
+    };
+  }
+
+  // The matches of the needles last checked title by title (checkedMatchesOf): a page and its counts read one's twice.
+  const checkedKept = new Map<string, Uint32Array>();
+
+  /**
+   * For a needle with trigrams that the index does not decide alone: the places in the counts' order (`fpos`) of
+   * every title holding it, ascending, the index's candidates checked with `instr`, in one lookup. Each of its
+   * matches is read to be checked anyway; one lookup rather than one a range spares the index's setup for each
+   * needle of several trigrams (most of a rare one's time). Ordered by the index's rowid, which it reads in order:
+   * by `fpos`, SQLite would sort them again.
+   */
+  function checkedMatchesOf(needle: string): Uint32Array {
+    let matches = checkedKept.get(needle);
+    if (matches === undefined) {
+      const rows = statement(
+        `SELECT fpos FROM title_trigrams JOIN facet_order ON fpos = title_trigrams.rowid
+          WHERE title_trigrams MATCH ? AND instr(facet_order.lower_title, ?) > 0 ORDER BY title_trigrams.rowid`,
+      ).all(trigramsOf([...needle]), needle);
+      matches = Uint32Array.from(rows, (row) => (row as { fpos: number }).fpos);
+      if (checkedKept.size >= CHECKED_KEPT) checkedKept.delete(checkedKept.keys().next().value!);
+      checkedKept.set(needle, matches);
+    }
+    return matches;
+  }
+
+  /**
+   * The places in the counts' order (`fpos`) of the titles holding a needle that has trigrams, within the ranges the
+   * category and the filters leave, ascending: a common trigram's few matches under narrow filters are looked up in
+   * the index there, not among all of its matches; a needle checked title by title picks them from its matches.
+   */
+  function matchesInRanges(needle: string, category: string, filters: ProductsFilters): number[] {
+    const characters = [...needle];
+    const checked = indexDecides(characters) ? null : checkedMatchesOf(needle);
+    const number = category === '' ? -1 : shape.categories.indexOf(category);
+    const minStep = filters.minRating === undefined ? 0 : ratingStep(filters.minRating);
+    const lookup = statement('SELECT rowid AS fpos FROM title_trigrams WHERE title_trigrams MATCH ? AND rowid >= ? AND rowid < ?');
+    const fpos: number[] = [];
+    for (const group of facetOrderOf().groups) {
+      if ((number !== -1 && group.category !== number) || group.step < minStep) continue;
+      const { from, to } = inPriceOf(group, filters);
+      if (checked !== null) {
+        for (let at = firstAtOrAfter(checked, from); at < checked.length && checked[at]! < to; at++) fpos.push(checked[at]!);
+      } else if (from < to) {
+        // Bound as integers, as the counts' are (groupCountsOf).
+        for (const row of lookup.all(trigramsOf(characters), BigInt(from), BigInt(to))) fpos.push((row as { fpos: number }).fpos);
+      }
+    }
+    return fpos;
+  }
+
   /**
    * `trigrams`: whether the needle is looked up in the trigram index (to gather few matches, or count them) or only
    * checked on each row read (a walk, which reads few rows when matches are dense).
@@ -243,14 +304,14 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
   }
 
   /** Each group's matches under the price filter, and its first and last match (any price) in the counts' order. */
-  function groupCountsOf(needle: string, { minPrice, maxPrice, minRating }: ProductsFilters): GroupCounts[] {
+  function groupCountsOf(needle: string, filters: ProductsFilters): GroupCounts[] {
     const characters = [...needle];
     const trigrams = hasTrigrams(characters) ? trigramsOf(characters) : null;
-    const minStep = minRating === undefined ? 0 : ratingStep(minRating);
-    return facetOrderOf().groups.map(({ first, size, step }) => {
+    const minStep = filters.minRating === undefined ? 0 : ratingStep(filters.minRating);
+    return facetOrderOf().groups.map((group) => {
+      const { first, size, step } = group;
       const end = first + size;
-      const from = minPrice === undefined ? first : lowerBound(minPrice, first, end, false);
-      const to = maxPrice === undefined ? end : lowerBound(maxPrice, first, end, true);
+      const { from, to } = inPriceOf(group, filters);
       // The first and last match only give a price range under the rating filter: not asked of a group below it.
       const ends = step >= minStep;
       if (needle === '') return { inPrice: Math.max(0, to - from), first, last: end - 1 };
@@ -267,23 +328,38 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
           last: ends ? at('DESC') : null,
         };
       }
-      const found =
-        trigrams === null
-          ? statement(
-              `SELECT sum(fpos >= ? AND fpos < ?) AS n, min(fpos) AS first, max(fpos) AS last FROM facet_order
-                WHERE fpos >= ? AND fpos < ? AND instr(lower_title, ?) > 0`,
-            ).get(from, to, first, end, needle)
-          : statement(
-              `SELECT sum(fpos >= ? AND fpos < ?) AS n, min(fpos) AS first, max(fpos) AS last
-                FROM title_trigrams JOIN facet_order ON fpos = title_trigrams.rowid
-                WHERE title_trigrams MATCH ? AND title_trigrams.rowid >= ? AND title_trigrams.rowid < ? AND instr(facet_order.lower_title, ?) > 0`,
-            ).get(from, to, trigrams, BigInt(first), BigInt(end), needle);
+      if (trigrams !== null) {
+        // Checked title by title: every match found once, in one lookup, and each range's counted among them.
+        const matches = checkedMatchesOf(needle);
+        const [start, stop] = [firstAtOrAfter(matches, first), firstAtOrAfter(matches, end)];
+        return {
+          inPrice: from < to ? firstAtOrAfter(matches, to) - firstAtOrAfter(matches, from) : 0,
+          first: ends && start < stop ? matches[start]! : null,
+          last: ends && start < stop ? matches[stop - 1]! : null,
+        };
+      }
+      const found = statement(
+        `SELECT sum(fpos >= ? AND fpos < ?) AS n, min(fpos) AS first, max(fpos) AS last FROM facet_order
+          WHERE fpos >= ? AND fpos < ? AND instr(lower_title, ?) > 0`,
+      ).get(from, to, first, end, needle);
       return {
         inPrice: (found?.n as number | null) ?? 0,
         first: (found?.first as number | null) ?? null,
         last: (found?.last as number | null) ?? null,
       };
     });
+  }
+
+  /** The first of `matches` (ascending) at `fpos` or after; `matches.length` if none. */
+  function firstAtOrAfter(matches: Uint32Array, fpos: number): number {
+    let low = 0;
+    let high = matches.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (matches[middle]! < fpos) low = middle + 1;
+      else high = middle;
+    }
+    return low;
   }
 
   /** The first place in [from, to) of the counts' order priced at `price` or above (`above`: above it). */
@@ -377,6 +453,14 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
       // A needle too short for the trigram index is checked on every row anyway: read them in order (the unary `+`s of
       // a walk's filter), not one by one through a price index, which is slower from a few thousand rows up.
       const scans = needle !== '' && !hasTrigrams([...needle]);
+      if (!walk && !scans && needle !== '') {
+        // Few matches, gathered: looked up only where the category and the filters leave them (matchesInRanges).
+        const matched = {
+          where: 'WHERE pos IN (SELECT pos FROM facet_order WHERE fpos IN (SELECT value FROM json_each(?)))',
+          params: [JSON.stringify(matchesInRanges(needle, category, filters))],
+        };
+        return { items: pageJsonOf(matched, ORDER_BY[sort].sort, limit, offset), total };
+      }
       const pageFilter = walk || scans ? filterOf(category, needle, false, filters) : filter;
       if (pageFilter === 'none') return { items: [], total };
       return { items: pageJsonOf(pageFilter, ORDER_BY[sort][walk ? 'walk' : 'sort'], limit, offset), total };
