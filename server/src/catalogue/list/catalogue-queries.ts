@@ -84,41 +84,45 @@ interface CategoryFacets {
 }
 
 /** A (category, rating step)'s range in the counts' order: `size` products from `first`, by price (catalogue-database.ts). */
-interface FacetGroup {
-  category: number;
-  step: number;
-  first: number;
-  size: number;
-}
+type FacetGroup = { category: number; step: number; first: number; size: number };
 
 /** What one group's search found: how many under the price filter; its first and last match at any price, or null. */
-interface GroupCounts {
-  inPrice: number;
-  first: number | null;
-  last: number | null;
-}
+type GroupCounts = { inPrice: number; first: number | null; last: number | null };
 
 /**
  * The price and rating filters as SQL conditions, with their parameters. `walk`: each column behind a unary `+`, so
  * SQLite cannot pick a price index over the order's index a walk follows (and then sort every match).
  */
 function filterConditions({ minPrice, maxPrice, minRating }: ProductsFilters, walk: boolean): { sql: string[]; params: SQLInputValue[] } {
-  const prefix = walk ? '+' : '';
-  const sql: string[] = [];
-  const params: SQLInputValue[] = [];
-  if (minPrice !== undefined) {
-    sql.push(`${prefix}price >= ?`);
-    params.push(minPrice);
+  const conditions = { 'price >= ?': minPrice, 'price <= ?': maxPrice, 'rate >= ?': minRating };
+  const set = Object.entries(conditions).filter(([, value]) => value !== undefined);
+  return { sql: set.map(([condition]) => (walk ? `+${condition}` : condition)), params: set.map(([, value]) => value!) };
+}
+
+/** The first of the places [from, to) at which `before` no longer holds (it holds for those before it, and no other). */
+function firstNotBefore(from: number, to: number, before: (at: number) => boolean): number {
+  let low = from;
+  let high = to;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (before(middle)) low = middle + 1;
+    else high = middle;
   }
-  if (maxPrice !== undefined) {
-    sql.push(`${prefix}price <= ?`);
-    params.push(maxPrice);
+  return low;
+}
+
+/** The first of `matches` (ascending) at `fpos` or after; `matches.length` if none. */
+const firstAtOrAfter = (matches: Uint32Array, fpos: number): number => firstNotBefore(0, matches.length, (at) => matches[at]! < fpos);
+
+/** `kept`'s value for `key`, made and kept when missing; past `most`, the oldest is dropped. */
+function keptOrMade<V>(kept: Map<string, V>, most: number, key: string, make: () => V): V {
+  let value = kept.get(key);
+  if (value === undefined) {
+    value = make();
+    if (kept.size >= most) kept.delete(kept.keys().next().value!);
+    kept.set(key, value);
   }
-  if (minRating !== undefined) {
-    sql.push(`${prefix}rate >= ?`);
-    params.push(minRating);
-  }
-  return { sql, params };
+  return value;
 }
 
 /** A needle this long or longer is looked up in the trigram index; a shorter one has no trigram, and is scanned for. */
@@ -183,29 +187,22 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
     };
   }
 
-  // The matches of the needles last checked title by title (checkedMatchesOf): a page and its counts read one's twice.
+  // The last needles' checked matches (checkedMatchesOf): a page and its counts read one's twice.
   const checkedKept = new Map<string, Uint32Array>();
 
   /**
-   * For a needle with trigrams that the index does not decide alone: the places in the counts' order (`fpos`) of
-   * every title holding it, ascending, the index's candidates checked with `instr`, in one lookup. Each of its
-   * matches is read to be checked anyway; one lookup rather than one a range spares the index's setup for each
-   * needle of several trigrams (most of a rare one's time). Ordered by the index's rowid, which it reads in order:
-   * by `fpos`, SQLite would sort them again.
+   * For a needle with trigrams the index does not decide alone: the `fpos` of every title holding it, ascending (the
+   * index's rowid order: by `fpos`, SQLite would sort again), its candidates checked with `instr` in one lookup, not
+   * one a range, which spares the index's setup in each (most of a rare needle's time).
    */
-  function checkedMatchesOf(needle: string): Uint32Array {
-    let matches = checkedKept.get(needle);
-    if (matches === undefined) {
+  const checkedMatchesOf = (needle: string): Uint32Array =>
+    keptOrMade(checkedKept, CHECKED_KEPT, needle, () => {
       const rows = statement(
         `SELECT fpos FROM title_trigrams JOIN facet_order ON fpos = title_trigrams.rowid
           WHERE title_trigrams MATCH ? AND instr(facet_order.lower_title, ?) > 0 ORDER BY title_trigrams.rowid`,
       ).all(trigramsOf([...needle]), needle);
-      matches = Uint32Array.from(rows, (row) => (row as { fpos: number }).fpos);
-      if (checkedKept.size >= CHECKED_KEPT) checkedKept.delete(checkedKept.keys().next().value!);
-      checkedKept.set(needle, matches);
-    }
-    return matches;
-  }
+      return Uint32Array.from(rows, (row) => (row as { fpos: number }).fpos);
+    });
 
   /**
    * The places in the counts' order (`fpos`) of the titles holding a needle that has trigrams, within the ranges the
@@ -294,13 +291,7 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
    */
   function facetRowsOf(needle: string, filters: ProductsFilters): CategoryFacets[] {
     const key = JSON.stringify([needle, filters.minPrice, filters.maxPrice, filters.minRating]);
-    let rows = facetRows.get(key);
-    if (rows === undefined) {
-      rows = categoryFacetsOf(groupCountsOf(needle, filters), filters);
-      if (facetRows.size >= FACETS_KEPT) facetRows.delete(facetRows.keys().next().value!);
-      facetRows.set(key, rows);
-    }
-    return rows;
+    return keptOrMade(facetRows, FACETS_KEPT, key, () => categoryFacetsOf(groupCountsOf(needle, filters), filters));
   }
 
   /** Each group's matches under the price filter, and its first and last match (any price) in the counts' order. */
@@ -350,29 +341,10 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
     });
   }
 
-  /** The first of `matches` (ascending) at `fpos` or after; `matches.length` if none. */
-  function firstAtOrAfter(matches: Uint32Array, fpos: number): number {
-    let low = 0;
-    let high = matches.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (matches[middle]! < fpos) low = middle + 1;
-      else high = middle;
-    }
-    return low;
-  }
-
   /** The first place in [from, to) of the counts' order priced at `price` or above (`above`: above it). */
   function lowerBound(price: number, from: number, to: number, above: boolean): number {
     const { prices } = facetOrderOf();
-    let low = from;
-    let high = to;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (above ? prices[middle]! <= price : prices[middle]! < price) low = middle + 1;
-      else high = middle;
-    }
-    return low;
+    return firstNotBefore(from, to, (at) => (above ? prices[at]! <= price : prices[at]! < price));
   }
 
   /** The groups' counts summed per category as the counts' rule reads them (shared/src/product-filters.ts, productFacets). */
@@ -455,11 +427,9 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
       const scans = needle !== '' && !hasTrigrams([...needle]);
       if (!walk && !scans && needle !== '') {
         // Few matches, gathered: looked up only where the category and the filters leave them (matchesInRanges).
-        const matched = {
-          where: 'WHERE pos IN (SELECT pos FROM facet_order WHERE fpos IN (SELECT value FROM json_each(?)))',
-          params: [JSON.stringify(matchesInRanges(needle, category, filters))],
-        };
-        return { items: pageJsonOf(matched, ORDER_BY[sort].sort, limit, offset), total };
+        const where = 'WHERE pos IN (SELECT pos FROM facet_order WHERE fpos IN (SELECT value FROM json_each(?)))';
+        const params = [JSON.stringify(matchesInRanges(needle, category, filters))];
+        return { items: pageJsonOf({ where, params }, ORDER_BY[sort].sort, limit, offset), total };
       }
       const pageFilter = walk || scans ? filterOf(category, needle, false, filters) : filter;
       if (pageFilter === 'none') return { items: [], total };
