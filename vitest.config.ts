@@ -18,6 +18,10 @@ const CHECK_ANSWERS = 'server/src/testing/check-answers-setup.ts';
 
 export default defineConfig({
   test: {
+    // Two test files at a time, as Playwright's two workers. Vitest's default leaves a core free, which on a two-core
+    // machine is one file at a time; ours mostly wait on the servers and processes they start, so two overlap that
+    // waiting (the unit tests: 24 → 15 minutes on a slow two-core machine, 2026-11-29).
+    maxWorkers: 2,
     projects: [
       { ...nodeProject, test: { name: 'shared', environment: 'node', include: ['shared/src/**/*.test.ts'] } },
       {
