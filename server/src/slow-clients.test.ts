@@ -17,11 +17,6 @@ const HEADERS_TIMEOUT_MS = Number(process.env.SLOW_CLIENT_HEADERS_MS ?? 2_000);
 const CHECK_INTERVAL_MS = 250;
 /** How often a slow client sends one more header line: far faster than the header limit, so only the limit ends it. */
 const DRIBBLE_EVERY_MS = Number(process.env.SLOW_CLIENT_DRIBBLE_MS ?? 100);
-/**
- * The others' answers must come well inside the header limit: an answer that waited for the slow connections to be
- * cut would take longer than it. (The figures printed are the point; this bound only fails a server that queues.)
- */
-const OTHERS_P99_BOUND_MS = Math.min(500, HEADERS_TIMEOUT_MS / 4);
 
 let site: TestSite;
 beforeAll(async () => {
@@ -77,13 +72,16 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-/** One GET, its time from sending to the whole answer. */
-function timedGet(url: string, agent?: Agent): Promise<{ status: number; ms: number; reused: boolean }> {
+/** One GET: its time from sending to the whole answer, and when the whole answer had come (performance.now()). */
+function timedGet(url: string, agent?: Agent): Promise<{ status: number; ms: number; at: number; reused: boolean }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const req = get(url, { ...(agent && { agent }) }, (res) => {
       res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started, reused: req.reusedSocket }));
+      res.on('end', () => {
+        const at = performance.now();
+        resolve({ status: res.statusCode ?? 0, ms: at - started, at, reused: req.reusedSocket });
+      });
     });
     req.on('error', reject);
   });
@@ -102,16 +100,19 @@ describe(`${SLOW_CLIENTS} connections dribbling their headers`, () => {
 
     // Others, each on a connection of its own as a new visitor would be, until the first slow one is cut.
     const latencies: number[] = [];
+    const arrivals: number[] = [];
     const paths = ['/api/products/1', '/api/products', '/api/products/search?q=bag', '/healthz', '/api/products/categories'];
     while (slow.every((client) => client.closedAt === undefined)) {
       const answers = await Promise.all(paths.map((path) => timedGet(`${site.url}${path}`)));
       for (const answer of answers) {
         expect(answer.status).toBe(200);
         latencies.push(answer.ms);
+        arrivals.push(answer.at);
       }
     }
 
     await Promise.all(slow.map((client) => client.closed));
+    const firstClosed = Math.min(...slow.map((client) => client.closedAt!));
     const lastClosed = Math.max(...slow.map((client) => client.closedAt!));
     const lifetimes = slow.map((client) => client.closedAt! - client.startedAt).sort((a, b) => a - b);
 
@@ -127,10 +128,11 @@ describe(`${SLOW_CLIENTS} connections dribbling their headers`, () => {
         `all within ${((lastClosed - allStarted) / 1000).toFixed(2)} s of the last one starting`,
     );
 
-    // Others were asked while every slow connection was open, and answered well inside the time a queue behind the
-    // slow ones would take.
+    // Others were asked while every slow connection was open, and answered before the server cut the first of them:
+    // a server that queued them behind the slow ones would answer none until then. (The figures printed are the
+    // point; how fast the others are answered depends on the machine, so no bound on their time is asserted.)
     expect(sorted.length).toBeGreaterThanOrEqual(paths.length);
-    expect(percentile(sorted, 99)).toBeLessThan(OTHERS_P99_BOUND_MS);
+    expect(arrivals.filter((at) => at < firstClosed).length).toBeGreaterThan(0);
     // Every slow connection was closed by the server (the test never closes one), none before its limit, each with
     // a 408 as the API answers.
     expect(lifetimes[0]).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_MS);

@@ -196,15 +196,18 @@ describe('a hundred refills', () => {
       products,
       config: { CACHE_TTL_SECONDS: '0', RATE_LIMIT_PER_MINUTE: '0', CATALOGUE_DATA_DIR: folder, LOG_LEVEL: 'fatal' },
     });
-    /** Every descriptor but sockets and pipes (the requests' connections come and go): files, and what else it opens. */
+    /** What each descriptor but sockets and pipes (connections come and go) holds: files, and what else it opens. */
     const descriptors = () =>
-      readdirSync('/proc/self/fd').filter((fd) => {
-        try {
-          return !/^(socket|pipe|anon_inode):/.test(readlinkSync(`/proc/self/fd/${fd}`));
-        } catch {
-          return false;
-        }
-      }).length;
+      readdirSync('/proc/self/fd')
+        .flatMap((fd) => {
+          try {
+            const target = readlinkSync(`/proc/self/fd/${fd}`);
+            return /^(socket|pipe|anon_inode):/.test(target) ? [] : [target.replace(/list-\d+/, 'list-n')];
+          } catch {
+            return []; // closed between the two reads
+          }
+        })
+        .sort();
     const state = () => ({
       files: readdirSync(folder, { recursive: true, encoding: 'utf8' })
         .map((path) => path.replace(/list-\d+/, 'list-n'))
@@ -231,8 +234,11 @@ describe('a hundred refills', () => {
         await site.catalogue.settled();
         if (kind === 2) await site.upstream.setMode('normal');
         await expect.poll(() => state().files.filter((path) => /^[^/]+\/list-n$/.test(path)).length).toBe(1);
+        // The list held before is closed by its last holder, the request answered from it, once that answer is sent:
+        // wait for that, not for a time, and then for everything to be as it was after the first refill.
+        await expect.poll(() => state().openUnderFolder, { timeout: 10_000 }).toBe(1);
         after ??= state();
-        expect(state(), `after refill ${refill + 1}`).toEqual(after);
+        await expect.poll(() => state(), { message: `after refill ${refill + 1}`, timeout: 10_000 }).toEqual(after);
       }
       expect(after).toMatchObject({ openUnderFolder: 1, fills: 0 });
     } finally {
