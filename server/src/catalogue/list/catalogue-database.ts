@@ -125,9 +125,8 @@ function writeFacetOrder(
 const byName = new Intl.Collator().compare;
 
 /**
- * Writes a new catalogue file at `file` (which must not exist). The rows go in one transaction, with the journal
- * off and no syncs: a fill that fails leaves a file nobody opens, and the switch to a finished one happens only
- * after `finish` returns.
+ * Writes a new catalogue file at `file` (which must not exist). The rows go in one transaction, with the journal off
+ * and no syncs: a fill that fails leaves a file nobody opens, and only a file `finish` returned is switched to.
  */
 export function catalogueWriter(file: string): CatalogueWriter {
   const db = new DatabaseSync(file);

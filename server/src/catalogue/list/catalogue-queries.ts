@@ -174,7 +174,7 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
     (facetOrder ??= {
       groups: statement('SELECT category, step, first, size FROM facet_groups ORDER BY first')
         .all()
-        .map((row) => row as unknown as FacetGroup),
+        .map((row) => ({ category: Number(row.category), step: Number(row.step), first: Number(row.first), size: Number(row.size) })),
       prices: new Float64Array((statement('SELECT prices FROM facet_prices').get()!.prices as Uint8Array).slice().buffer),
     });
 
@@ -201,7 +201,7 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
         `SELECT fpos FROM title_trigrams JOIN facet_order ON fpos = title_trigrams.rowid
           WHERE title_trigrams MATCH ? AND instr(facet_order.lower_title, ?) > 0 ORDER BY title_trigrams.rowid`,
       ).all(trigramsOf([...needle]), needle);
-      return Uint32Array.from(rows, (row) => (row as { fpos: number }).fpos);
+      return Uint32Array.from(rows, (row) => Number(row.fpos));
     });
 
   /**
@@ -223,7 +223,7 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
         for (let at = firstAtOrAfter(checked, from); at < checked.length && checked[at]! < to; at++) fpos.push(checked[at]!);
       } else if (from < to) {
         // Bound as integers, as the counts' are (groupCountsOf).
-        for (const row of lookup.all(trigramsOf(characters), BigInt(from), BigInt(to))) fpos.push((row as { fpos: number }).fpos);
+        for (const row of lookup.all(trigramsOf(characters), BigInt(from), BigInt(to))) fpos.push(Number(row.fpos));
       }
     }
     return fpos;
@@ -266,7 +266,7 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
     const sql = `SELECT json FROM products JOIN product_json USING (pos) ${filter.where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
     return statement(sql)
       .all(...filter.params, limit, offset)
-      .map((row) => (row as { json: string }).json);
+      .map((row) => String(row.json));
   }
 
   /**
@@ -278,7 +278,7 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
     const json = statement('SELECT json FROM product_json WHERE pos = ?');
     return statement(sql)
       .all(...filter.params, limit, offset)
-      .map((row) => json.get((row as { pos: number }).pos)!.json as string);
+      .map((row) => String(json.get(Number(row.pos))!.json));
   }
 
   /**
@@ -310,11 +310,12 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
       // seek to them, and reads the needle's whole list for each group.
       if (trigrams !== null && indexDecides(characters)) {
         const match = 'FROM title_trigrams WHERE title_trigrams MATCH ? AND rowid >= ? AND rowid < ?';
-        const at = (order: string) =>
-          (statement(`SELECT rowid AS at ${match} ORDER BY rowid ${order} LIMIT 1`).get(trigrams, BigInt(first), BigInt(end))?.at as
-            number | undefined) ?? null;
+        const at = (order: string) => {
+          const row = statement(`SELECT rowid AS at ${match} ORDER BY rowid ${order} LIMIT 1`).get(trigrams, BigInt(first), BigInt(end));
+          return row === undefined ? null : Number(row.at);
+        };
         return {
-          inPrice: from < to ? (statement(`SELECT count(*) AS n ${match}`).get(trigrams, BigInt(from), BigInt(to))!.n as number) : 0,
+          inPrice: from < to ? Number(statement(`SELECT count(*) AS n ${match}`).get(trigrams, BigInt(from), BigInt(to))!.n) : 0,
           first: ends ? at('ASC') : null,
           last: ends ? at('DESC') : null,
         };
@@ -334,9 +335,9 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
           WHERE fpos >= ? AND fpos < ? AND instr(lower_title, ?) > 0`,
       ).get(from, to, first, end, needle);
       return {
-        inPrice: (found?.n as number | null) ?? 0,
-        first: (found?.first as number | null) ?? null,
-        last: (found?.last as number | null) ?? null,
+        inPrice: Number(found?.n ?? 0),
+        first: found?.first == null ? null : Number(found.first),
+        last: found?.last == null ? null : Number(found.last),
       };
     });
   }
@@ -446,11 +447,11 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
     ids: (offset, limit) =>
       statement('SELECT id FROM products WHERE pos >= ? ORDER BY pos LIMIT ?')
         .all(offset, limit)
-        .map((row) => (row as { id: number }).id),
+        .map((row) => Number(row.id)),
 
     *sourceJson() {
       for (const row of statement('SELECT pos, json, source_image FROM product_json ORDER BY pos').iterate()) {
-        const { json, source_image: image } = row as { json: string; source_image: string };
+        const [json, image] = [String(row.json), String(row.source_image)];
         // The public JSON names this server's image route; the copy keeps the source's own location, in its place.
         yield json.replace(/"image":"[^"]*"/, () => `"image":${JSON.stringify(image)}`);
       }
@@ -479,7 +480,7 @@ export function* wholeListInIdOrder(file: string, sort: 'asc' | 'desc'): Generat
   const db = new DatabaseSync(file, { readOnly: true });
   try {
     const rows = db.prepare(`SELECT json FROM products JOIN product_json USING (pos) ORDER BY ${ID_ORDER_BY[sort]}`).iterate();
-    for (const row of rows) yield (row as { json: string }).json;
+    for (const row of rows) yield String(row.json);
   } finally {
     db.close();
   }
