@@ -20,10 +20,13 @@ import { toPublicProduct } from './public-product.js';
  *
  * The counts' order (catalogue-queries.ts, facetRowsOf): `facet_order` numbers the products again, `fpos`, by
  * category, then rating step (how many of MIN_RATINGS the rate reaches), then price, then `pos`, and holds each one's
- * `pos` and searched title. `title_trigrams` indexes those titles under `fpos`, so each (category, step) is one range of
- * its rowids and, inside it, a price range is a narrower one: a count is the index's count over a rowid range, with no
- * row read. `facet_groups` holds each (category, step)'s range, `facet_prices` every price in `fpos` order as one
- * blob of doubles (1.6 MB at 200,000 products), which the reader holds to find a price range's rowids.
+ * searched title. `title_trigrams` indexes those titles under `fpos`, so each (category, step) is one range of its
+ * rowids and, inside it, a price range is a narrower one: a needle's matches in a range are a run of its ascending
+ * `fpos`. The index keeps each trigram's positions (detail = full), so a needle of three characters or more is one
+ * phrase, its trigrams at consecutive positions, answered by the index alone, no title read. `facet_groups` holds
+ * each (category, step)'s range; `facet_columns` every price (doubles) and every `pos` (32-bit integers) in `fpos`
+ * order, as two blobs (2.4 MB at 200,000 products), which the reader holds to find a price range's `fpos` and the
+ * product each `fpos` is.
  */
 const SCHEMA = `
   CREATE TABLE products (
@@ -37,11 +40,11 @@ const SCHEMA = `
   );
   CREATE TABLE product_json (pos INTEGER PRIMARY KEY, json TEXT NOT NULL, source_image TEXT NOT NULL);
   CREATE TABLE categories (number INTEGER PRIMARY KEY, name TEXT NOT NULL, size INTEGER NOT NULL);
-  CREATE TABLE facet_order (fpos INTEGER PRIMARY KEY, pos INTEGER NOT NULL, lower_title TEXT NOT NULL);
+  CREATE TABLE facet_order (fpos INTEGER PRIMARY KEY, lower_title TEXT NOT NULL);
   CREATE TABLE facet_groups (category INTEGER NOT NULL, step INTEGER NOT NULL, first INTEGER NOT NULL, size INTEGER NOT NULL);
-  CREATE TABLE facet_prices (prices BLOB NOT NULL);
+  CREATE TABLE facet_columns (prices BLOB NOT NULL, places BLOB NOT NULL);
   CREATE VIRTUAL TABLE title_trigrams USING fts5(
-    lower_title, content = 'facet_order', content_rowid = 'fpos', tokenize = 'trigram case_sensitive 1', detail = none
+    lower_title, content = 'facet_order', content_rowid = 'fpos', tokenize = 'trigram case_sensitive 1', detail = full
   );
 `;
 
@@ -55,9 +58,9 @@ const INDEXES = `
   CREATE INDEX by_category_price ON products (category, price, pos);
   CREATE INDEX by_category_price_desc ON products (category, price DESC, pos);
   CREATE INDEX by_category_name ON products (category, name_rank, pos);
-  -- FTS5 writes its terms out as a segment each time it holds more than 'hashsize' of them (1 MB by default: 8
-  -- segments at 200,000 products, merged again by 'optimize'). 32 MB holds 200,000 products' in one, so the rebuild
-  -- writes the one segment and 'optimize' has next to nothing to do; a larger catalogue is still merged to one.
+  -- FTS5 writes its terms and their positions out as a segment each time it holds more than 'hashsize' of them (1 MB
+  -- by default), and 'optimize' merges the segments into one. At 200,000 products the rebuild and the merge took 3.4 s
+  -- together at 32 MB (a few segments) as at 128 MB (one), and 4 s at 1 MB: 32 MB bounds the fill's memory.
   INSERT INTO title_trigrams (title_trigrams, rank) VALUES ('hashsize', 33554432);
   INSERT INTO title_trigrams (title_trigrams) VALUES ('rebuild');
   -- One segment: a count over a range of rowids then seeks once, not in each of the segments a rebuild leaves.
@@ -94,7 +97,7 @@ export function ratingStep(rate: number): number {
   return MIN_RATINGS.filter((min) => rate >= min).length;
 }
 
-/** Numbers the products in the counts' order and writes `facet_order`, `facet_groups` and `facet_prices` (see SCHEMA). */
+/** Numbers the products in the counts' order and writes `facet_order`, `facet_groups` and `facet_columns` (see SCHEMA). */
 function writeFacetOrder(
   db: DatabaseSync,
   lowerTitles: readonly string[],
@@ -105,12 +108,12 @@ function writeFacetOrder(
   const order = lowerTitles
     .map((_, pos) => pos)
     .sort((a, b) => categories[a]! - categories[b]! || steps[a]! - steps[b]! || prices[a]! - prices[b]! || a - b);
-  const insertRow = db.prepare('INSERT INTO facet_order (fpos, pos, lower_title) VALUES (?, ?, ?)');
+  const insertRow = db.prepare('INSERT INTO facet_order (fpos, lower_title) VALUES (?, ?)');
   const insertGroup = db.prepare('INSERT INTO facet_groups (category, step, first, size) VALUES (?, ?, ?, ?)');
   const ordered = new Float64Array(order.length);
   let groupFirst = 0;
   for (const [fpos, pos] of order.entries()) {
-    insertRow.run(fpos, pos, lowerTitles[pos]!);
+    insertRow.run(fpos, lowerTitles[pos]!);
     ordered[fpos] = prices[pos]!;
     const next = order[fpos + 1];
     if (next === undefined || categories[next] !== categories[pos] || steps[next] !== steps[pos]) {
@@ -118,7 +121,8 @@ function writeFacetOrder(
       groupFirst = fpos + 1;
     }
   }
-  db.prepare('INSERT INTO facet_prices (prices) VALUES (?)').run(new Uint8Array(ordered.buffer));
+  const places = Uint32Array.from(order);
+  db.prepare('INSERT INTO facet_columns (prices, places) VALUES (?, ?)').run(new Uint8Array(ordered.buffer), new Uint8Array(places.buffer));
 }
 
 /** The name order's collator: what `a.localeCompare(b)` compares with, made once. */

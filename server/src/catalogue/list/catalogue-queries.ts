@@ -41,8 +41,8 @@ export interface CatalogueQueries {
 /**
  * Each sort of the products page as SQL; `pos` last, so ties keep the catalogue's order (shared/src/sort.ts). Two
  * ways to run each: `walk` follows the order's index and stops once the page is full, which is quick when matches
- * are dense; `sort` (the unary `+` keeps SQLite off the order's index) gathers the matches first, through the
- * trigram index or the category's, and sorts them, which is quick when they are few.
+ * are dense; `sort` (the unary `+` keeps SQLite off the order's index) gathers the matches first, from the needle's
+ * matches or through the category's index, and sorts them, which is quick when they are few.
  */
 const ORDER_BY = {
   none: { walk: 'pos', sort: '+pos' },
@@ -68,8 +68,8 @@ const ID_ORDER_BY = { asc: 'id, pos', desc: 'id DESC, pos' } as const;
  */
 const FACETS_KEPT = 512;
 
-/** How many needles' checked matches are held (4 bytes a match): the last few questions', for their page and counts. */
-const CHECKED_KEPT = 8;
+/** How many needles' matches are held (4 bytes a match): the last few questions', for their page, counts and suggestions. */
+const MATCHES_KEPT = 8;
 
 /** What the counts' query answers for one category: its own count, each least rating's, its price range. */
 interface CategoryFacets {
@@ -129,10 +129,9 @@ function keptOrMade<V>(kept: Map<string, V>, most: number, key: string, make: ()
 const TRIGRAM = 3;
 
 /**
- * The trigram index's question for a needle: every trigram of it, each a quoted string (FTS5's syntax has no
- * other escape), all required. The index keeps no positions (detail = none: a third of the size, half the fill
- * time), so this finds titles holding all of them anywhere; a needle of exactly one trigram is then matched
- * exactly, and a longer one is checked with `instr` on those few.
+ * The trigram index's question for a needle holding a NUL (which FTS5, reading its query as C text, cannot be asked):
+ * every other trigram of it, each a quoted string (FTS5's syntax has no other escape), all required, anywhere; the
+ * titles found are then checked with `instr`.
  */
 function trigramsOf(characters: readonly string[]): string {
   const trigrams = new Set<string>();
@@ -147,8 +146,19 @@ function trigramsOf(characters: readonly string[]): string {
 /** Whether a needle is looked up in the trigram index: long enough to have a trigram, and one FTS5 can read. */
 const hasTrigrams = (characters: readonly string[]): boolean => trigramsOf(characters) !== '';
 
-/** Whether a needle is exactly one trigram the index can be asked for. */
-const isOneTrigram = (characters: readonly string[]): boolean => characters.length === TRIGRAM && hasTrigrams(characters);
+/**
+ * The trigram index's question for a needle it can be asked whole: the needle as one quoted phrase, which the
+ * trigram tokenizer reads as its trigrams at consecutive positions, that is, the titles holding the needle.
+ */
+const phraseOf = (needle: string): string => `"${needle.replaceAll('"', '""')}"`;
+
+/** matchesOf's three ways to find a needle's matches, each answering their `fpos` ascending as one JSON array. */
+const MATCHES_SQL = {
+  phrase: 'SELECT json_group_array(rowid) AS fpos FROM (SELECT rowid FROM title_trigrams WHERE title_trigrams MATCH ? ORDER BY rowid)',
+  checked: `SELECT json_group_array(fpos) AS fpos FROM (SELECT fpos FROM title_trigrams JOIN facet_order ON fpos = title_trigrams.rowid
+    WHERE title_trigrams MATCH ? AND instr(facet_order.lower_title, ?) > 0 ORDER BY title_trigrams.rowid)`,
+  scanned: 'SELECT json_group_array(fpos) AS fpos FROM (SELECT fpos FROM facet_order WHERE instr(lower_title, ?) > 0 ORDER BY fpos)',
+};
 
 /** A WHERE clause and its parameters; `none` when the selection can select nothing (an unknown category). */
 type Filter = { where: string; params: SQLInputValue[] } | 'none';
@@ -163,20 +173,26 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
     if (prepared === undefined) statements.set(sql, (prepared = db.prepare(sql)));
     return prepared;
   };
-  /** Whether the trigram index alone decides a needle: one trigram, in titles it indexed as they are (no NUL). */
-  const indexDecides = (characters: readonly string[]): boolean => !shape.titlesHoldNul && isOneTrigram(characters);
+  /** Whether the trigram index alone decides a needle: a phrase of trigrams, in titles it indexed as they are (no NUL). */
+  const indexDecides = (characters: readonly string[]): boolean =>
+    !shape.titlesHoldNul && characters.length >= TRIGRAM && !characters.includes('\0');
   const facetRows = new Map<string, CategoryFacets[]>();
-  // The counts' order (catalogue-database.ts): its groups, and every price in it, held (8 bytes a product). Read at
-  // the first count, not here: opening reads nothing, so a file that cannot be read fails a question (and readiness),
-  // never the open, which would leave the connection to the collector.
-  let facetOrder: { groups: FacetGroup[]; prices: Float64Array } | undefined;
-  const facetOrderOf = () =>
-    (facetOrder ??= {
+  // The counts' order (catalogue-database.ts): its groups, and every price and `pos` in it, held (12 bytes a product).
+  // Read at the first count, not here: opening reads nothing, so a file that cannot be read fails a question (and
+  // readiness), never the open, which would leave the connection to the collector.
+  let facetOrder: { groups: FacetGroup[]; prices: Float64Array; places: Uint32Array } | undefined;
+  const facetOrderOf = () => {
+    if (facetOrder !== undefined) return facetOrder;
+    const { prices, places } = statement('SELECT prices, places FROM facet_columns').get()!;
+    if (!(prices instanceof Uint8Array && places instanceof Uint8Array)) throw new Error("The catalogue file holds no counts' columns");
+    return (facetOrder = {
       groups: statement('SELECT category, step, first, size FROM facet_groups ORDER BY first')
         .all()
         .map((row) => ({ category: Number(row.category), step: Number(row.step), first: Number(row.first), size: Number(row.size) })),
-      prices: new Float64Array((statement('SELECT prices FROM facet_prices').get()!.prices as Uint8Array).slice().buffer),
+      prices: new Float64Array(prices.slice().buffer),
+      places: new Uint32Array(places.slice().buffer),
     });
+  };
 
   /** A group's part of the counts' order under the price filter: [from, to), found in `prices`. */
   function inPriceOf({ first, size }: FacetGroup, { minPrice, maxPrice }: ProductsFilters): { from: number; to: number } {
@@ -187,74 +203,59 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
     };
   }
 
-  // The last needles' checked matches (checkedMatchesOf): a page and its counts read one's twice.
-  const checkedKept = new Map<string, Uint32Array>();
+  // The last needles' matches (matchesOf): a page, its counts and the suggestions read one's again.
+  const matchesKept = new Map<string, Uint32Array>();
 
   /**
-   * For a needle with trigrams the index does not decide alone: the `fpos` of every title holding it, ascending (the
-   * index's rowid order: by `fpos`, SQLite would sort again), its candidates checked with `instr` in one lookup, not
-   * one a range, which spares the index's setup in each (most of a rare needle's time).
+   * The `fpos` of every title holding a needle, ascending, from one query answering one JSON array (a row a match
+   * costs several times as much to hand over): the index's phrase; the titles holding every trigram it can be asked
+   * for, checked with `instr` (a NUL in the needle or in a title); or, for a needle with no trigram, every title
+   * checked in the counts' order.
    */
-  const checkedMatchesOf = (needle: string): Uint32Array =>
-    keptOrMade(checkedKept, CHECKED_KEPT, needle, () => {
-      const rows = statement(
-        `SELECT fpos FROM title_trigrams JOIN facet_order ON fpos = title_trigrams.rowid
-          WHERE title_trigrams MATCH ? AND instr(facet_order.lower_title, ?) > 0 ORDER BY title_trigrams.rowid`,
-      ).all(trigramsOf([...needle]), needle);
-      return Uint32Array.from(rows, (row) => Number(row.fpos));
+  const matchesOf = (needle: string): Uint32Array =>
+    keptOrMade(matchesKept, MATCHES_KEPT, needle, () => {
+      const characters = [...needle];
+      const [sql, ...params] = indexDecides(characters)
+        ? [MATCHES_SQL.phrase, phraseOf(needle)]
+        : hasTrigrams(characters)
+          ? [MATCHES_SQL.checked, trigramsOf(characters), needle]
+          : [MATCHES_SQL.scanned, needle];
+      const fpos: unknown = JSON.parse(String(statement(sql).get(...params)!.fpos));
+      if (!Array.isArray(fpos)) throw new Error('The catalogue file answered no list of matches');
+      return Uint32Array.from(fpos);
     });
 
   /**
-   * The places in the counts' order (`fpos`) of the titles holding a needle that has trigrams, within the ranges the
-   * category and the filters leave, ascending: a common trigram's few matches under narrow filters are looked up in
-   * the index there, not among all of its matches; a needle checked title by title picks them from its matches.
+   * The places in the catalogue (`pos`) of the titles holding a needle, within the ranges of the counts' order the
+   * category and the filters leave: picked from its matches by binary search, each turned into its `pos` as held.
    */
   function matchesInRanges(needle: string, category: string, filters: ProductsFilters): number[] {
-    const characters = [...needle];
-    const checked = indexDecides(characters) ? null : checkedMatchesOf(needle);
+    const matches = matchesOf(needle);
+    const { groups, places } = facetOrderOf();
     const number = category === '' ? -1 : shape.categories.indexOf(category);
     const minStep = filters.minRating === undefined ? 0 : ratingStep(filters.minRating);
-    const lookup = statement('SELECT rowid AS fpos FROM title_trigrams WHERE title_trigrams MATCH ? AND rowid >= ? AND rowid < ?');
-    const fpos: number[] = [];
-    for (const group of facetOrderOf().groups) {
+    const pos: number[] = [];
+    for (const group of groups) {
       if ((number !== -1 && group.category !== number) || group.step < minStep) continue;
       const { from, to } = inPriceOf(group, filters);
-      if (checked !== null) {
-        for (let at = firstAtOrAfter(checked, from); at < checked.length && checked[at]! < to; at++) fpos.push(checked[at]!);
-      } else if (from < to) {
-        // Bound as integers, as the counts' are (groupCountsOf).
-        for (const row of lookup.all(trigramsOf(characters), BigInt(from), BigInt(to))) fpos.push(Number(row.fpos));
-      }
+      for (let at = firstAtOrAfter(matches, from); at < matches.length && matches[at]! < to; at++) pos.push(places[matches[at]!]!);
     }
-    return fpos;
+    return pos;
   }
 
   /**
-   * `trigrams`: whether the needle is looked up in the trigram index (to gather few matches, or count them) or only
-   * checked on each row read (a walk, which reads few rows when matches are dense).
+   * The category, the filters and the needle as a WHERE clause, each row checked as it is read. `walk`: the rows are
+   * read in an order's index (see filterConditions); otherwise the filters may pick an index of their own.
    */
-  function filterOf(category: string, needle: string, trigrams = true, filters: ProductsFilters = {}): Filter {
-    const characters = [...needle];
-    // Gathered through the trigram index, the matches drive: no other condition may pick an index instead.
-    const looksUp = needle !== '' && trigrams && hasTrigrams(characters);
-    const { sql: clauses, params } = filterConditions(filters, !trigrams || looksUp);
+  function filterOf(category: string, needle: string, walk: boolean, filters: ProductsFilters = {}): Filter {
+    const { sql: clauses, params } = filterConditions(filters, walk);
     if (category !== '') {
       const number = shape.categories.indexOf(category);
       if (number === -1) return 'none';
-      clauses.push(looksUp ? '+category = ?' : 'category = ?');
+      clauses.push('category = ?');
       params.push(number);
     }
-    if (looksUp) {
-      // The index's rowids are the counts' order (catalogue-database.ts): `facet_order` names each one's `pos`, and
-      // holds the title too, so a longer needle is checked there, before any product row is read.
-      const decides = indexDecides(characters);
-      clauses.push(
-        `pos IN (SELECT pos FROM facet_order WHERE fpos IN (SELECT rowid FROM title_trigrams WHERE title_trigrams MATCH ?)${
-          decides ? '' : ' AND instr(lower_title, ?) > 0'
-        })`,
-      );
-      params.push(trigramsOf(characters), ...(decides ? [] : [needle]));
-    } else if (needle !== '') {
+    if (needle !== '') {
       clauses.push('instr(lower_title, ?) > 0');
       params.push(needle);
     }
@@ -275,19 +276,20 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
    */
   function pageJsonOf(filter: Exclude<Filter, 'none'>, orderBy: string, limit: number, offset = 0, where = ''): string[] {
     const sql = `SELECT pos FROM products ${filter.where}${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
-    const json = statement('SELECT json FROM product_json WHERE pos = ?');
     return statement(sql)
       .all(...filter.params, limit, offset)
-      .map((row) => String(json.get(Number(row.pos))!.json));
+      .map((row) => jsonAt(Number(row.pos)));
   }
+
+  /** The public JSON of the product at `pos`. */
+  const jsonAt = (pos: number): string => String(statement('SELECT json FROM product_json WHERE pos = ?').get(pos)!.json);
 
   /**
    * The counts, per search and filters, for every category (which category is chosen only picks rows, so they are
    * kept for all): each (category, rating step) is one range of the counts' order, sorted by price inside it
    * (catalogue-database.ts), so the price filter is a narrower range found in `prices`, and a group's lowest and
-   * highest price are its first and last match's. Without a search that is all arithmetic; with a needle the trigram
-   * index alone decides, each range's matches are counted by the index (no row read); otherwise each range's titles
-   * are checked, through the index when the needle has trigrams.
+   * highest price are its first and last match's. Without a search that is all arithmetic; with one, the needle's
+   * matches are found once (matchesOf), and each range's are counted among them by binary search.
    */
   function facetRowsOf(needle: string, filters: ProductsFilters): CategoryFacets[] {
     const key = JSON.stringify([needle, filters.minPrice, filters.maxPrice, filters.minRating]);
@@ -296,48 +298,20 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
 
   /** Each group's matches under the price filter, and its first and last match (any price) in the counts' order. */
   function groupCountsOf(needle: string, filters: ProductsFilters): GroupCounts[] {
-    const characters = [...needle];
-    const trigrams = hasTrigrams(characters) ? trigramsOf(characters) : null;
     const minStep = filters.minRating === undefined ? 0 : ratingStep(filters.minRating);
+    const matches = needle === '' ? null : matchesOf(needle);
     return facetOrderOf().groups.map((group) => {
       const { first, size, step } = group;
       const end = first + size;
       const { from, to } = inPriceOf(group, filters);
+      if (matches === null) return { inPrice: Math.max(0, to - from), first, last: end - 1 };
+      const [start, stop] = [firstAtOrAfter(matches, first), firstAtOrAfter(matches, end)];
       // The first and last match only give a price range under the rating filter: not asked of a group below it.
-      const ends = step >= minStep;
-      if (needle === '') return { inPrice: Math.max(0, to - from), first, last: end - 1 };
-      // The rowid bounds go to the trigram index as integers: bound as a JavaScript number (a double) FTS5 does not
-      // seek to them, and reads the needle's whole list for each group.
-      if (trigrams !== null && indexDecides(characters)) {
-        const match = 'FROM title_trigrams WHERE title_trigrams MATCH ? AND rowid >= ? AND rowid < ?';
-        const at = (order: string) => {
-          const row = statement(`SELECT rowid AS at ${match} ORDER BY rowid ${order} LIMIT 1`).get(trigrams, BigInt(first), BigInt(end));
-          return row === undefined ? null : Number(row.at);
-        };
-        return {
-          inPrice: from < to ? Number(statement(`SELECT count(*) AS n ${match}`).get(trigrams, BigInt(from), BigInt(to))!.n) : 0,
-          first: ends ? at('ASC') : null,
-          last: ends ? at('DESC') : null,
-        };
-      }
-      if (trigrams !== null) {
-        // Checked title by title: every match found once, in one lookup, and each range's counted among them.
-        const matches = checkedMatchesOf(needle);
-        const [start, stop] = [firstAtOrAfter(matches, first), firstAtOrAfter(matches, end)];
-        return {
-          inPrice: from < to ? firstAtOrAfter(matches, to) - firstAtOrAfter(matches, from) : 0,
-          first: ends && start < stop ? matches[start]! : null,
-          last: ends && start < stop ? matches[stop - 1]! : null,
-        };
-      }
-      const found = statement(
-        `SELECT sum(fpos >= ? AND fpos < ?) AS n, min(fpos) AS first, max(fpos) AS last FROM facet_order
-          WHERE fpos >= ? AND fpos < ? AND instr(lower_title, ?) > 0`,
-      ).get(from, to, first, end, needle);
+      const ends = step >= minStep && start < stop;
       return {
-        inPrice: Number(found?.n ?? 0),
-        first: found?.first == null ? null : Number(found.first),
-        last: found?.last == null ? null : Number(found.last),
+        inPrice: from < to ? firstAtOrAfter(matches, to) - firstAtOrAfter(matches, from) : 0,
+        first: ends ? matches[start]! : null,
+        last: ends ? matches[stop - 1]! : null,
       };
     });
   }
@@ -403,42 +377,40 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
     suggested(search, limit) {
       const needle = searchNeedle(search);
       if (needle === '') return [];
-      // No count: the catalogue's order is walked until `limit` titles match (or, for a needle of three characters
-      // or more, the trigram index's matches are taken in that order).
-      // A needle of three characters or more is looked for in the first SUGGESTIONS_WALKED products first: a
-      // common one fills the list there; one that does not is rare enough to gather through the trigram index.
-      const walked = filterOf('', needle, false);
+      // No count: the catalogue's order is walked until `limit` titles match. A needle with trigrams is looked for
+      // in the first SUGGESTIONS_WALKED products only: a common one fills the list there; one that does not is rare
+      // enough to take the first of its matches (matchesOf), which its search page then reads again.
+      const walked = filterOf('', needle, true);
       if (walked === 'none' || !hasTrigrams([...needle])) return walked === 'none' ? [] : pageJsonOf(walked, 'pos', limit);
       const first = pageJsonOf(walked, 'pos', limit, 0, ` AND pos < ${SUGGESTIONS_WALKED}`);
       if (first.length === limit) return first;
-      const gathered = filterOf('', needle);
-      if (gathered === 'none') return first;
-      return [...first, ...pageJsonOf(gathered, '+pos', limit - first.length, 0, ` AND pos >= ${SUGGESTIONS_WALKED}`)];
+      const { places } = facetOrderOf();
+      const rest = Uint32Array.from(matchesOf(needle), (fpos) => places[fpos]!)
+        .filter((pos) => pos >= SUGGESTIONS_WALKED)
+        .sort()
+        .subarray(0, limit - first.length);
+      return [...first, ...Array.from(rest, jsonAt)];
     },
 
     page({ search, category, sort, ...filters }, offset, limit) {
       const needle = searchNeedle(search);
-      const filter = filterOf(category, needle, true, filters);
-      if (filter === 'none') return { items: [], total: 0 };
+      if (category !== '' && !shape.categories.includes(category)) return { items: [], total: 0 };
       const total = totalOf(needle, category, filters);
       if (offset >= total) return { items: [], total };
       const walk = ((offset + limit) * shape.size) / total <= WALK_MAX_ROWS;
-      // A needle too short for the trigram index is checked on every row anyway: read them in order (the unary `+`s of
-      // a walk's filter), not one by one through a price index, which is slower from a few thousand rows up.
-      const scans = needle !== '' && !hasTrigrams([...needle]);
-      if (!walk && !scans && needle !== '') {
-        // Few matches, gathered: looked up only where the category and the filters leave them (matchesInRanges).
-        const where = 'WHERE pos IN (SELECT pos FROM facet_order WHERE fpos IN (SELECT value FROM json_each(?)))';
+      if (!walk && needle !== '') {
+        // Few matches, gathered: only those the category and the filters leave (matchesInRanges), then sorted.
+        const where = 'WHERE pos IN (SELECT value FROM json_each(?))';
         const params = [JSON.stringify(matchesInRanges(needle, category, filters))];
         return { items: pageJsonOf({ where, params }, ORDER_BY[sort].sort, limit, offset), total };
       }
-      const pageFilter = walk || scans ? filterOf(category, needle, false, filters) : filter;
-      if (pageFilter === 'none') return { items: [], total };
-      return { items: pageJsonOf(pageFilter, ORDER_BY[sort][walk ? 'walk' : 'sort'], limit, offset), total };
+      const filter = filterOf(category, needle, walk, filters);
+      if (filter === 'none') return { items: [], total };
+      return { items: pageJsonOf(filter, ORDER_BY[sort][walk ? 'walk' : 'sort'], limit, offset), total };
     },
 
     listed({ category, sort, limit }) {
-      const filter = filterOf(category, '');
+      const filter = filterOf(category, '', false);
       if (filter === 'none') return [];
       // SQLite reads a negative LIMIT as none.
       return jsonOf(filter, sort === null ? 'pos' : ID_ORDER_BY[sort], limit ?? -1);
