@@ -1,4 +1,4 @@
-import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue, type SQLOutputValue, type StatementSync } from 'node:sqlite';
 import { type FacetsQuery, hasFilters, MIN_RATINGS, type ProductFacets, type ProductsFilters } from '@catalogue/shared/product-filters';
 import type { ProductsQuery } from '@catalogue/shared/product-paging';
 import { searchNeedle } from '@catalogue/shared/sort';
@@ -160,6 +160,15 @@ const MATCHES_SQL = {
   scanned: 'SELECT json_group_array(fpos) AS fpos FROM (SELECT fpos FROM facet_order WHERE instr(lower_title, ?) > 0 ORDER BY fpos)',
 };
 
+/**
+ * A BLOB's bytes in a buffer of their own, aligned for a typed array over them. `ArrayBuffer.isView`, not
+ * `instanceof Uint8Array`, which fails for another realm's array (a test's DOM has globals of its own).
+ */
+function bytesOf(blob: SQLOutputValue | undefined): ArrayBufferLike {
+  if (!ArrayBuffer.isView(blob)) throw new Error("The catalogue file holds no counts' columns");
+  return blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength);
+}
+
 /** A WHERE clause and its parameters; `none` when the selection can select nothing (an unknown category). */
 type Filter = { where: string; params: SQLInputValue[] } | 'none';
 
@@ -184,13 +193,12 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
   const facetOrderOf = () => {
     if (facetOrder !== undefined) return facetOrder;
     const { prices, places } = statement('SELECT prices, places FROM facet_columns').get()!;
-    if (!(prices instanceof Uint8Array && places instanceof Uint8Array)) throw new Error("The catalogue file holds no counts' columns");
     return (facetOrder = {
       groups: statement('SELECT category, step, first, size FROM facet_groups ORDER BY first')
         .all()
         .map((row) => ({ category: Number(row.category), step: Number(row.step), first: Number(row.first), size: Number(row.size) })),
-      prices: new Float64Array(prices.slice().buffer),
-      places: new Uint32Array(places.slice().buffer),
+      prices: new Float64Array(bytesOf(prices)),
+      places: new Uint32Array(bytesOf(places)),
     });
   };
 
