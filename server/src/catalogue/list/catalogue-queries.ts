@@ -90,13 +90,26 @@ type FacetGroup = { category: number; step: number; first: number; size: number 
 type GroupCounts = { inPrice: number; first: number | null; last: number | null };
 
 /**
- * The price and rating filters as SQL conditions, with their parameters. `walk`: each column behind a unary `+`, so
- * SQLite cannot pick a price index over the order's index a walk follows (and then sort every match).
+ * The price and rating filters as SQL conditions, with their parameters. `walk`: the order a walk follows, or null. A
+ * walk's conditions are behind a unary `+`, so SQLite cannot pick a price index over the order's index it follows
+ * (and then sort every match); in a price order, the price range is a range of that same index, sought to, not
+ * found by reading every product priced below it first.
  */
-function filterConditions({ minPrice, maxPrice, minRating }: ProductsFilters, walk: boolean): { sql: string[]; params: SQLInputValue[] } {
-  const conditions = { 'price >= ?': minPrice, 'price <= ?': maxPrice, 'rate >= ?': minRating };
-  const set = Object.entries(conditions).filter(([, value]) => value !== undefined);
-  return { sql: set.map(([condition]) => (walk ? `+${condition}` : condition)), params: set.map(([, value]) => value!) };
+function filterConditions(
+  { minPrice, maxPrice, minRating }: ProductsFilters,
+  walk: ProductsQuery['sort'] | null,
+): { sql: string[]; params: SQLInputValue[] } {
+  const byPrice = walk === 'priceLowHigh' || walk === 'priceHighLow';
+  const conditions = [
+    ['price >= ?', minPrice, byPrice],
+    ['price <= ?', maxPrice, byPrice],
+    ['rate >= ?', minRating, false],
+  ] as const;
+  const set = conditions.filter(([, value]) => value !== undefined);
+  return {
+    sql: set.map(([condition, , sought]) => (walk !== null && !sought ? `+${condition}` : condition)),
+    params: set.map(([, value]) => value!),
+  };
 }
 
 /** The first of the places [from, to) at which `before` no longer holds (it holds for those before it, and no other). */
@@ -252,10 +265,10 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
   }
 
   /**
-   * The category, the filters and the needle as a WHERE clause, each row checked as it is read. `walk`: the rows are
-   * read in an order's index (see filterConditions); otherwise the filters may pick an index of their own.
+   * The category, the filters and the needle as a WHERE clause, each row checked as it is read. `walk`: the order
+   * whose index the rows are read in (see filterConditions), or null: the filters may pick an index of their own.
    */
-  function filterOf(category: string, needle: string, walk: boolean, filters: ProductsFilters = {}): Filter {
+  function filterOf(category: string, needle: string, walk: ProductsQuery['sort'] | null, filters: ProductsFilters = {}): Filter {
     const { sql: clauses, params } = filterConditions(filters, walk);
     if (category !== '') {
       const number = shape.categories.indexOf(category);
@@ -388,7 +401,7 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
       // No count: the catalogue's order is walked until `limit` titles match. A needle with trigrams is looked for
       // in the first SUGGESTIONS_WALKED products only: a common one fills the list there; one that does not is rare
       // enough to take the first of its matches (matchesOf), which its search page then reads again.
-      const walked = filterOf('', needle, true);
+      const walked = filterOf('', needle, 'none');
       if (walked === 'none' || !hasTrigrams([...needle])) return walked === 'none' ? [] : pageJsonOf(walked, 'pos', limit);
       const first = pageJsonOf(walked, 'pos', limit, 0, ` AND pos < ${SUGGESTIONS_WALKED}`);
       if (first.length === limit) return first;
@@ -412,13 +425,13 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
         const params = [JSON.stringify(matchesInRanges(needle, category, filters))];
         return { items: pageJsonOf({ where, params }, ORDER_BY[sort].sort, limit, offset), total };
       }
-      const filter = filterOf(category, needle, walk, filters);
+      const filter = filterOf(category, needle, walk ? sort : null, filters);
       if (filter === 'none') return { items: [], total };
       return { items: pageJsonOf(filter, ORDER_BY[sort][walk ? 'walk' : 'sort'], limit, offset), total };
     },
 
     listed({ category, sort, limit }) {
-      const filter = filterOf(category, '', false);
+      const filter = filterOf(category, '', null);
       if (filter === 'none') return [];
       // SQLite reads a negative LIMIT as none.
       return jsonOf(filter, sort === null ? 'pos' : ID_ORDER_BY[sort], limit ?? -1);
