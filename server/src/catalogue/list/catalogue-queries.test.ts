@@ -7,6 +7,7 @@ import { MIN_RATINGS, productFacets, type ProductsFilters } from '@catalogue/sha
 import { productSuggestions, SUGGESTED_PRODUCTS } from '@catalogue/shared/product-suggestions';
 import { SORT_OPTIONS } from '@catalogue/shared/sort';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -270,4 +271,35 @@ describe('the catalogue in SQLite answers exactly what filterAndSortProducts doe
     expect(queries.ids(10, 3)).toEqual(products.slice(10, 13).map(({ id }) => id));
     expect([...queries.sourceJson()].map((json) => JSON.parse(json) as Product)).toEqual(products);
   });
+});
+
+describe("readiness reads what every search needs: the products and the counts' columns", () => {
+  const DAMAGES = {
+    whole: null,
+    'columns gone': 'DELETE FROM facet_columns',
+    'prices cut short': 'UPDATE facet_columns SET prices = substr(prices, 1, 8)',
+    'places not bytes': "UPDATE facet_columns SET places = 'text'",
+  };
+  for (const [name, damage] of Object.entries(DAMAGES)) {
+    it(`${name}: ${damage === null ? 'answers, and so do its searches' : 'does not answer, as its searches fail'}`, () => {
+      const file = join(folder, `readiness-${name}.sqlite`);
+      const writer = catalogueWriter(file);
+      for (const product of messyCatalogue(60, 12)) writer.add(product);
+      const shape = writer.finish();
+      if (damage !== null) {
+        const db = new DatabaseSync(file);
+        db.exec(damage);
+        db.close();
+      }
+      const queries = catalogueQueries(file, shape);
+      const search = () => queries.page({ search: 'a', category: '', sort: 'none', minRating: 1 }, 0, 10);
+      try {
+        expect(queries.answers()).toBe(damage === null);
+        if (damage === null) expect(search().total).toBeGreaterThan(0);
+        else expect(search).toThrow(/counts' columns/);
+      } finally {
+        queries.close();
+      }
+    });
+  }
 });

@@ -33,7 +33,10 @@ export interface CatalogueQueries {
   ids: (offset: number, limit: number) => number[];
   /** Every product's JSON with the source's own image location: the copy replicas share (docs/scaling.md). */
   sourceJson(): Generator<string>;
-  /** Whether the file answers a question as it should (readiness): its products counted, as many as it was filled with. */
+  /**
+   * Whether the file answers a question as it should (readiness): its products counted, as many as it was filled with,
+   * and the counts' columns read, one value a product.
+   */
   answers(): boolean;
   close(): void;
 }
@@ -200,18 +203,21 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
     !shape.titlesHoldNul && characters.length >= TRIGRAM && !characters.includes('\0');
   const facetRows = new Map<string, CategoryFacets[]>();
   // The counts' order (catalogue-database.ts): its groups, and every price and `pos` in it, held (12 bytes a product).
-  // Read at the first count, not here: opening reads nothing, so a file that cannot be read fails a question (and
-  // readiness), never the open, which would leave the connection to the collector.
+  // Read at the first count or readiness check, not here: opening reads nothing, so a file that cannot be read fails a
+  // question (and readiness), never the open, which would leave the connection to the collector.
   let facetOrder: { groups: FacetGroup[]; prices: Float64Array; places: Uint32Array } | undefined;
   const facetOrderOf = () => {
     if (facetOrder !== undefined) return facetOrder;
-    const { prices, places } = statement('SELECT prices, places FROM facet_columns').get()!;
+    const columns = statement('SELECT prices, places FROM facet_columns').get();
+    const [prices, places] = [new Float64Array(bytesOf(columns?.prices)), new Uint32Array(bytesOf(columns?.places))];
+    if (prices.length !== shape.size || places.length !== shape.size)
+      throw new Error("The catalogue file's counts' columns are not its size");
     return (facetOrder = {
       groups: statement('SELECT category, step, first, size FROM facet_groups ORDER BY first')
         .all()
         .map((row) => ({ category: Number(row.category), step: Number(row.step), first: Number(row.first), size: Number(row.size) })),
-      prices: new Float64Array(bytesOf(prices)),
-      places: new Uint32Array(bytesOf(places)),
+      prices,
+      places,
     });
   };
 
@@ -452,6 +458,8 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
 
     answers() {
       try {
+        // The counts' columns too: without them every search fails while the products are still counted.
+        facetOrderOf();
         return statement('SELECT count(*) AS size FROM products').get()?.size === shape.size;
       } catch {
         // A file that cannot be read (the disk, the file changed under it): it does not answer, and readiness says so.
