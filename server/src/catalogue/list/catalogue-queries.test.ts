@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { catalogueWriter } from './catalogue-database.js';
-import { catalogueQueries, type CatalogueQueries } from './catalogue-queries.js';
+import { catalogueQueries, type CatalogueQueries, filterConditions, ORDER_BY, pageSql } from './catalogue-queries.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'catalogue-queries-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -302,4 +302,36 @@ describe("readiness reads what every search needs: the products and the counts' 
       }
     });
   }
+});
+
+describe('the plans of a walk', () => {
+  it('walks a price order from the start of its price range, and any other order along its own index, neither sorting', () => {
+    const file = join(folder, 'plans.sqlite');
+    const writer = catalogueWriter(file);
+    for (const product of generateCatalogue(3_000, 13)) writer.add(product);
+    writer.finish();
+    const db = new DatabaseSync(file, { readOnly: true });
+    const planOf = (sort: keyof typeof ORDER_BY, filters: ProductsFilters): string => {
+      const { sql, params } = filterConditions(filters, sort);
+      const explained = db.prepare(`EXPLAIN QUERY PLAN ${pageSql(`WHERE ${sql.join(' AND ')}`, ORDER_BY[sort].walk)}`);
+      return explained
+        .all(...params, 24, 0)
+        .map(({ detail }) => String(detail))
+        .join('; ');
+    };
+    try {
+      const plans = {
+        cheapest: planOf('priceLowHigh', { minPrice: 50, maxPrice: 60, minRating: 3 }),
+        dearest: planOf('priceHighLow', { minPrice: 50 }),
+        byName: planOf('nameAZ', { minPrice: 50, maxPrice: 60, minRating: 3 }),
+        inOrder: planOf('none', { maxPrice: 60 }),
+      };
+      expect(plans.cheapest).toMatch(/^SEARCH products USING (COVERING )?INDEX by_price \(price>\? AND price<\?\)$/);
+      expect(plans.dearest).toMatch(/^SEARCH products USING (COVERING )?INDEX by_price_desc \(price>\?\)$/);
+      expect(plans.byName).toMatch(/^SCAN products USING (COVERING )?INDEX by_name$/);
+      expect(plans.inOrder).toMatch(/^SCAN products$/);
+    } finally {
+      db.close();
+    }
+  });
 });

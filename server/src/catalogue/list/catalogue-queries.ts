@@ -47,7 +47,7 @@ export interface CatalogueQueries {
  * are dense; `sort` (the unary `+` keeps SQLite off the order's index) gathers the matches first, from the needle's
  * matches or through the category's index, and sorts them, which is quick when they are few.
  */
-const ORDER_BY = {
+export const ORDER_BY = {
   none: { walk: 'pos', sort: '+pos' },
   priceLowHigh: { walk: 'price, pos', sort: '+price, pos' },
   priceHighLow: { walk: 'price DESC, pos', sort: '+price DESC, pos' },
@@ -98,7 +98,7 @@ type GroupCounts = { inPrice: number; first: number | null; last: number | null 
  * (and then sort every match); in a price order, the price range is a range of that same index, sought to, not
  * found by reading every product priced below it first.
  */
-function filterConditions(
+export function filterConditions(
   { minPrice, maxPrice, minRating }: ProductsFilters,
   walk: ProductsQuery['sort'] | null,
 ): { sql: string[]; params: SQLInputValue[] } {
@@ -185,8 +185,14 @@ function bytesOf(blob: SQLOutputValue | undefined): ArrayBufferLike {
   return blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength);
 }
 
-/** A WHERE clause and its parameters; `none` when the selection can select nothing (an unknown category). */
-type Filter = { where: string; params: SQLInputValue[] } | 'none';
+/** A WHERE clause and its parameters. */
+type Filter = { where: string; params: SQLInputValue[] };
+
+/** The least rating step the filters leave (catalogue-database.ts, ratingStep): 0 without a rating filter. */
+const minStepOf = ({ minRating }: ProductsFilters): number => (minRating === undefined ? 0 : ratingStep(minRating));
+
+/** A page's places: the products `where` selects, in `orderBy`'s order; its parameters, then the limit and the offset. */
+export const pageSql = (where: string, orderBy: string): string => `SELECT pos FROM products ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
 
 /** Opens a finished catalogue file read-only. */
 export function catalogueQueries(file: string, shape: CatalogueShape): CatalogueQueries {
@@ -221,6 +227,16 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
     });
   };
 
+  /**
+   * A category's number in the file; null for every category (''); undefined for a name the catalogue does not hold,
+   * which selects nothing: the one place that decides it.
+   */
+  function categoryNumberOf(category: string): number | null | undefined {
+    if (category === '') return null;
+    const number = shape.categories.indexOf(category);
+    return number === -1 ? undefined : number;
+  }
+
   /** A group's part of the counts' order under the price filter: [from, to), found in `prices`. */
   function inPriceOf({ first, size }: FacetGroup, { minPrice, maxPrice }: ProductsFilters): { from: number; to: number } {
     const end = first + size;
@@ -254,16 +270,16 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
 
   /**
    * The places in the catalogue (`pos`) of the titles holding a needle, within the ranges of the counts' order the
-   * category and the filters leave: picked from its matches by binary search, each turned into its `pos` as held.
+   * category (null: every one) and the filters leave: picked from its matches by binary search, each turned into its
+   * `pos` as held.
    */
-  function matchesInRanges(needle: string, category: string, filters: ProductsFilters): number[] {
+  function matchesInRanges(needle: string, number: number | null, filters: ProductsFilters): number[] {
     const matches = matchesOf(needle);
     const { groups, places } = facetOrderOf();
-    const number = category === '' ? -1 : shape.categories.indexOf(category);
-    const minStep = filters.minRating === undefined ? 0 : ratingStep(filters.minRating);
+    const minStep = minStepOf(filters);
     const pos: number[] = [];
     for (const group of groups) {
-      if ((number !== -1 && group.category !== number) || group.step < minStep) continue;
+      if ((number !== null && group.category !== number) || group.step < minStep) continue;
       const { from, to } = inPriceOf(group, filters);
       for (let at = firstAtOrAfter(matches, from); at < matches.length && matches[at]! < to; at++) pos.push(places[matches[at]!]!);
     }
@@ -271,14 +287,13 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
   }
 
   /**
-   * The category, the filters and the needle as a WHERE clause, each row checked as it is read. `walk`: the order
-   * whose index the rows are read in (see filterConditions), or null: the filters may pick an index of their own.
+   * The category (null: every one), the filters and the needle as a WHERE clause, each row checked as it is read.
+   * `walk`: the order whose index the rows are read in (see filterConditions), or null: the filters may pick an index
+   * of their own.
    */
-  function filterOf(category: string, needle: string, walk: ProductsQuery['sort'] | null, filters: ProductsFilters = {}): Filter {
+  function filterOf(number: number | null, needle: string, walk: ProductsQuery['sort'] | null, filters: ProductsFilters = {}): Filter {
     const { sql: clauses, params } = filterConditions(filters, walk);
-    if (category !== '') {
-      const number = shape.categories.indexOf(category);
-      if (number === -1) return 'none';
+    if (number !== null) {
       clauses.push('category = ?');
       params.push(number);
     }
@@ -290,7 +305,7 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
   }
 
   /** The public JSON of the products `filter` selects, in `orderBy`'s order, `limit` of them from the `offset`th: one query. */
-  function jsonOf(filter: Exclude<Filter, 'none'>, orderBy: string, limit: number, offset = 0): string[] {
+  function jsonOf(filter: Filter, orderBy: string, limit: number, offset = 0): string[] {
     const sql = `SELECT json FROM products JOIN product_json USING (pos) ${filter.where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
     return statement(sql)
       .all(...filter.params, limit, offset)
@@ -301,9 +316,8 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
    * The same for a page (a few dozen products): the places first, then each one's JSON by its place, so a sort
    * over many matches sorts their keys and places, never their JSON.
    */
-  function pageJsonOf(filter: Exclude<Filter, 'none'>, orderBy: string, limit: number, offset = 0, where = ''): string[] {
-    const sql = `SELECT pos FROM products ${filter.where}${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
-    return statement(sql)
+  function pageJsonOf(filter: Filter, orderBy: string, limit: number, offset = 0, where = ''): string[] {
+    return statement(pageSql(`${filter.where}${where}`, orderBy))
       .all(...filter.params, limit, offset)
       .map((row) => jsonAt(Number(row.pos)));
   }
@@ -325,7 +339,7 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
 
   /** Each group's matches under the price filter, and its first and last match (any price) in the counts' order. */
   function groupCountsOf(needle: string, filters: ProductsFilters): GroupCounts[] {
-    const minStep = filters.minRating === undefined ? 0 : ratingStep(filters.minRating);
+    const minStep = minStepOf(filters);
     const matches = needle === '' ? null : matchesOf(needle);
     return facetOrderOf().groups.map((group) => {
       const { first, size, step } = group;
@@ -350,8 +364,8 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
   }
 
   /** The groups' counts summed per category as the counts' rule reads them (shared/src/product-filters.ts, productFacets). */
-  function categoryFacetsOf(counts: readonly GroupCounts[], { minRating }: ProductsFilters): CategoryFacets[] {
-    const minStep = minRating === undefined ? 0 : ratingStep(minRating);
+  function categoryFacetsOf(counts: readonly GroupCounts[], filters: ProductsFilters): CategoryFacets[] {
+    const minStep = minStepOf(filters);
     const steps = MIN_RATINGS.map(ratingStep);
     const { groups, prices } = facetOrderOf();
     const rows = shape.categories.map((_, category): CategoryFacets => ({
@@ -377,13 +391,13 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
   }
 
   /**
-   * How many products a search, a category and the filters select: the whole list's or a category's size without a
-   * search or filter, else the sum of the counts' rows for the category, so a search's answer reads its matches once.
+   * How many products a search, a category (null: every one) and the filters select: the whole list's or a category's
+   * size without a search or filter, else the sum of the counts' rows for the category, so a search's answer reads its
+   * matches once.
    */
-  function totalOf(needle: string, category: string, filters: ProductsFilters): number {
-    const number = category === '' ? -1 : shape.categories.indexOf(category);
-    if (needle === '' && !hasFilters(filters)) return number === -1 ? shape.size : shape.categorySizes[number]!;
-    return facetRowsOf(needle, filters).reduce((sum, row) => (number === -1 || row.category === number ? sum + row.count : sum), 0);
+  function totalOf(needle: string, number: number | null, filters: ProductsFilters): number {
+    if (needle === '' && !hasFilters(filters)) return number === null ? shape.size : shape.categorySizes[number]!;
+    return facetRowsOf(needle, filters).reduce((sum, row) => (number === null || row.category === number ? sum + row.count : sum), 0);
   }
 
   return {
@@ -407,8 +421,8 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
       // No count: the catalogue's order is walked until `limit` titles match. A needle with trigrams is looked for
       // in the first SUGGESTIONS_WALKED products only: a common one fills the list there; one that does not is rare
       // enough to take the first of its matches (matchesOf), which its search page then reads again.
-      const walked = filterOf('', needle, 'none');
-      if (walked === 'none' || !hasTrigrams([...needle])) return walked === 'none' ? [] : pageJsonOf(walked, 'pos', limit);
+      const walked = filterOf(null, needle, 'none');
+      if (!hasTrigrams([...needle])) return pageJsonOf(walked, 'pos', limit);
       const first = pageJsonOf(walked, 'pos', limit, 0, ` AND pos < ${SUGGESTIONS_WALKED}`);
       if (first.length === limit) return first;
       const { places } = facetOrderOf();
@@ -421,26 +435,26 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
 
     page({ search, category, sort, ...filters }, offset, limit) {
       const needle = searchNeedle(search);
-      if (category !== '' && !shape.categories.includes(category)) return { items: [], total: 0 };
-      const total = totalOf(needle, category, filters);
+      const number = categoryNumberOf(category);
+      if (number === undefined) return { items: [], total: 0 };
+      const total = totalOf(needle, number, filters);
       if (offset >= total) return { items: [], total };
       const walk = ((offset + limit) * shape.size) / total <= WALK_MAX_ROWS;
       if (!walk && needle !== '') {
         // Few matches, gathered: only those the category and the filters leave (matchesInRanges), then sorted.
         const where = 'WHERE pos IN (SELECT value FROM json_each(?))';
-        const params = [JSON.stringify(matchesInRanges(needle, category, filters))];
+        const params = [JSON.stringify(matchesInRanges(needle, number, filters))];
         return { items: pageJsonOf({ where, params }, ORDER_BY[sort].sort, limit, offset), total };
       }
-      const filter = filterOf(category, needle, walk ? sort : null, filters);
-      if (filter === 'none') return { items: [], total };
+      const filter = filterOf(number, needle, walk ? sort : null, filters);
       return { items: pageJsonOf(filter, ORDER_BY[sort][walk ? 'walk' : 'sort'], limit, offset), total };
     },
 
     listed({ category, sort, limit }) {
-      const filter = filterOf(category, '', null);
-      if (filter === 'none') return [];
+      const number = categoryNumberOf(category);
+      if (number === undefined) return [];
       // SQLite reads a negative LIMIT as none.
-      return jsonOf(filter, sort === null ? 'pos' : ID_ORDER_BY[sort], limit ?? -1);
+      return jsonOf(filterOf(number, '', null), sort === null ? 'pos' : ID_ORDER_BY[sort], limit ?? -1);
     },
 
     ids: (offset, limit) =>
