@@ -5,7 +5,7 @@ import { searchNeedle } from '@catalogue/shared/sort';
 import { type CompressedBody, type EncodedBody, encodeBody, encodeJsonBody, inFiles } from '../../bodies/encoded-body.js';
 import type { Logger } from '../../logger.js';
 import { inSpan } from '../../tracing/spans.js';
-import type { CatalogueShape } from './catalogue-database.js';
+import { type CatalogueShape, categoryNumberOf } from './catalogue-database.js';
 import { catalogueQueries, type ListSelection } from './catalogue-queries.js';
 import { type IdOrder, listBody, type MadeList, type Ordered, removeListFiles } from './list-files.js';
 import { FailureError } from '../../outcomes/failure.js';
@@ -99,7 +99,6 @@ export async function openList(
   /** The whole list in each id order, once written: a large list's, in files, made when first asked for. */
   const inIdOrder = new Map<IdOrder, Promise<EncodedBody>>();
   const queries = catalogueQueries(files.database, shape);
-  const holds = (category: string) => category === '' || shape.categories.includes(category);
   let holders = 1;
 
   function pageOf({ page, ...shown }: ProductsQuery): { items: string[]; total: number } {
@@ -156,12 +155,9 @@ export async function openList(
    * from fixed vocabularies, so no name can forge another selection's key.
    */
   function selectionKey({ category, sort, limit }: ListSelection): string | null {
-    let size = shape.size;
-    if (category !== '') {
-      const index = shape.categories.indexOf(category);
-      if (index === -1) return 'nothing';
-      size = shape.categorySizes[index]!;
-    }
+    const number = categoryNumberOf(shape, category);
+    if (number === undefined) return 'nothing';
+    const size = number === null ? shape.size : shape.categorySizes[number]!;
     const cut = limit !== null && limit < size ? limit : null;
     if (category === '' && sort === null && cut === null) return null;
     return `list|sort:${sort ?? 'none'}|limit:${cut ?? 'all'}${category === '' ? '' : `|name:${category}`}`;
@@ -214,7 +210,7 @@ export async function openList(
             facets: queries.facets(query),
           },
           categories: shape.categories,
-          holdsCategory: holds(query.category),
+          holdsCategory: categoryNumberOf(shape, query.category) !== undefined,
           ...(shape.size <= LOCAL_LIST_MAX_PRODUCTS && { products: JSON.parse(arrayOf(queries.listed(EVERY_PRODUCT))) as Product[] }),
         });
       }),

@@ -2,7 +2,7 @@ import { DatabaseSync, type SQLInputValue, type SQLOutputValue, type StatementSy
 import { type FacetsQuery, hasFilters, MIN_RATINGS, type ProductFacets, type ProductsFilters } from '@catalogue/shared/product-filters';
 import type { ProductsQuery } from '@catalogue/shared/product-paging';
 import { searchNeedle } from '@catalogue/shared/sort';
-import { type CatalogueShape, ratingStep } from './catalogue-database.js';
+import { type CatalogueShape, categoryNumberOf, ratingStep } from './catalogue-database.js';
 
 /**
  * What the Fake Store's list asks (`/api/products?limit&sort`, `/api/products/category/{name}`): a category's products
@@ -33,10 +33,7 @@ export interface CatalogueQueries {
   ids: (offset: number, limit: number) => number[];
   /** Every product's JSON with the source's own image location: the copy replicas share (docs/scaling.md). */
   sourceJson(): Generator<string>;
-  /**
-   * Whether the file answers a question as it should (readiness): its products counted, as many as it was filled with,
-   * and the counts' columns read, one value a product.
-   */
+  /** Whether the file answers as it should (readiness): as many products counted as it was filled with, the counts' columns read. */
   answers(): boolean;
   close(): void;
 }
@@ -177,11 +174,12 @@ const MATCHES_SQL = {
 };
 
 /**
- * A BLOB's bytes in a buffer of their own, aligned for a typed array over them. `ArrayBuffer.isView`, not
- * `instanceof Uint8Array`, which fails for another realm's array (a test's DOM has globals of its own).
+ * A BLOB's bytes, `byteLength` of them, in a buffer of their own, aligned for a typed array over them. `ArrayBuffer.isView`,
+ * not `instanceof Uint8Array`, which fails for another realm's array (a test's DOM has globals of its own).
  */
-function bytesOf(blob: SQLOutputValue | undefined): ArrayBufferLike {
-  if (!ArrayBuffer.isView(blob)) throw new Error("The catalogue file holds no counts' columns");
+function bytesOf(blob: SQLOutputValue | undefined, byteLength: number): ArrayBufferLike {
+  if (!ArrayBuffer.isView(blob) || blob.byteLength !== byteLength)
+    throw new Error("The catalogue file holds no counts' columns of its size");
   return blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength);
 }
 
@@ -215,27 +213,14 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
   const facetOrderOf = () => {
     if (facetOrder !== undefined) return facetOrder;
     const columns = statement('SELECT prices, places FROM facet_columns').get();
-    const [prices, places] = [new Float64Array(bytesOf(columns?.prices)), new Uint32Array(bytesOf(columns?.places))];
-    if (prices.length !== shape.size || places.length !== shape.size)
-      throw new Error("The catalogue file's counts' columns are not its size");
     return (facetOrder = {
       groups: statement('SELECT category, step, first, size FROM facet_groups ORDER BY first')
         .all()
         .map((row) => ({ category: Number(row.category), step: Number(row.step), first: Number(row.first), size: Number(row.size) })),
-      prices,
-      places,
+      prices: new Float64Array(bytesOf(columns?.prices, 8 * shape.size)),
+      places: new Uint32Array(bytesOf(columns?.places, 4 * shape.size)),
     });
   };
-
-  /**
-   * A category's number in the file; null for every category (''); undefined for a name the catalogue does not hold,
-   * which selects nothing: the one place that decides it.
-   */
-  function categoryNumberOf(category: string): number | null | undefined {
-    if (category === '') return null;
-    const number = shape.categories.indexOf(category);
-    return number === -1 ? undefined : number;
-  }
 
   /** A group's part of the counts' order under the price filter: [from, to), found in `prices`. */
   function inPriceOf({ first, size }: FacetGroup, { minPrice, maxPrice }: ProductsFilters): { from: number; to: number } {
@@ -270,8 +255,7 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
 
   /**
    * The places in the catalogue (`pos`) of the titles holding a needle, within the ranges of the counts' order the
-   * category (null: every one) and the filters leave: picked from its matches by binary search, each turned into its
-   * `pos` as held.
+   * category (null: every one) and the filters leave: picked by binary search, each turned into its `pos` as held.
    */
   function matchesInRanges(needle: string, number: number | null, filters: ProductsFilters): number[] {
     const matches = matchesOf(needle);
@@ -288,8 +272,7 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
 
   /**
    * The category (null: every one), the filters and the needle as a WHERE clause, each row checked as it is read.
-   * `walk`: the order whose index the rows are read in (see filterConditions), or null: the filters may pick an index
-   * of their own.
+   * `walk`: the order whose index is read (see filterConditions), or null: the filters may pick an index of their own.
    */
   function filterOf(number: number | null, needle: string, walk: ProductsQuery['sort'] | null, filters: ProductsFilters = {}): Filter {
     const { sql: clauses, params } = filterConditions(filters, walk);
@@ -302,14 +285,6 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
       params.push(needle);
     }
     return { where: clauses.length === 0 ? '' : `WHERE ${clauses.join(' AND ')}`, params };
-  }
-
-  /** The public JSON of the products `filter` selects, in `orderBy`'s order, `limit` of them from the `offset`th: one query. */
-  function jsonOf(filter: Filter, orderBy: string, limit: number, offset = 0): string[] {
-    const sql = `SELECT json FROM products JOIN product_json USING (pos) ${filter.where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
-    return statement(sql)
-      .all(...filter.params, limit, offset)
-      .map((row) => String(row.json));
   }
 
   /**
@@ -391,9 +366,8 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
   }
 
   /**
-   * How many products a search, a category (null: every one) and the filters select: the whole list's or a category's
-   * size without a search or filter, else the sum of the counts' rows for the category, so a search's answer reads its
-   * matches once.
+   * How many products a search, a category (null: every one) and the filters select: the list's or the category's size
+   * without a search or filter, else its counts' rows summed, so a search's answer reads its matches once.
    */
   function totalOf(needle: string, number: number | null, filters: ProductsFilters): number {
     if (needle === '' && !hasFilters(filters)) return number === null ? shape.size : shape.categorySizes[number]!;
@@ -435,7 +409,7 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
 
     page({ search, category, sort, ...filters }, offset, limit) {
       const needle = searchNeedle(search);
-      const number = categoryNumberOf(category);
+      const number = categoryNumberOf(shape, category);
       if (number === undefined) return { items: [], total: 0 };
       const total = totalOf(needle, number, filters);
       if (offset >= total) return { items: [], total };
@@ -451,10 +425,14 @@ export function catalogueQueries(file: string, shape: CatalogueShape): Catalogue
     },
 
     listed({ category, sort, limit }) {
-      const number = categoryNumberOf(category);
+      const number = categoryNumberOf(shape, category);
       if (number === undefined) return [];
-      // SQLite reads a negative LIMIT as none.
-      return jsonOf(filterOf(number, '', null), sort === null ? 'pos' : ID_ORDER_BY[sort], limit ?? -1);
+      const { where, params } = filterOf(number, '', null);
+      // One query, the JSON joined in; SQLite reads a negative LIMIT as none.
+      const sql = `SELECT json FROM products JOIN product_json USING (pos) ${where} ORDER BY ${sort === null ? 'pos' : ID_ORDER_BY[sort]} LIMIT ?`;
+      return statement(sql)
+        .all(...params, limit ?? -1)
+        .map((row) => String(row.json));
     },
 
     ids: (offset, limit) =>
