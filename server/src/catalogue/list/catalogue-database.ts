@@ -83,10 +83,6 @@ export interface CatalogueShape {
   titlesHoldNul: boolean;
 }
 
-/** A category's number in the catalogue; null for every category (''); undefined for one it does not hold (selects nothing). */
-export const categoryNumberOf = ({ categories }: CatalogueShape, category: string): number | null | undefined =>
-  category === '' ? null : categories.includes(category) ? categories.indexOf(category) : undefined;
-
 export interface CatalogueWriter {
   /** One valid product, in the source's order; its public JSON, as stored. */
   add(product: Product): string;

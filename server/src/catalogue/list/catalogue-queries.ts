@@ -2,7 +2,7 @@ import { DatabaseSync, type SQLInputValue, type SQLOutputValue, type StatementSy
 import { type FacetsQuery, hasFilters, MIN_RATINGS, type ProductFacets, type ProductsFilters } from '@catalogue/shared/product-filters';
 import type { ProductsQuery } from '@catalogue/shared/product-paging';
 import { searchNeedle } from '@catalogue/shared/sort';
-import { type CatalogueShape, categoryNumberOf, ratingStep } from './catalogue-database.js';
+import { type CatalogueShape, ratingStep } from './catalogue-database.js';
 
 /**
  * What the Fake Store's list asks (`/api/products?limit&sort`, `/api/products/category/{name}`): a category's products
@@ -182,6 +182,10 @@ function bytesOf(blob: SQLOutputValue | undefined, byteLength: number): ArrayBuf
     throw new Error("The catalogue file holds no counts' columns of its size");
   return blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength);
 }
+
+/** A category's number in the catalogue; null for every category (''); undefined for one it does not hold (selects nothing). */
+export const categoryNumberOf = ({ categories }: CatalogueShape, category: string): number | null | undefined =>
+  category === '' ? null : categories.includes(category) ? categories.indexOf(category) : undefined;
 
 /** A WHERE clause and its parameters. */
 type Filter = { where: string; params: SQLInputValue[] };
