@@ -122,6 +122,11 @@ const titlesOf = (products: readonly Product[], version: number) => {
 
 const get = (site: TestSite, path: string) => fetch(`${site.url}${path}`, { signal: AbortSignal.timeout(20_000) });
 
+/** A 200; any other status fails naming the answer's body, so a failure in CI says why the server could not answer. */
+async function expectOk(response: Response, body?: string) {
+  if (response.status !== 200) expect.fail(`expected 200, got ${response.status}: ${(body ?? (await response.text())).slice(0, 500)}`);
+}
+
 /** What the API answers for a list it cannot have: 502, or 504 when the upstream timed out (docs/api.md, "Errors"). */
 async function expectListFailure(response: Response, served: Exclude<Served, number>) {
   expect(response.status).toBe(served === 'timed-out' ? 504 : 502);
@@ -133,7 +138,7 @@ const LIST_REQUESTS = {
   async whole(site: TestSite, served: Served) {
     const response = await get(site, '/api/products');
     if (typeof served !== 'number') return expectListFailure(response, served);
-    expect(response.status).toBe(200);
+    await expectOk(response);
     const products = (await response.json()) as Product[];
     expect(products.map(({ id }) => id)).toEqual(productsAt(served).map(({ id }) => id));
     titlesOf(products, served);
@@ -141,7 +146,7 @@ const LIST_REQUESTS = {
   async byIdDescending(site: TestSite, served: Served) {
     const response = await get(site, '/api/products?sort=desc');
     if (typeof served !== 'number') return expectListFailure(response, served);
-    expect(response.status).toBe(200);
+    await expectOk(response);
     const products = (await response.json()) as Product[];
     expect(products.map(({ id }) => id)).toEqual(productsAt(served).map(({ id }) => PRODUCT_COUNT + 1 - id));
     titlesOf(products, served);
@@ -149,7 +154,7 @@ const LIST_REQUESTS = {
   async search(site: TestSite, served: Served) {
     const response = await get(site, '/api/products/search?q=item%201&sort=nameAZ&category=toys');
     if (typeof served !== 'number') return expectListFailure(response, served);
-    expect(response.status).toBe(200);
+    await expectOk(response);
     const page = (await response.json()) as { items: Product[]; total: number };
     const expected = productsAt(served).filter(({ title, category }) => category === 'toys' && title.toLowerCase().includes('item 1'));
     expect(page.total).toBe(expected.length);
@@ -159,14 +164,14 @@ const LIST_REQUESTS = {
     const response = await get(site, '/products?q=item&sort=priceHighLow');
     const html = await response.text();
     if (typeof served !== 'number') return expect(response.status).toBe(503);
-    expect(response.status).toBe(200);
+    await expectOk(response, html);
     expect(html).toContain(`Item ${PRODUCT_COUNT} v${served}`);
   },
   async sitemap(site: TestSite, served: Served) {
     const response = await get(site, '/sitemap.xml');
     const xml = await response.text();
     if (typeof served !== 'number') return expect(response.status).toBe(503);
-    expect(response.status).toBe(200);
+    await expectOk(response, xml);
     expect(xml).toContain(`/productdetails/${PRODUCT_COUNT}</loc>`);
   },
 };
@@ -250,7 +255,7 @@ class AskProductPage implements fc.AsyncCommand<Model, Real> {
     if (typeof served !== 'number') {
       expect(response.status).toBe(503);
     } else {
-      expect(response.status).toBe(200);
+      await expectOk(response, html);
       expect(html).toContain(`Item ${this.id} v${served}`);
       // Its related products come from the list: a lookup of its own, whose failure only leaves them out.
       const related = lookUpList(model, this.replica);
@@ -288,7 +293,7 @@ class KillFill implements fc.AsyncCommand<Model, Real> {
     for (const { site } of real.replicas) await site.catalogue.settled();
     await real.upstream.setMode('normal');
     if (stale) {
-      expect(response.status).toBe(200);
+      await expectOk(response);
       titlesOf((await response.json()) as Product[], replica.list!.version);
     } else {
       await expectListFailure(response, 'unavailable');
