@@ -81,7 +81,13 @@ export function createHttpSource({
       // With a list held, the fill asks whether it changed: a 304 is the list held, fresh again (nothing downloaded,
       // nothing written); a 200 is the new list, downloaded once.
       const validators = held?.validators;
-      const filled = await fills.fill({ url, timeoutMs, maxBytes: maxJsonBytes, ...(validators && { validators }) });
+      const filled = await fills.fill({
+        url,
+        timeoutMs,
+        maxBytes: maxJsonBytes,
+        refresh: held !== undefined,
+        ...(validators && { validators }),
+      });
       if (!filled.ok) throw new UpstreamError(filled.message, { timedOut: filled.timedOut });
       if (validators !== undefined) revalidations.inc({ outcome: 'notModified' in filled ? 'not_modified' : 'modified' });
       if ('notModified' in filled) {

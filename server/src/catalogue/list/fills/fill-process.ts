@@ -8,14 +8,15 @@ import { setPriority } from 'node:os';
 import { ALIVE_EVERY_MS, type FillJob, type FillMessage, type FillOutcome } from './protocol.js';
 import { runFill, runOrder } from './list-fill.js';
 
-// This process yields the processor to the server's: it answers no visitor, and a fill's seconds of parsing and
-// indexing on a core the event loop wants would stall the answers served meanwhile.
-setPriority(19);
-
 /** Tells the parent this process still works; a process blocked past the upstream's time limit is ended by it. */
 const alive = () => process.send?.('alive' satisfies FillMessage);
 
 process.once('message', (job: FillJob) => {
+  // A refresh yields the processor to the server's: the list held is served meanwhile, and its seconds of parsing and
+  // indexing on a core the event loop wants would stall those answers. Any other job is what visitors wait for (no
+  // list is held yet, or a body is asked for), so it takes its turn as the server does: at the lowest priority, a
+  // machine whose cores are busy starved it for its whole time limit, and answered them 504.
+  if (job.op === 'fill' && job.refresh) setPriority(19);
   // Started: from here on a silence is a stall. Between the steps of a fill the event loop runs, and so does the beat;
   // the long synchronous steps call `alive` too.
   alive();

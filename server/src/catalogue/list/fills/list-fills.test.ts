@@ -1,7 +1,7 @@
 import { generateCatalogue } from '@catalogue/testing/generated-catalogue';
 import { startUpstreamStub, type UpstreamStub } from '@catalogue/testing/upstream-double';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { getPriority, hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,7 +37,7 @@ describe("the list's fills", () => {
 
   it('writes each fill into a new folder inside one of its own, removes a list with its last release, and the folder when closed', async () => {
     const fills = createFills();
-    const fill = () => fills.fill({ url: `${upstream.url}/products`, timeoutMs: 20_000, maxBytes: MAX_BYTES });
+    const fill = () => fills.fill({ url: `${upstream.url}/products`, timeoutMs: 20_000, maxBytes: MAX_BYTES, refresh: false });
     try {
       const first = listOf(await fill());
       const [folder] = readdirSync(dataDir);
@@ -66,7 +66,7 @@ describe("the list's fills", () => {
     const { logger, records } = createCapturingLogger();
     const registry = new Registry();
     const fills = createFills({ logger, registry });
-    const fill = () => fills.fill({ url: `${upstream.url}/products`, timeoutMs: 20_000, maxBytes: MAX_BYTES });
+    const fill = () => fills.fill({ url: `${upstream.url}/products`, timeoutMs: 20_000, maxBytes: MAX_BYTES, refresh: false });
     try {
       const served = listOf(await fill());
       const answer = bytesOf((await served.bodyOf({ kind: 'search', query })).identity).toString('utf8');
@@ -102,6 +102,28 @@ describe("the list's fills", () => {
     }
   });
 
+  it("runs a fill visitors wait for at the server's priority, and a refresh of a list held at the lowest", async () => {
+    const fills = createFills();
+    try {
+      await upstream.setMode('stallMidBody');
+      const priorities: Record<string, number> = {};
+      for (const refresh of [false, true]) {
+        const asked = upstream.requestCount('/products');
+        const filling = fills.fill({ url: `${upstream.url}/products`, timeoutMs: 20_000, maxBytes: MAX_BYTES, refresh });
+        // Asked the upstream, so it has read its job: its priority is set for the whole fill.
+        await upstream.waitForRequests('/products', asked + 1);
+        const [pid] = fillProcesses();
+        priorities[refresh ? 'refresh' : 'waited for'] = getPriority(pid);
+        process.kill(pid!, 'SIGKILL');
+        expect(await filling).toMatchObject({ ok: false });
+      }
+      expect(priorities).toEqual({ 'waited for': getPriority(), refresh: 19 });
+    } finally {
+      await upstream.setMode('normal');
+      await fills.close();
+    }
+  });
+
   it('ends a fill process that goes silent past its limit (stopped, as a hung process is), counts it as stalled, and leaves nothing', async () => {
     const { logger, records } = createCapturingLogger();
     const registry = new Registry();
@@ -109,7 +131,7 @@ describe("the list's fills", () => {
     try {
       await upstream.setMode('stallMidBody');
       const asked = upstream.requestCount('/products');
-      const failing = fills.fill({ url: `${upstream.url}/products`, timeoutMs: 60_000, maxBytes: MAX_BYTES });
+      const failing = fills.fill({ url: `${upstream.url}/products`, timeoutMs: 60_000, maxBytes: MAX_BYTES, refresh: false });
       await upstream.waitForRequests('/products', asked + 1);
       const [pid] = fillProcesses();
       process.kill(pid!, 'SIGSTOP');

@@ -37,7 +37,7 @@ export interface ListFills {
    * are given; `ok: false` with the message of the UpstreamError to throw when the upstream failed (refused, timed
    * out, past UPSTREAM_MAX_BYTES, not a JSON array) or the fill's process stopped.
    */
-  fill(request: { url: string; timeoutMs: number; maxBytes: number; validators?: UpstreamValidators }): Promise<Filled>;
+  fill(request: { url: string; timeoutMs: number; maxBytes: number; validators?: UpstreamValidators; refresh: boolean }): Promise<Filled>;
   /** A list from a whole list's JSON of valid products: a copy another replica shared, or the embedded catalogue's. */
   load(json: Buffer): Promise<Loaded>;
   close(): Promise<void>;
@@ -166,9 +166,18 @@ export function createListFills({ logger, registry, dataDir, silentMaxMs }: List
 
   return {
     // In a span when traces are on; the fill's process has no SDK, so it is handed the trace-context headers to send.
-    fill: ({ url, timeoutMs, maxBytes, validators }) =>
+    fill: ({ url, timeoutMs, maxBytes, validators, refresh }) =>
       inSpan('list fill', { 'url.full': url }, () =>
-        run((files) => ({ op: 'fill', url, timeoutMs, maxBytes, traceHeaders: traceHeaders(), files, ...(validators && { validators }) })),
+        run((files) => ({
+          op: 'fill',
+          url,
+          timeoutMs,
+          maxBytes,
+          traceHeaders: traceHeaders(),
+          files,
+          refresh,
+          ...(validators && { validators }),
+        })),
       ),
     // A copy of its own (the reply to a Redis read may share Node's pool with other Buffers) for the process.
     async load(json) {

@@ -10,6 +10,7 @@ import type { UpstreamValidators } from '../../upstream/upstream-validators.js';
  * embedded catalogue's), all or nothing. `files`: where the new list is written (its folder, empty).
  * `traceHeaders`: the W3C trace context of the request thread's span (none while traces are off), sent as they are.
  * `validators`: what the upstream said of the list held, if one is: the request is then conditional.
+ * `refresh`: a list is held and served meanwhile, so the fill yields the processor to the server's (fill-process.ts).
  */
 export type FillJob = { files: ListFiles } & (
   | {
@@ -19,6 +20,7 @@ export type FillJob = { files: ListFiles } & (
       maxBytes: number;
       traceHeaders: Record<string, string>;
       validators?: UpstreamValidators;
+      refresh: boolean;
     }
   | { op: 'load'; json: Uint8Array }
   /** Write the whole list in id order from the list's database (which exists, finished) into its body's files. */

@@ -53,7 +53,7 @@ describe('a fill reads the upstream body as it streams in', () => {
   });
   afterAll(() => upstream.close());
   const fill = (maxBytes = MAX_BYTES, timeoutMs = 20_000) =>
-    runFill({ op: 'fill', url: `${upstream.url}/products`, timeoutMs, maxBytes, traceHeaders: {}, files: newFiles() });
+    runFill({ op: 'fill', url: `${upstream.url}/products`, timeoutMs, maxBytes, traceHeaders: {}, refresh: false, files: newFiles() });
 
   it('makes the same list from a body written in small pieces, each cut inside strings, escapes and characters', async () => {
     // Hostile titles and descriptions: what a scanner that lost its place at a chunk's edge would cut wrongly.
@@ -80,6 +80,7 @@ describe('a fill reads the upstream body as it streams in', () => {
         timeoutMs: 20_000,
         maxBytes: MAX_BYTES,
         traceHeaders: {},
+        refresh: false,
         files: newFiles(),
       });
       expect(listJson(outcome)).toBe(publicJson(hostile));
