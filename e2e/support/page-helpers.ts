@@ -51,13 +51,20 @@ export async function waitForHomePage(page: Page): Promise<void> {
 }
 
 /**
- * Waits until the app has taken over the server's page: React has begun hydrating its root, so from then on a press
- * on a link or button is the app's (React finishes hydrating first if it must), not the plain HTML's.
+ * Waits until the app has taken over the server's page: React has hydrated every link and form control in its root,
+ * so a press is the app's, not the plain HTML's, and what hydrating a control writes (an input's value, its type) is
+ * done before a test looks. Begun is not enough: React hydrates in slices, and a test watching the page for changes
+ * (theme.spec.ts) saw the filters' inputs written after it began.
  */
 export async function waitForApp(page: Page): Promise<void> {
   await page.waitForFunction(() => {
     const root = document.getElementById('root');
-    return root !== null && Object.keys(root).some((key) => key.startsWith('__reactContainer$'));
+    const isReacts = (element: Element) => Object.keys(element).some((key) => key.startsWith('__reactFiber$'));
+    return (
+      root !== null &&
+      Object.keys(root).some((key) => key.startsWith('__reactContainer$')) &&
+      [...root.querySelectorAll('a, button, input, select, textarea')].every(isReacts)
+    );
   });
 }
 

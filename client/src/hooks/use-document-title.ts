@@ -8,6 +8,7 @@ import { type PageMetaInput, pageTitle } from '@catalogue/shared/page-meta';
 export function useDocumentTitle(page: PageMetaInput): void {
   const title = pageTitle(page);
   useEffect(() => {
-    document.title = title;
+    // On the page the server sent, the title is right already: written again, its text would be replaced for nothing.
+    if (document.title !== title) document.title = title;
   }, [title]);
 }
