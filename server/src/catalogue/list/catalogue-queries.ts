@@ -184,8 +184,10 @@ function bytesOf(blob: SQLOutputValue | undefined, byteLength: number): ArrayBuf
 }
 
 /** A category's number in the catalogue; null for every category (''); undefined for one it does not hold (selects nothing). */
-export const categoryNumberOf = ({ categories }: CatalogueShape, category: string): number | null | undefined =>
-  category === '' ? null : categories.includes(category) ? categories.indexOf(category) : undefined;
+export function categoryNumberOf({ categories }: CatalogueShape, category: string): number | null | undefined {
+  const number = categories.indexOf(category);
+  return category === '' ? null : number === -1 ? undefined : number;
+}
 
 /** A WHERE clause and its parameters. */
 type Filter = { where: string; params: SQLInputValue[] };
