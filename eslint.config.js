@@ -41,10 +41,11 @@ export default tseslint.config(
   tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      // The no-emit configs, which cover every file and read our workspaces from source (the `source` export
-      // condition), so linting needs no build first; then the browser suite and the tool configs.
+      // The TypeScript programs the typed rules read (docs/decisions/lint-programs.md): one for the code that runs on
+      // Node, the browser suite's (with the DOM's types), and the client's below; each reads our workspaces from
+      // source (the `source` export condition), so linting needs no build first.
       parserOptions: {
-        project: ['./*/tsconfig.test.json', './e2e/tsconfig.json', './tsconfig.tools.json'],
+        project: ['./tsconfig.eslint.json', './e2e/tsconfig.json'],
         tsconfigRootDir: import.meta.dirname,
       },
       globals: { ...globals.node },
@@ -179,7 +180,9 @@ export default tseslint.config(
   },
   {
     files: ['client/src/**/*.{ts,tsx}'],
-    languageOptions: { globals: { ...globals.browser } },
+    // The bundler's resolution, as Vite builds it; the client's tests start the server from its source, so the
+    // program holds it too, but its files are read for their types only.
+    languageOptions: { globals: { ...globals.browser }, parserOptions: { project: ['./client/tsconfig.test.json'] } },
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
